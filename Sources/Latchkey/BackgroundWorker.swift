@@ -1,0 +1,25 @@
+import LatchkeyCore
+import Logging
+import ServiceLifecycle
+
+/// Delivers the outbox and sweeps expired flows and codes, until graceful shutdown.
+struct BackgroundWorker: Service {
+    let engine: LatchkeyEngine
+    let transport: any MailTransport
+    let mailbox: TestingMailbox?
+    let logger: Logger
+
+    func run() async throws {
+        var lastPurge = ContinuousClock.now
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            let delivered = await engine.deliverPendingMail(via: transport, mailbox: mailbox)
+            if ContinuousClock.now - lastPurge > .seconds(300) {
+                await engine.purgeExpiredState()
+                lastPurge = .now
+            }
+            if delivered == 0 { try? await Task.sleep(for: .milliseconds(100)) }
+        }
+        // Finish what is due at shutdown so an accepted mail is not left waiting for the next start.
+        _ = await engine.deliverPendingMail(via: transport, mailbox: mailbox)
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import LatchkeyCore
+
+/// The whole configuration: YAML file (optional) + `LATCHKEY_*` environment overrides + built-in defaults.
+/// README's configuration reference lists every key read here.
+struct LatchkeyConfig {
+    enum MailTransportKind: String { case log, file }
+
+    var host = "127.0.0.1"
+    var port = 8080
+    var publicURL = ""
+    var idleTimeoutSeconds = 60
+    var databasePath = "data/latchkey.sqlite"
+    var migrationsDirectory = "Migrations/sqlite"
+    var mailTransport = MailTransportKind.log
+    var mailFile = "data/mail.jsonl"
+    var testingMailbox = false
+    var logLevel = "info"
+    var engine: EngineSettings
+
+    static let devClient = ClientApplication(id: "11111111-1111-1111-1111-111111111111", name: "dev")
+
+    /// Sections and their scalar keys; an empty list marks a section that is a whole list (clients, attributes).
+    static let schema: [String: [String]] = [
+        "server": ["host", "port", "public_url", "idle_timeout_seconds"],
+        "database": ["path", "migrations"],
+        "mail": ["transport", "file"],
+        "clients": [], "attributes": [],
+        "codes": ["length", "ttl_seconds", "max_attempts", "resend_interval_seconds"],
+        "passwords": ["scrypt_log_n", "scrypt_r", "scrypt_p", "min_length", "max_length"],
+        "tokens": ["access_ttl_seconds", "refresh_ttl_seconds", "refresh_reuse_grace_seconds", "flow_ttl_seconds"],
+        "testing": ["mailbox"],
+        "log": ["level"],
+    ]
+
+    /// Reads `path` (or config/latchkey.yaml when it exists) and the environment; throws naming the bad key.
+    static func load(path: String?, environment: [String: String]) throws -> LatchkeyConfig {
+        var yaml: String?
+        let file = path ?? (FileManager.default.fileExists(atPath: "config/latchkey.yaml") ? "config/latchkey.yaml" : nil)
+        if let file {
+            do { yaml = try String(contentsOfFile: file, encoding: .utf8) } catch {
+                throw ConfigError(key: "--config", message: "cannot read \(file)")
+            }
+        }
+        let tree: ConfigTree
+        do { tree = try ConfigTree(yaml: yaml, environment: environment, knownSections: schema) } catch let error as ConfigError {
+            throw error
+        } catch {
+            throw ConfigError(key: file ?? "(environment)", message: "not valid YAML: \(error)")
+        }
+        return try LatchkeyConfig(tree)
+    }
+
+    private init(_ tree: ConfigTree) throws {
+        host = try tree.string("server.host", default: host)
+        port = try tree.int("server.port", default: port, range: 0...65535)
+        publicURL = try tree.string("server.public_url", default: "http://\(host):\(port)")
+        while publicURL.hasSuffix("/") { publicURL.removeLast() }
+        guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+            throw ConfigError(key: "server.public_url", message: "must be an http(s) URL")
+        }
+        idleTimeoutSeconds = try tree.int("server.idle_timeout_seconds", default: idleTimeoutSeconds, range: 1...3600)
+        databasePath = try tree.string("database.path", default: databasePath)
+        migrationsDirectory = try tree.string("database.migrations", default: migrationsDirectory)
+        let transport = try tree.string("mail.transport", default: "log")
+        guard let kind = MailTransportKind(rawValue: transport) else {
+            throw ConfigError(key: "mail.transport", message: "must be log or file (got \(transport))")
+        }
+        mailTransport = kind
+        mailFile = try tree.string("mail.file", default: mailFile)
+        testingMailbox = try tree.bool("testing.mailbox", default: false)
+        logLevel = try tree.string("log.level", default: logLevel)
+        guard ["trace", "debug", "info", "notice", "warning", "error", "critical"].contains(logLevel) else {
+            throw ConfigError(key: "log.level", message: "must be one of trace, debug, info, notice, warning, error, critical")
+        }
+
+        engine = EngineSettings(publicURL: publicURL, clients: try Self.clients(tree), attributes: try Self.attributes(tree))
+        engine.codes.length = try tree.int("codes.length", default: 8, range: 6...10)
+        engine.codes.ttlSeconds = try tree.int("codes.ttl_seconds", default: 1800, range: 60...86400)
+        engine.codes.maxAttempts = try tree.int("codes.max_attempts", default: 5, range: 1...20)
+        engine.codes.resendIntervalSeconds = try tree.int("codes.resend_interval_seconds", default: 0, range: 0...3600)
+        engine.passwords.scrypt = ScryptParameters(logN: try tree.int("passwords.scrypt_log_n", default: 17, range: 10...20),
+                                                   r: try tree.int("passwords.scrypt_r", default: 8, range: 1...32),
+                                                   p: try tree.int("passwords.scrypt_p", default: 1, range: 1...16))
+        engine.passwords.minLength = try tree.int("passwords.min_length", default: 8, range: 1...256)
+        engine.passwords.maxLength = try tree.int("passwords.max_length", default: 256, range: engine.passwords.minLength...4096)
+        engine.tokens.accessTTLSeconds = try tree.int("tokens.access_ttl_seconds", default: 3600, range: 60...86400)
+        engine.tokens.refreshTTLSeconds = try tree.int("tokens.refresh_ttl_seconds", default: 2_592_000, range: 60...31_536_000)
+        engine.tokens.refreshReuseGraceSeconds = try tree.int("tokens.refresh_reuse_grace_seconds", default: 5, range: 0...60)
+        engine.tokens.flowTTLSeconds = try tree.int("tokens.flow_ttl_seconds", default: 600, range: 60...3600)
+
+        if let unknown = tree.unknownKeys().first { throw ConfigError(key: unknown, message: "unknown key") }
+    }
+
+    private static func clients(_ tree: ConfigTree) throws -> [ClientApplication] {
+        guard let items = try tree.list("clients") else { return [devClient] }
+        var seen = Set<String>()
+        return try items.enumerated().map { index, item in
+            let key = "clients[\(index)]"
+            guard let id = item["id"] as? String, !id.isEmpty else { throw ConfigError(key: "\(key).id", message: "is required") }
+            guard seen.insert(id.lowercased()).inserted else { throw ConfigError(key: "\(key).id", message: "is listed twice") }
+            if let extra = item.keys.first(where: { !["id", "name"].contains($0) }) {
+                throw ConfigError(key: "\(key).\(extra)", message: "unknown key")
+            }
+            return ClientApplication(id: id, name: item["name"] as? String ?? id)
+        }
+    }
+
+    private static func attributes(_ tree: ConfigTree) throws -> [AttributeDefinition] {
+        guard let items = try tree.list("attributes") else { return [] }
+        return try items.enumerated().map { index, item in
+            let key = "attributes[\(index)]"
+            guard let name = item["name"] as? String, !name.isEmpty else { throw ConfigError(key: "\(key).name", message: "is required") }
+            let typeName = item["type"] as? String ?? "string"
+            guard let kind = AttributeDefinition.Kind(rawValue: typeName) else {
+                throw ConfigError(key: "\(key).type", message: "must be string, boolean or number")
+            }
+            if let required = item["required"], !(required is Bool) {
+                throw ConfigError(key: "\(key).required", message: "must be true or false")
+            }
+            let regex = item["regex"] as? String
+            if let regex, (try? NSRegularExpression(pattern: regex)) == nil {
+                throw ConfigError(key: "\(key).regex", message: "is not a valid regular expression")
+            }
+            if let extra = item.keys.first(where: { !["name", "type", "required", "regex"].contains($0) }) {
+                throw ConfigError(key: "\(key).\(extra)", message: "unknown key")
+            }
+            return AttributeDefinition(name: name, kind: kind, required: item["required"] as? Bool ?? false, regex: regex)
+        }
+    }
+}

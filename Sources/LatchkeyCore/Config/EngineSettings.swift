@@ -1,0 +1,65 @@
+import Foundation
+
+/// A registered client application (the `client_id` apps send).
+public struct ClientApplication: Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public init(id: String, name: String) { self.id = id; self.name = name }
+}
+
+/// One sign-up attribute of the operator's schema.
+public struct AttributeDefinition: Sendable, Equatable {
+    public enum Kind: String, Sendable { case string, boolean, number }
+    public var name: String
+    public var kind: Kind
+    public var required: Bool
+    public var regex: String?
+    public init(name: String, kind: Kind = .string, required: Bool = false, regex: String? = nil) {
+        self.name = name; self.kind = kind; self.required = required; self.regex = regex
+    }
+}
+
+public struct CodePolicy: Sendable, Equatable {
+    public var length = 8
+    public var ttlSeconds = 1800
+    public var maxAttempts = 5
+    /// Advertised to clients as `interval`; resends are throttled by the rate limits.
+    public var resendIntervalSeconds = 0
+    public init() {}
+}
+
+public struct PasswordPolicy: Sendable, Equatable {
+    public var scrypt = ScryptParameters()
+    public var minLength = 8
+    public var maxLength = 256
+    public init() {}
+}
+
+public struct TokenPolicy: Sendable, Equatable {
+    public var accessTTLSeconds = 3600
+    public var refreshTTLSeconds = 2_592_000
+    /// A rotated refresh token presented again within this window is treated as a client retry, not theft.
+    public var refreshReuseGraceSeconds = 5
+    /// Lifetime of a continuation token handed out between flow steps.
+    public var flowTTLSeconds = 600
+    public init() {}
+}
+
+/// Everything the engine needs to know about the deployment; built from the YAML config by the executable.
+public struct EngineSettings: Sendable {
+    public var publicURL: String
+    public var clients: [ClientApplication]
+    public var attributes: [AttributeDefinition]
+    public var codes = CodePolicy()
+    public var passwords = PasswordPolicy()
+    public var tokens = TokenPolicy()
+    /// Concurrent scrypt computations (defaults to the core count) and how many may wait for one.
+    public var hashingConcurrency = ProcessInfo.processInfo.activeProcessorCount
+    public var hashingQueueLimit = 64
+
+    public init(publicURL: String, clients: [ClientApplication], attributes: [AttributeDefinition]) {
+        self.publicURL = publicURL; self.clients = clients; self.attributes = attributes
+    }
+
+    public var issuer: String { publicURL }
+}

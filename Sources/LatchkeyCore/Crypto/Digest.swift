@@ -1,0 +1,34 @@
+import Foundation
+import COpenSSL
+
+/// SHA-256, HMAC-SHA256 and constant-time comparison through OpenSSL.
+public enum Digest {
+    public static func sha256(_ data: [UInt8]) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: 32)
+        _ = data.withUnsafeBufferPointer { SHA256($0.baseAddress, data.count, &out) }
+        return out
+    }
+
+    public static func hmacSHA256(key: [UInt8], data: [UInt8]) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: 32)
+        var outLen: UInt32 = 0
+        let result = key.withUnsafeBufferPointer { k in
+            data.withUnsafeBufferPointer { d in
+                HMAC(EVP_sha256(), k.baseAddress, Int32(key.count), d.baseAddress, d.count, &out, &outLen)
+            }
+        }
+        precondition(result != nil && outLen == 32, "HMAC-SHA256 failed")
+        return out
+    }
+
+    /// Equal in constant time for equal lengths; length itself is not secret here.
+    public static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        if a.isEmpty { return true }
+        return a.withUnsafeBytes { pa in b.withUnsafeBytes { pb in CRYPTO_memcmp(pa.baseAddress, pb.baseAddress, a.count) == 0 } }
+    }
+}
+
+public extension Array where Element == UInt8 {
+    var hex: String { map { String(format: "%02x", $0) }.joined() }
+}

@@ -1,0 +1,77 @@
+import COpenSSL
+import Foundation
+
+/// scrypt cost parameters, as the PHC string records them.
+public struct ScryptParameters: Sendable, Equatable {
+    public var logN: Int
+    public var r: Int
+    public var p: Int
+    public init(logN: Int = 17, r: Int = 8, p: Int = 1) { self.logN = logN; self.r = r; self.p = p }
+
+    /// Memory scrypt needs: 128 * r * N bytes, plus slack for OpenSSL's own buffers.
+    var maxMemory: UInt64 { UInt64(128 * r) * (UInt64(1) << UInt64(logN)) + UInt64(128 * r * p) + 1 << 20 }
+}
+
+/// Password hashes as PHC strings: `$scrypt$ln=17,r=8,p=1$<salt>$<hash>` (standard base64, no padding).
+public struct PasswordHasher: Sendable {
+    public let parameters: ScryptParameters
+    static let saltLength = 16
+    static let keyLength = 32
+
+    public init(parameters: ScryptParameters) { self.parameters = parameters }
+
+    public func hash(_ password: String) -> String {
+        let salt = SecureRandom.bytes(Self.saltLength)
+        let key = Self.scrypt(password: Array(password.utf8), salt: salt, parameters: parameters, length: Self.keyLength)!
+        return "$scrypt$ln=\(parameters.logN),r=\(parameters.r),p=\(parameters.p)$\(Self.b64(salt))$\(Self.b64(key))"
+    }
+
+    public enum Verdict: Sendable, Equatable { case mismatch, match, matchNeedsRehash }
+
+    public func verify(_ password: String, against phc: String) -> Verdict {
+        guard let parsed = Self.parse(phc),
+              let key = Self.scrypt(password: Array(password.utf8), salt: parsed.salt, parameters: parsed.parameters, length: parsed.hash.count)
+        else { return .mismatch }
+        guard Digest.constantTimeEqual(key, parsed.hash) else { return .mismatch }
+        return parsed.parameters == parameters ? .match : .matchNeedsRehash
+    }
+
+    /// Raw scrypt (RFC 7914). Nil when OpenSSL rejects the parameters.
+    public static func scrypt(password: [UInt8], salt: [UInt8], parameters: ScryptParameters, length: Int) -> [UInt8]? {
+        var out = [UInt8](repeating: 0, count: length)
+        let n = UInt64(1) << UInt64(parameters.logN)
+        let passwordChars = password.map { CChar(bitPattern: $0) } + [0]  // trailing NUL keeps the pointer valid when empty
+        let ok = EVP_PBE_scrypt(passwordChars, password.count, salt, salt.count,
+                                n, UInt64(parameters.r), UInt64(parameters.p), parameters.maxMemory, &out, length)
+        return ok == 1 ? out : nil
+    }
+
+    struct Parsed { var parameters: ScryptParameters; var salt: [UInt8]; var hash: [UInt8] }
+
+    static func parse(_ phc: String) -> Parsed? {
+        let parts = phc.split(separator: "$", omittingEmptySubsequences: false)
+        guard parts.count == 5, parts[0].isEmpty, parts[1] == "scrypt" else { return nil }
+        var values: [String: Int] = [:]
+        for pair in parts[2].split(separator: ",") {
+            let kv = pair.split(separator: "=")
+            guard kv.count == 2, let v = Int(kv[1]) else { return nil }
+            values[String(kv[0])] = v
+        }
+        // Bounds keep a tampered row from turning verification into a memory bomb.
+        guard let ln = values["ln"], let r = values["r"], let p = values["p"],
+              (1...22).contains(ln), (1...32).contains(r), (1...16).contains(p),
+              let salt = unb64(String(parts[3])), let hash = unb64(String(parts[4])), !hash.isEmpty
+        else { return nil }
+        return Parsed(parameters: ScryptParameters(logN: ln, r: r, p: p), salt: salt, hash: hash)
+    }
+
+    static func b64(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "=", with: "")
+    }
+
+    static func unb64(_ s: String) -> [UInt8]? {
+        var padded = s
+        while padded.count % 4 != 0 { padded += "=" }
+        return Data(base64Encoded: padded).map { [UInt8]($0) }
+    }
+}

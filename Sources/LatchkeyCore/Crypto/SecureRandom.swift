@@ -1,0 +1,34 @@
+import COpenSSL
+
+/// Cryptographically secure randomness from OpenSSL's CSPRNG.
+public enum SecureRandom {
+    public static func bytes(_ count: Int) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: count)
+        guard count > 0 else { return out }
+        let ok = out.withUnsafeMutableBytes { RAND_bytes($0.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(count)) }
+        // A CSPRNG failure must never degrade into predictable secrets.
+        precondition(ok == 1, "RAND_bytes failed")
+        return out
+    }
+
+    /// A URL-safe token carrying `byteCount` random bytes (256 bits by default).
+    public static func token(byteCount: Int = 32) -> String {
+        Base64URL.encode(bytes(byteCount))
+    }
+
+    /// A uniformly distributed integer in 0..<upperBound, by rejection sampling (no modulo bias).
+    public static func uniform(_ upperBound: UInt32) -> UInt32 {
+        precondition(upperBound > 0)
+        let limit = UInt32.max - (UInt32.max % upperBound)  // largest multiple of upperBound
+        while true {
+            let b = bytes(4)
+            let v = UInt32(b[0]) | UInt32(b[1]) << 8 | UInt32(b[2]) << 16 | UInt32(b[3]) << 24
+            if v < limit { return v % upperBound }
+        }
+    }
+
+    /// A string of `length` decimal digits, each drawn uniformly.
+    public static func digits(_ length: Int) -> String {
+        String((0..<length).map { _ in Character(String(uniform(10))) })
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Logging
+
+/// Who is calling: the app's client id and where the request came from (for audit and, later, limits).
+public struct CallerInfo: Sendable {
+    public var clientId: String?
+    public var ip: String?
+    public var userAgent: String?
+    public init(clientId: String?, ip: String? = nil, userAgent: String? = nil) {
+        self.clientId = clientId; self.ip = ip; self.userAgent = userAgent
+    }
+}
+
+/// The engine: every flow's business rules, once, for all dialects. No HTTP, no SQL.
+public final class LatchkeyEngine: Sendable {
+    public let store: any Store
+    public let settings: EngineSettings
+    public let time: any TimeSource
+    public let logger: Logger
+    let hashingPool: HashingPool
+    let passwordHasher: PasswordHasher
+    /// Server key for the HMACs under which codes and tokens are stored.
+    let tokenKey: [UInt8]
+    let mailBox: SecretBox
+    public let signingKeys: [SigningKey]
+    public let tenantId: String
+    public let mailComposer: MailComposer
+
+    private init(store: any Store, settings: EngineSettings, time: any TimeSource, logger: Logger,
+                 serverKey: [UInt8], signingKeys: [SigningKey], tenantId: String) {
+        self.store = store; self.settings = settings; self.time = time; self.logger = logger
+        self.hashingPool = HashingPool(concurrency: settings.hashingConcurrency, queueLimit: settings.hashingQueueLimit)
+        self.passwordHasher = PasswordHasher(parameters: settings.passwords.scrypt)
+        // Separate keys per purpose, derived from the one stored server key.
+        self.tokenKey = Digest.hmacSHA256(key: serverKey, data: Array("latchkey token hmac".utf8))
+        self.mailBox = SecretBox(key: Digest.hmacSHA256(key: serverKey, data: Array("latchkey outbox seal".utf8)))
+        self.signingKeys = signingKeys
+        self.tenantId = tenantId
+        self.mailComposer = MailComposer(productName: "Latchkey")
+    }
+
+    /// Loads the server key, tenant id and signing key from the store, creating them on first start.
+    public static func start(store: any Store, settings: EngineSettings, time: any TimeSource = SystemTime(),
+                             logger: Logger) async throws -> LatchkeyEngine {
+        let now = time.now()
+        let bootstrap = try await store.write { tx -> (Data, Data, [SigningKeyRecord]) in
+            let key: Data
+            if let existing = try tx.serverValue(name: "token_key") { key = existing } else {
+                key = Data(SecureRandom.bytes(32))
+                try tx.setServerValue(name: "token_key", value: key)
+            }
+            let tenant: Data
+            if let existing = try tx.serverValue(name: "tenant_id") { tenant = existing } else {
+                tenant = Data(UUID().uuidString.lowercased().utf8)
+                try tx.setServerValue(name: "tenant_id", value: tenant)
+            }
+            var keys = try tx.signingKeys()
+            if keys.isEmpty {
+                let generated = try SigningKey.generate()
+                let record = SigningKeyRecord(kid: generated.kid, algorithm: generated.algorithm,
+                                              privateKeyPem: try generated.privateKeyPEM(), createdAt: now)
+                try tx.insert(signingKey: record)
+                keys = [record]
+            }
+            return (key, tenant, keys)
+        }
+        let keys = try bootstrap.2.map { try SigningKey.load(pem: $0.privateKeyPem) }
+        return LatchkeyEngine(store: store, settings: settings, time: time, logger: logger,
+                              serverKey: [UInt8](bootstrap.0), signingKeys: keys,
+                              tenantId: String(decoding: bootstrap.1, as: UTF8.self))
+    }
+
+    // MARK: Shared rules
+
+    /// The registered client for `id`, or `.unknownClient`.
+    public func requireClient(_ id: String?) throws -> ClientApplication {
+        guard let id, !id.isEmpty else { throw LatchkeyError.missingParameter("client_id") }
+        guard let client = settings.clients.first(where: { $0.id.caseInsensitiveCompare(id) == .orderedSame }) else {
+            throw LatchkeyError.unknownClient
+        }
+        return client
+    }
+
+    func requireEmail(_ raw: String?) throws -> String {
+        guard let raw, !raw.isEmpty else { throw LatchkeyError.invalidUsername }
+        guard let email = EmailAddress.normalize(raw) else { throw LatchkeyError.invalidUsername }
+        return email
+    }
+
+    /// How any secret handed to a client (code, continuation or refresh token) is stored.
+    func secretHash(_ secret: String) -> Data {
+        Data(Digest.hmacSHA256(key: tokenKey, data: Array(secret.utf8)))
+    }
+
+    func hashPassword(_ password: String) async throws -> String {
+        let hasher = passwordHasher
+        return try await hashingPool.run { hasher.hash(password) }
+    }
+
+    func verifyPassword(_ password: String, against phc: String) async throws -> PasswordHasher.Verdict {
+        let hasher = passwordHasher
+        return try await hashingPool.run { hasher.verify(password, against: phc) }
+    }
+
+    /// Runs a write transaction, turning storage failures into `.storeFailure` after logging them.
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (any StoreWriting) throws -> T) async throws -> T {
+        do {
+            return try await store.write(body)
+        } catch let error as LatchkeyError {
+            throw error
+        } catch {
+            logger.error("store write failed", metadata: ["error": "\(error)"])
+            throw LatchkeyError.storeFailure
+        }
+    }
+
+    func audit(_ tx: any StoreWriting, _ kind: String, caller: CallerInfo, userId: String? = nil,
+               email: String? = nil, detail: String? = nil) throws {
+        try tx.append(audit: AuditEvent(id: nil, at: time.now(), kind: kind, userId: userId, email: email,
+                                        clientIp: caller.ip, userAgent: caller.userAgent, detail: detail))
+    }
+}

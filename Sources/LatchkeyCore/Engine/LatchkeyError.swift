@@ -1,0 +1,30 @@
+/// Why a password was refused by the policy; each dialect names these in its own words.
+public enum PasswordProblem: String, Sendable, Equatable {
+    case tooShort, tooLong, tooWeak, banned, recentlyUsed
+}
+
+/// Every way an engine call can fail. Dialects map these cases, and only these, to their wire errors.
+public enum LatchkeyError: Error, Sendable, Equatable {
+    case unknownClient
+    case missingParameter(String)
+    case invalidParameter(String)
+    case invalidUsername
+    case unsupportedChallengeType
+    case userAlreadyExists
+    case userNotFound
+    case userHasNoPassword
+    case passwordRejected(PasswordProblem)
+    case invalidAttributes([String])
+    case invalidCode(attemptsLeft: Int)
+    case invalidCredentials
+    /// The continuation token is unknown, already used, or belongs to another flow.
+    case flowTokenInvalid
+    case flowTokenExpired
+    /// The token is valid but this step is not the one the flow is waiting for.
+    case flowStepMismatch(String)
+    case refreshTokenInvalid
+    case accessTokenInvalid
+    case serverBusy(retryAfterSeconds: Int)
+    /// The store failed; nothing was written. Details go to the log only.
+    case storeFailure
+}

@@ -1,0 +1,128 @@
+import Foundation
+
+public enum SignInInitiateResult: Sendable, Equatable {
+    case started(continuationToken: String)
+    case redirect
+}
+
+/// Sign-in: by password when the account has one and the client can ask for it, else by emailed code.
+extension LatchkeyEngine {
+    public func signInInitiate(username: String?, challengeTypes: String?, caller: CallerInfo) async throws -> SignInInitiateResult {
+        let client = try requireClient(caller.clientId)
+        let email = try requireEmail(username)
+        let types = try ChallengeTypes.parse(challengeTypes)
+        guard let user = try await store.read({ try $0.user(email: email) }), user.status == .active else {
+            throw LatchkeyError.userNotFound
+        }
+        guard types.oob || (types.password && user.passwordHash != nil) else { return .redirect }
+        let state = FlowState(stage: .started, clientId: client.id, acceptsCode: types.oob, acceptsPassword: types.password)
+        let token = try await transaction { tx in
+            try self.newFlow(.signIn, email: email, userId: user.id, state: state, in: tx)
+        }
+        return .started(continuationToken: token)
+    }
+
+    /// Answers `password` for accounts with one (when the client accepts it); otherwise mails a code.
+    /// Calling it again on a code flow resends.
+    public func signInChallenge(continuationToken: String?, challengeTypes: String?, caller: CallerInfo) async throws -> ChallengeResult {
+        _ = try requireClient(caller.clientId)
+        let types = try ChallengeTypes.parse(challengeTypes)
+        return try await transaction { tx in
+            var flow = try self.loadFlow(continuationToken, kind: .signIn, in: tx)
+            guard let userId = flow.userId, let user = try tx.user(id: userId), user.status == .active else {
+                throw LatchkeyError.userNotFound
+            }
+            switch flow.state.stage {
+            case .started, .codeSent, .passwordChallenged:
+                if user.passwordHash != nil && types.password {
+                    flow.state.stage = .passwordChallenged
+                    return .password(continuationToken: try self.advance(flow, in: tx))
+                }
+                guard types.oob else { return .redirect }
+                let challenge = try self.issueCode(for: flow, mail: .signInCode, in: tx)
+                flow.state.stage = .codeSent
+                return .code(challenge, continuationToken: try self.advance(flow, in: tx))
+            default:
+                throw LatchkeyError.flowStepMismatch("this sign-in is not waiting for a challenge")
+            }
+        }
+    }
+
+    /// `grant_type=password`. A wrong password keeps the continuation token usable for another try.
+    public func signInWithPassword(continuationToken: String?, username: String?, password: String?, scope: String?,
+                                   caller: CallerInfo) async throws -> TokenSet {
+        let client = try requireClient(caller.clientId)
+        guard let password, !password.isEmpty else { throw LatchkeyError.missingParameter("password") }
+        let (flow, user) = try await store.read { tx -> (FlowRecord, UserRecord) in
+            let flow = try self.loadFlow(continuationToken, kind: .signIn, in: tx)
+            guard flow.state.stage == .passwordChallenged else {
+                throw LatchkeyError.flowStepMismatch("this sign-in is not waiting for a password")
+            }
+            guard let id = flow.userId, let user = try tx.user(id: id), user.status == .active else { throw LatchkeyError.userNotFound }
+            return (flow, user)
+        }
+        if let username, EmailAddress.normalize(username) != flow.email { throw LatchkeyError.invalidCredentials }
+        guard let phc = user.passwordHash else { throw LatchkeyError.invalidCredentials }
+        let verdict = try await verifyPassword(password, against: phc)
+        let rehash: String? = verdict == .matchNeedsRehash ? try await hashPassword(password) : nil
+        return try await transaction { tx -> Result<TokenSet, LatchkeyError> in
+            let live = try self.loadFlow(continuationToken, kind: .signIn, in: tx)
+            guard var current = try tx.user(id: user.id) else { throw LatchkeyError.userNotFound }
+            if verdict == .mismatch {
+                current.failedLoginCount += 1
+                current.updatedAt = self.time.now()
+                try tx.update(user: current)
+                try self.audit(tx, "sign_in_failed", caller: caller, userId: current.id, email: current.email, detail: "wrong password")
+                return .failure(.invalidCredentials)
+            }
+            if let rehash { current.passwordHash = rehash }
+            try tx.deleteFlow(id: live.id)
+            return .success(try self.completeSignIn(current, client: client, scope: scope, method: "password", caller: caller, in: tx))
+        }.get()
+    }
+
+    /// `grant_type=oob` with the mailed code.
+    public func signInWithCode(continuationToken: String?, code: String?, scope: String?, caller: CallerInfo) async throws -> TokenSet {
+        let client = try requireClient(caller.clientId)
+        return try await transaction { tx -> Result<TokenSet, LatchkeyError> in
+            let flow = try self.loadFlow(continuationToken, kind: .signIn, in: tx)
+            guard flow.state.stage == .codeSent else { throw LatchkeyError.flowStepMismatch("no code was sent for this sign-in") }
+            guard let id = flow.userId, let user = try tx.user(id: id), user.status == .active else { throw LatchkeyError.userNotFound }
+            if let failure = try self.checkCode(code, for: flow, in: tx) {
+                try self.audit(tx, "sign_in_failed", caller: caller, userId: user.id, email: user.email, detail: "wrong code")
+                return .failure(failure)
+            }
+            try tx.deleteFlow(id: flow.id)
+            return .success(try self.completeSignIn(user, client: client, scope: scope, method: "code", caller: caller, in: tx))
+        }.get()
+    }
+
+    /// `grant_type=continuation_token`: sign-in right after a completed sign-up (or password reset). Single use.
+    public func signInWithContinuationToken(continuationToken: String?, username: String?, scope: String?,
+                                            caller: CallerInfo) async throws -> TokenSet {
+        let client = try requireClient(caller.clientId)
+        guard let continuationToken, !continuationToken.isEmpty else { throw LatchkeyError.missingParameter("continuation_token") }
+        return try await transaction { tx in
+            guard let flow = try tx.flow(tokenHash: self.secretHash(continuationToken)),
+                  flow.kind != .signIn, flow.state.stage == .completed, let userId = flow.userId else {
+                throw LatchkeyError.flowTokenInvalid
+            }
+            guard flow.expiresAt > self.time.now() else { throw LatchkeyError.flowTokenExpired }
+            if let username, EmailAddress.normalize(username) != flow.email { throw LatchkeyError.flowTokenInvalid }
+            guard let user = try tx.user(id: userId), user.status == .active else { throw LatchkeyError.userNotFound }
+            try tx.deleteFlow(id: flow.id)
+            return try self.completeSignIn(user, client: client, scope: scope, method: "continuation_token", caller: caller, in: tx)
+        }
+    }
+
+    private func completeSignIn(_ user: UserRecord, client: ClientApplication, scope: String?, method: String,
+                                caller: CallerInfo, in tx: any StoreWriting) throws -> TokenSet {
+        var user = user
+        user.failedLoginCount = 0
+        user.lastLoginAt = time.now()
+        user.updatedAt = time.now()
+        try tx.update(user: user)
+        try audit(tx, "sign_in", caller: caller, userId: user.id, email: user.email, detail: method)
+        return try issueTokens(for: user, client: client, scope: scope, familyId: nil, in: tx)
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+
+/// What a successful sign-in or refresh hands the client.
+public struct TokenSet: Sendable, Equatable {
+    public var accessToken: String
+    public var idToken: String?
+    public var refreshToken: String?
+    public var expiresIn: Int
+    public var scope: String
+    public var userId: String
+    public var tenantId: String
+}
+
+/// Access and ID tokens are ES256 JWTs; refresh tokens are random, stored as HMACs, rotated on every use.
+extension LatchkeyEngine {
+    static let defaultScopes = ["openid", "profile", "offline_access"]
+
+    func issueTokens(for user: UserRecord, client: ClientApplication, scope: String?, familyId: String?,
+                     in tx: any StoreWriting) throws -> TokenSet {
+        let scopes = Self.parseScopes(scope)
+        let now = time.now()
+        let iat = Int(now.timeIntervalSince1970)
+        let exp = iat + settings.tokens.accessTTLSeconds
+        let key = signingKeys[0]
+        let common: [String: JSONValue] = [
+            "iss": .string(settings.issuer), "sub": .string(user.id), "oid": .string(user.id), "tid": .string(tenantId),
+            "aud": .string(client.id), "iat": .int(iat), "nbf": .int(iat), "exp": .int(exp), "ver": .string("2.0"),
+        ]
+        var access = common
+        access["scp"] = .string(scopes.joined(separator: " "))
+        access["azp"] = .string(client.id)
+        access["jti"] = .string(UUID().uuidString.lowercased())
+        let accessToken = try JWT.sign(claims: access, key: key)
+
+        var idToken: String?
+        if scopes.contains("openid") {
+            var id = common
+            id["preferred_username"] = .string(user.email)
+            id["email"] = .string(user.email)
+            id["email_verified"] = .bool(user.emailVerified)
+            if case .string(let name)? = user.attributes["displayName"] { id["name"] = .string(name) }
+            idToken = try JWT.sign(claims: id, key: key)
+        }
+
+        var refreshToken: String?
+        if scopes.contains("offline_access") {
+            let token = SecureRandom.token()
+            try tx.insert(refreshToken: RefreshTokenRecord(
+                id: UUID().uuidString.lowercased(), familyId: familyId ?? UUID().uuidString.lowercased(), userId: user.id,
+                clientId: client.id, scope: scopes.joined(separator: " "), tokenHash: secretHash(token), createdAt: now,
+                expiresAt: now + Double(settings.tokens.refreshTTLSeconds), rotatedAt: nil, revokedAt: nil))
+            refreshToken = token
+        }
+        return TokenSet(accessToken: accessToken, idToken: idToken, refreshToken: refreshToken,
+                        expiresIn: settings.tokens.accessTTLSeconds, scope: scopes.joined(separator: " "),
+                        userId: user.id, tenantId: tenantId)
+    }
+
+    /// Requested scopes plus the OIDC defaults the SDKs always add, de-duplicated, in order.
+    static func parseScopes(_ raw: String?) -> [String] {
+        var seen = Set<String>()
+        let requested = (raw ?? "").split(whereSeparator: { $0 == " " || $0 == "+" }).map(String.init)
+        return (requested.isEmpty ? defaultScopes : requested).filter { seen.insert($0).inserted }
+    }
+
+    /// `grant_type=refresh_token`. Rotates the token. A rotated token presented again after the grace
+    /// window means it was copied: the whole family is revoked.
+    public func refresh(refreshToken: String?, scope: String?, caller: CallerInfo) async throws -> TokenSet {
+        let client = try requireClient(caller.clientId)
+        guard let refreshToken, !refreshToken.isEmpty else { throw LatchkeyError.missingParameter("refresh_token") }
+        return try await transaction { tx -> Result<TokenSet, LatchkeyError> in
+            let now = self.time.now()
+            guard refreshToken.count <= 512, var record = try tx.refreshToken(tokenHash: self.secretHash(refreshToken)),
+                  record.revokedAt == nil, record.expiresAt > now,
+                  record.clientId.caseInsensitiveCompare(client.id) == .orderedSame else {
+                return .failure(.refreshTokenInvalid)
+            }
+            if let rotated = record.rotatedAt, now.timeIntervalSince(rotated) > Double(self.settings.tokens.refreshReuseGraceSeconds) {
+                try tx.revokeRefreshTokens(familyId: record.familyId, at: now)
+                try self.audit(tx, "refresh_token_reuse", caller: caller, userId: record.userId, detail: "family revoked")
+                return .failure(.refreshTokenInvalid)
+            }
+            guard let user = try tx.user(id: record.userId), user.status == .active else { return .failure(.refreshTokenInvalid) }
+            if record.rotatedAt == nil {
+                record.rotatedAt = now
+                try tx.update(refreshToken: record)
+            }
+            // A refresh can narrow the scopes but never widen them.
+            let granted = Set(record.scope.split(separator: " ").map(String.init))
+            let asked = scope.map { Self.parseScopes($0).filter { granted.contains($0) } } ?? []
+            let effective = asked.isEmpty ? record.scope : (asked + ["offline_access"]).joined(separator: " ")
+            return .success(try self.issueTokens(for: user, client: client, scope: effective, familyId: record.familyId, in: tx))
+        }.get()
+    }
+
+    /// The user behind a valid, unexpired access token issued by this server.
+    public func userForAccessToken(_ token: String) async throws -> UserRecord {
+        guard let claims = JWT.verify(token, keys: signingKeys),
+              claims["iss"] == .string(settings.issuer),
+              let exp = claims["exp"]?.intValue, Double(exp) > time.now().timeIntervalSince1970,
+              claims["scp"] != nil,  // ID tokens carry no scp: they are not access tokens
+              let sub = claims["sub"]?.stringValue
+        else { throw LatchkeyError.accessTokenInvalid }
+        guard let user = try await store.read({ try $0.user(id: sub) }), user.status == .active else {
+            throw LatchkeyError.accessTokenInvalid
+        }
+        return user
+    }
+
+    /// The public keys as a JWKS document.
+    public func jwks() throws -> [[String: String]] {
+        try signingKeys.map { try $0.publicJWK() }
+    }
+}

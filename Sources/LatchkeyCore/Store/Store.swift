@@ -1,0 +1,42 @@
+import Foundation
+
+/// The storage the engine needs. Each `write` runs in one transaction: all of it lands, or none.
+public protocol Store: Sendable {
+    func read<T: Sendable>(_ body: @escaping @Sendable (any StoreReading) throws -> T) async throws -> T
+    func write<T: Sendable>(_ body: @escaping @Sendable (any StoreWriting) throws -> T) async throws -> T
+    /// True when the database answers and every migration is applied.
+    func isReady() async -> Bool
+}
+
+public protocol StoreReading {
+    func user(email: String) throws -> UserRecord?
+    func user(id: String) throws -> UserRecord?
+    func flow(tokenHash: Data) throws -> FlowRecord?
+    func otp(flowId: String) throws -> OTPRecord?
+    func refreshToken(tokenHash: Data) throws -> RefreshTokenRecord?
+    func serverValue(name: String) throws -> Data?
+    func signingKeys() throws -> [SigningKeyRecord]
+    func pendingMail(dueBy: Date, limit: Int) throws -> [OutboxRecord]
+    func auditEvents(since: Date, limit: Int) throws -> [AuditEvent]
+}
+
+public protocol StoreWriting: StoreReading {
+    /// Throws `LatchkeyError.userAlreadyExists` when the email is taken (also under a race).
+    func insert(user: UserRecord) throws
+    func update(user: UserRecord) throws
+    func save(flow: FlowRecord) throws
+    func deleteFlow(id: String) throws
+    func save(otp: OTPRecord) throws
+    func deleteOTP(flowId: String) throws
+    func insert(refreshToken: RefreshTokenRecord) throws
+    func update(refreshToken: RefreshTokenRecord) throws
+    func revokeRefreshTokens(familyId: String, at: Date) throws
+    func revokeRefreshTokens(userId: String, at: Date) throws
+    func enqueue(mail: OutboxRecord) throws
+    func update(mail: OutboxRecord) throws
+    func append(audit: AuditEvent) throws
+    func setServerValue(name: String, value: Data) throws
+    func insert(signingKey: SigningKeyRecord) throws
+    /// Drops expired flows and codes; returns how many rows went.
+    func purgeExpired(before: Date) throws -> Int
+}

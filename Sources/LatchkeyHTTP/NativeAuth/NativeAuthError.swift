@@ -1,0 +1,112 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LatchkeyCore
+
+/// The native dialect's error body (`error`, `error_description`, `error_codes`, `suberror`, ...), HTTP 400
+/// unless the SDK's rules say otherwise (5xx only for the server's own trouble).
+enum NativeAuthError {
+    static func response(for error: LatchkeyError) -> Response {
+        switch error {
+        case .unknownClient:
+            return body("unauthorized_client", "The client_id is not registered with this server.", [700016])
+        case .missingParameter("client_id"):
+            return body("unauthorized_client", "client_id parameter is empty or not valid", [900144])
+        case .missingParameter(let name):
+            return body("invalid_request", "\(name) parameter is empty or not valid", [90100])
+        case .invalidParameter(let name):
+            return body("invalid_request", "\(name) parameter is empty or not valid", [90100])
+        case .invalidUsername:
+            return body("invalid_request", "username parameter is empty or not valid", [90100])
+        case .unsupportedChallengeType:
+            return body("unsupported_challenge_type", "The challenge_type list must include redirect.", [901007])
+        case .userAlreadyExists:
+            return body("user_already_exists", "It looks like you may already have an account.", [1003037])
+        case .userNotFound:
+            return body("user_not_found", "The username does not exist.", [50034])
+        case .userHasNoPassword:
+            return body("invalid_request", "The user does not have a password.", [500222])
+        case .passwordRejected(let problem):
+            return body("invalid_grant", passwordDescription(problem), [399246], extra: ["suberror": .string(passwordSuberror(problem))])
+        case .invalidAttributes(let names):
+            return body("invalid_grant", "Attribute validation failed.", [90100], extra: [
+                "suberror": "attribute_validation_failed",
+                "invalid_attributes": .array(names.map { .object(["name": .string($0)]) }),
+            ])
+        case .invalidCode(let left):
+            let text = left > 0 ? "The code is wrong." : "The code is no longer valid; request a new one."
+            return body("invalid_grant", text, [50181], extra: ["suberror": "invalid_oob_value"])
+        case .invalidCredentials:
+            return body("invalid_grant", "Error validating credentials due to invalid username or password.", [50126])
+        case .flowTokenInvalid:
+            return body("invalid_grant", "The continuation token is invalid.", [55200])
+        case .flowTokenExpired:
+            return body("expired_token", "The continuation token has expired.", [552003])
+        case .flowStepMismatch(let why):
+            return body("invalid_request", "The continuation token is not valid for this step: \(why).", [55200])
+        case .refreshTokenInvalid:
+            return body("invalid_grant", "The refresh token is invalid, expired or revoked.", [70000])
+        case .accessTokenInvalid:
+            return JSONResponse.make(.unauthorized, ["error": "invalid_token", "error_description": "The access token is invalid or expired."],
+                                     headers: [.wwwAuthenticate: "Bearer error=\"invalid_token\""])
+        case .serverBusy(let seconds):
+            return JSONResponse.make(.serviceUnavailable, ["error": "temporarily_unavailable",
+                                                           "error_description": "The server is busy; retry shortly."],
+                                     headers: [.retryAfter: String(seconds)])
+        case .storeFailure:
+            return JSONResponse.make(.internalServerError, ["error": "server_error",
+                                                            "error_description": "The server could not complete the request."])
+        }
+    }
+
+    /// Flow outcomes the SDK receives as 400s carrying a fresh continuation token.
+    static func credentialRequired(_ token: String) -> Response {
+        body("credential_required", "Credential required.", [55103], extra: ["continuation_token": .string(token)])
+    }
+
+    static func attributesRequired(_ token: String, _ required: [AttributeDefinition]) -> Response {
+        let list: [JSONValue] = required.map { definition in
+            var item: [String: JSONValue] = ["name": .string(definition.name), "type": .string(definition.kind.rawValue),
+                                             "required": .bool(definition.required)]
+            if let regex = definition.regex { item["options"] = .object(["regex": .string(regex)]) }
+            return .object(item)
+        }
+        return body("attributes_required", "User attributes required.", [55106],
+                    extra: ["continuation_token": .string(token), "required_attributes": .array(list)])
+    }
+
+    static func body(_ error: String, _ description: String, _ codes: [Int], extra: [String: JSONValue] = [:],
+                     status: HTTPResponse.Status = .badRequest) -> Response {
+        var fields: [String: JSONValue] = [
+            "error": .string(error), "error_description": .string(description), "error_codes": .array(codes.map(JSONValue.int)),
+            "timestamp": .string(ISO8601DateFormatter().string(from: Date())),
+            "trace_id": .string(UUID().uuidString.lowercased()), "correlation_id": .string(UUID().uuidString.lowercased()),
+        ]
+        fields.merge(extra) { _, new in new }
+        return JSONResponse.make(status, fields)
+    }
+
+    static func passwordSuberror(_ problem: PasswordProblem) -> String {
+        switch problem {
+        case .tooShort: "password_too_short"
+        case .tooLong: "password_too_long"
+        case .tooWeak: "password_too_weak"
+        case .banned: "password_banned"
+        case .recentlyUsed: "password_recently_used"
+        }
+    }
+
+    static func passwordDescription(_ problem: PasswordProblem) -> String {
+        switch problem {
+        case .tooShort: "The password is too short."
+        case .tooLong: "The password is too long."
+        case .tooWeak: "The password is too weak."
+        case .banned: "The password is too common or too close to the username."
+        case .recentlyUsed: "The password was used recently."
+        }
+    }
+}
+
+extension HTTPField.Name {
+    static let retryAfter = HTTPField.Name("Retry-After")!
+}

@@ -1,0 +1,73 @@
+import HTTPTypes
+import Hummingbird
+import LatchkeyCore
+
+/// OpenID Connect discovery, the JWKS that verifies our tokens, and userinfo for access tokens.
+struct OpenIDRoutes: Sendable {
+    let engine: LatchkeyEngine
+
+    func addRoutes(to router: Router<LatchkeyRequestContext>) {
+        for prefix in ["", "/:tenant"] {
+            for path in ["/.well-known/openid-configuration", "/v2.0/.well-known/openid-configuration"] {
+                router.get("\(prefix)\(path)") { _, context in
+                    self.discovery(tenant: context.parameters.get("tenant"))
+                }
+            }
+            router.post("\(prefix)/oauth2/v2.0/authorize") { _, _ in Self.noBrowserFlow() }
+            router.get("\(prefix)/oauth2/v2.0/authorize") { _, _ in Self.noBrowserFlow() }
+        }
+        router.get("/discovery/v2.0/keys") { _, _ in
+            JSONResponse.ok(["keys": .array(try engine.jwks().map { .object($0.mapValues(JSONValue.string)) })])
+        }
+        router.get("/oidc/userinfo") { request, _ in try await self.userInfo(request) }
+        router.post("/oidc/userinfo") { request, _ in try await self.userInfo(request) }
+    }
+
+    func discovery(tenant: String?) -> Response {
+        let base = engine.settings.publicURL
+        let root = tenant.map { "\(base)/\($0)" } ?? base
+        return JSONResponse.ok([
+            "issuer": .string(engine.settings.issuer),
+            "authorization_endpoint": .string("\(root)/oauth2/v2.0/authorize"),
+            "token_endpoint": .string("\(root)/oauth2/v2.0/token"),
+            "jwks_uri": .string("\(base)/discovery/v2.0/keys"),
+            "userinfo_endpoint": .string("\(base)/oidc/userinfo"),
+            "response_types_supported": ["code", "id_token", "code id_token", "id_token token"],
+            "subject_types_supported": ["public"],
+            "id_token_signing_alg_values_supported": ["ES256"],
+            "token_endpoint_auth_methods_supported": ["none"],
+            "grant_types_supported": ["password", "oob", "continuation_token", "refresh_token"],
+            "scopes_supported": ["openid", "profile", "email", "offline_access"],
+            "claims_supported": ["sub", "iss", "aud", "exp", "iat", "nbf", "oid", "tid", "ver", "preferred_username",
+                                 "email", "email_verified", "name"],
+            "tenant_region_scope": .null,
+        ].compactMapValues { $0 == .null ? nil : $0 })
+    }
+
+    func userInfo(_ request: Request) async throws -> Response {
+        guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer "),
+              case let token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces), !token.isEmpty else {
+            return NativeAuthError.response(for: LatchkeyError.accessTokenInvalid)
+        }
+        do {
+            let user = try await engine.userForAccessToken(token)
+            var body: [String: JSONValue] = ["sub": .string(user.id), "email": .string(user.email),
+                                             "email_verified": .bool(user.emailVerified),
+                                             "preferred_username": .string(user.email)]
+            if let name = user.attributes["displayName"] { body["name"] = name }
+            return JSONResponse.ok(body)
+        } catch let error as LatchkeyError {
+            return NativeAuthError.response(for: error)
+        }
+    }
+
+    /// Latchkey signs users in through its APIs only; there is no browser authorization flow.
+    static func noBrowserFlow() -> Response {
+        JSONResponse.make(.badRequest, ["error": "unsupported_response_type",
+                                        "error_description": "This server supports native authentication only."])
+    }
+}
+
+extension JSONValue: ExpressibleByArrayLiteral {
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import GRDB
+import LatchkeyCore
+
+/// The Store operations inside one GRDB read or write transaction.
+struct SQLiteTransaction: StoreWriting {
+    let db: Database
+
+    // MARK: Reading
+
+    func user(email: String) throws -> UserRecord? {
+        try UserRecord.filter(Column("email") == email).fetchOne(db)
+    }
+
+    func user(id: String) throws -> UserRecord? { try UserRecord.fetchOne(db, key: id) }
+
+    func flow(tokenHash: Data) throws -> FlowRecord? {
+        try FlowRecord.filter(Column("token_hash") == tokenHash).fetchOne(db)
+    }
+
+    func otp(flowId: String) throws -> OTPRecord? { try OTPRecord.fetchOne(db, key: flowId) }
+
+    func refreshToken(tokenHash: Data) throws -> RefreshTokenRecord? {
+        try RefreshTokenRecord.filter(Column("token_hash") == tokenHash).fetchOne(db)
+    }
+
+    func serverValue(name: String) throws -> Data? {
+        try Data.fetchOne(db, sql: "SELECT value FROM server_values WHERE name = ?", arguments: [name])
+    }
+
+    func signingKeys() throws -> [SigningKeyRecord] {
+        try SigningKeyRecord.order(Column("created_at").desc).fetchAll(db)
+    }
+
+    func pendingMail(dueBy: Date, limit: Int) throws -> [OutboxRecord] {
+        try OutboxRecord.filter(Column("status") == OutboxRecord.Status.pending.rawValue && Column("next_attempt_at") <= dueBy)
+            .order(Column("id")).limit(limit).fetchAll(db)
+    }
+
+    func auditEvents(since: Date, limit: Int) throws -> [AuditEvent] {
+        try AuditEvent.filter(Column("at") >= since).order(Column("id")).limit(limit).fetchAll(db)
+    }
+
+    // MARK: Writing
+
+    func insert(user: UserRecord) throws {
+        do {
+            try user.insert(db)
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE
+            || error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
+            throw LatchkeyError.userAlreadyExists
+        }
+    }
+
+    func update(user: UserRecord) throws { try user.update(db) }
+    func save(flow: FlowRecord) throws { try flow.save(db) }
+    func deleteFlow(id: String) throws { _ = try FlowRecord.deleteOne(db, key: id) }
+    func save(otp: OTPRecord) throws { try otp.save(db) }
+    func deleteOTP(flowId: String) throws { _ = try OTPRecord.deleteOne(db, key: flowId) }
+    func insert(refreshToken: RefreshTokenRecord) throws { try refreshToken.insert(db) }
+    func update(refreshToken: RefreshTokenRecord) throws { try refreshToken.update(db) }
+
+    func revokeRefreshTokens(familyId: String, at: Date) throws {
+        try RefreshTokenRecord.filter(Column("family_id") == familyId && Column("revoked_at") == nil)
+            .updateAll(db, Column("revoked_at").set(to: at))
+    }
+
+    func revokeRefreshTokens(userId: String, at: Date) throws {
+        try RefreshTokenRecord.filter(Column("user_id") == userId && Column("revoked_at") == nil)
+            .updateAll(db, Column("revoked_at").set(to: at))
+    }
+
+    func enqueue(mail: OutboxRecord) throws {
+        var record = mail
+        try record.insert(db)
+    }
+
+    func update(mail: OutboxRecord) throws { try mail.update(db) }
+
+    func append(audit: AuditEvent) throws {
+        var event = audit
+        try event.insert(db)
+    }
+
+    func setServerValue(name: String, value: Data) throws {
+        try db.execute(sql: "INSERT INTO server_values (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value",
+                       arguments: [name, value])
+    }
+
+    func insert(signingKey: SigningKeyRecord) throws { try signingKey.insert(db) }
+
+    func purgeExpired(before: Date) throws -> Int {
+        let flows = try FlowRecord.filter(Column("expires_at") < before).deleteAll(db)
+        let codes = try OTPRecord.filter(Column("expires_at") < before).deleteAll(db)
+        return flows + codes
+    }
+}
