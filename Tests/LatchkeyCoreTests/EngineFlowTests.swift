@@ -1,0 +1,174 @@
+import Foundation
+import Testing
+@testable import LatchkeyCore
+import LatchkeyStorage
+
+@Suite struct CodeLifetimeTests {
+    @Test func codeExpiresAfterThirtyMinutesWithoutSleeping() async throws {
+        let h = try await EngineHarness.make()
+        let caller = h.caller
+        guard case .started(let ct) = try await h.engine.signUpStart(username: "a@example.com", password: "a-strong-passphrase",
+                                                                     attributes: nil, challengeTypes: "oob password redirect", caller: caller),
+              case .code(let challenge, let ct2) = try await h.engine.signUpChallenge(continuationToken: ct, challengeTypes: "oob redirect", caller: caller)
+        else { Issue.record("unexpected start"); return }
+        #expect(challenge.codeLength == 8)
+        let code = await h.lastCode(to: "a@example.com")
+        h.time.advance(seconds: 1801)
+        await #expect(throws: LatchkeyError.flowTokenExpired) {
+            _ = try await h.engine.signUpContinueWithCode(continuationToken: ct2, code: code, caller: caller)
+        }
+    }
+
+    @Test func expiredCodeIsRefusedWhileTheFlowLives() async throws {
+        let h = try await EngineHarness.make { $0.codes.ttlSeconds = 60 }
+        let caller = h.caller
+        guard case .started(let ct) = try await h.engine.signUpStart(username: "b@example.com", password: "a-strong-passphrase",
+                                                                     attributes: nil, challengeTypes: "oob password redirect", caller: caller),
+              case .code(_, let ct2) = try await h.engine.signUpChallenge(continuationToken: ct, challengeTypes: "oob redirect", caller: caller)
+        else { Issue.record("unexpected start"); return }
+        let code = await h.lastCode(to: "b@example.com")
+        h.time.advance(seconds: 61)
+        await #expect(throws: LatchkeyError.invalidCode(attemptsLeft: 0)) {
+            _ = try await h.engine.signUpContinueWithCode(continuationToken: ct2, code: code, caller: caller)
+        }
+    }
+
+    @Test func fifthWrongGuessKillsTheCode() async throws {
+        let h = try await EngineHarness.make()
+        let caller = h.caller
+        guard case .started(let ct) = try await h.engine.signUpStart(username: "c@example.com", password: "a-strong-passphrase",
+                                                                     attributes: nil, challengeTypes: "oob password redirect", caller: caller),
+              case .code(_, let ct2) = try await h.engine.signUpChallenge(continuationToken: ct, challengeTypes: "oob redirect", caller: caller)
+        else { Issue.record("unexpected start"); return }
+        let code = await h.lastCode(to: "c@example.com")!
+        let wrong = code == "00000000" ? "11111111" : "00000000"
+        for left in stride(from: 4, through: 0, by: -1) {
+            await #expect(throws: LatchkeyError.invalidCode(attemptsLeft: left)) {
+                _ = try await h.engine.signUpContinueWithCode(continuationToken: ct2, code: wrong, caller: caller)
+            }
+        }
+        await #expect(throws: LatchkeyError.invalidCode(attemptsLeft: 0)) {
+            _ = try await h.engine.signUpContinueWithCode(continuationToken: ct2, code: code, caller: caller)
+        }
+        // A resend issues a fresh code that works.
+        guard case .code(_, let ct3) = try await h.engine.signUpChallenge(continuationToken: ct2, challengeTypes: "oob redirect", caller: caller)
+        else { Issue.record("no resend"); return }
+        let fresh = await h.lastCode(to: "c@example.com")
+        let result = try await h.engine.signUpContinueWithCode(continuationToken: ct3, code: fresh, caller: caller)
+        guard case .completed = result else { Issue.record("expected completion, got \(result)"); return }
+    }
+}
+
+@Suite struct RefreshTokenTests {
+    @Test func rotationGraceAndFamilyRevocation() async throws {
+        let h = try await EngineHarness.make()
+        let done = try await h.signUp("r@example.com")
+        let first = try await h.engine.signInWithContinuationToken(continuationToken: done, username: "r@example.com",
+                                                                   scope: "openid offline_access", caller: h.caller)
+        let rt1 = try #require(first.refreshToken)
+        let second = try await h.engine.refresh(refreshToken: rt1, scope: nil, caller: h.caller)
+        let rt2 = try #require(second.refreshToken)
+        #expect(rt2 != rt1)
+        // A client retrying the same request within the grace window is not punished.
+        h.time.advance(seconds: 2)
+        _ = try await h.engine.refresh(refreshToken: rt1, scope: nil, caller: h.caller)
+        // Past the window, the old token is theft: the whole family dies, rt2 included.
+        h.time.advance(seconds: 10)
+        await #expect(throws: LatchkeyError.refreshTokenInvalid) {
+            _ = try await h.engine.refresh(refreshToken: rt1, scope: nil, caller: h.caller)
+        }
+        await #expect(throws: LatchkeyError.refreshTokenInvalid) {
+            _ = try await h.engine.refresh(refreshToken: rt2, scope: nil, caller: h.caller)
+        }
+        let events = try await h.store.read { try $0.auditEvents(since: .distantPast, limit: 100) }
+        #expect(events.contains { $0.kind == "refresh_token_reuse" })
+    }
+
+    @Test func refreshTokensExpire() async throws {
+        let h = try await EngineHarness.make { $0.tokens.refreshTTLSeconds = 3600 }
+        let done = try await h.signUp("e@example.com")
+        let tokens = try await h.engine.signInWithContinuationToken(continuationToken: done, username: nil, scope: nil, caller: h.caller)
+        h.time.advance(seconds: 3601)
+        await #expect(throws: LatchkeyError.refreshTokenInvalid) {
+            _ = try await h.engine.refresh(refreshToken: tokens.refreshToken, scope: nil, caller: h.caller)
+        }
+    }
+
+    @Test func accessTokenExpiresForUserInfo() async throws {
+        let h = try await EngineHarness.make()
+        let done = try await h.signUp("u@example.com")
+        let tokens = try await h.engine.signInWithContinuationToken(continuationToken: done, username: nil, scope: nil, caller: h.caller)
+        #expect(try await h.engine.userForAccessToken(tokens.accessToken).email == "u@example.com")
+        await #expect(throws: LatchkeyError.accessTokenInvalid) { _ = try await h.engine.userForAccessToken(tokens.idToken!) }
+        h.time.advance(seconds: 3601)
+        await #expect(throws: LatchkeyError.accessTokenInvalid) { _ = try await h.engine.userForAccessToken(tokens.accessToken) }
+    }
+}
+
+@Suite struct SignUpRulesTests {
+    @Test func racingSignUpsForOneEmailMakeOneUser() async throws {
+        let h = try await EngineHarness.make()
+        let caller = h.caller
+        // Two flows for the same address, both verified, completing at the same time.
+        var pending: [(String, String)] = []
+        for _ in 0..<2 {
+            guard case .started(let ct) = try await h.engine.signUpStart(username: "race@example.com", password: "a-strong-passphrase",
+                                                                         attributes: nil, challengeTypes: "oob password redirect", caller: caller),
+                  case .code(_, let ct2) = try await h.engine.signUpChallenge(continuationToken: ct, challengeTypes: "oob redirect", caller: caller)
+            else { Issue.record("start failed"); return }
+            pending.append((ct2, await h.lastCode(to: "race@example.com")!))
+        }
+        let outcomes = await withTaskGroup(of: Bool.self) { group in
+            for (ct, code) in pending {
+                group.addTask {
+                    do { _ = try await h.engine.signUpContinueWithCode(continuationToken: ct, code: code, caller: caller); return true }
+                    catch { return false }
+                }
+            }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(outcomes.filter { $0 }.count == 1)
+        let user = try await h.store.read { try $0.user(email: "race@example.com") }
+        #expect(user != nil)
+    }
+
+    @Test func emailsMatchCaseInsensitively() async throws {
+        let h = try await EngineHarness.make()
+        _ = try await h.signUp("Mixed.Case@Example.COM")
+        await #expect(throws: LatchkeyError.userAlreadyExists) {
+            _ = try await h.engine.signUpStart(username: "mixed.case@example.com", password: nil, attributes: nil,
+                                               challengeTypes: "oob redirect", caller: h.caller)
+        }
+    }
+
+    @Test func passwordPolicy() async throws {
+        let h = try await EngineHarness.make()
+        #expect(h.engine.passwordProblem("short", email: "a@b.co") == .tooShort)
+        #expect(h.engine.passwordProblem(String(repeating: "x", count: 257), email: "a@b.co") == .tooLong)
+        #expect(h.engine.passwordProblem("alice@example.com", email: "alice@example.com") == .banned)
+        #expect(h.engine.passwordProblem("alicealice", email: "alicealice@example.com") == .banned)
+        #expect(h.engine.passwordProblem("password123", email: "a@b.co") == .banned)
+        #expect(h.engine.passwordProblem("aaaaaaaaaa", email: "a@b.co") == .tooWeak)
+        #expect(h.engine.passwordProblem("correct horse battery", email: "a@b.co") == nil)
+    }
+
+    @Test func attributesAreCheckedAgainstTheSchema() async throws {
+        let h = try await EngineHarness.make(attributes: [
+            AttributeDefinition(name: "postalCode", kind: .string, required: true, regex: "^[1-9][0-9]*$"),
+            AttributeDefinition(name: "newsletter", kind: .boolean),
+        ])
+        #expect(try h.engine.validateAttributes(["postalCode": .int(123), "other": "ignored"]) == ["postalCode": "123"])
+        #expect(throws: LatchkeyError.invalidAttributes(["postalCode", "newsletter"])) {
+            _ = try h.engine.validateAttributes(["postalCode": "0123", "newsletter": "maybe"])
+        }
+        #expect(h.engine.missingRequiredAttributes([:]).map(\.name) == ["postalCode"])
+    }
+
+    @Test func signingKeyAndServerKeySurviveRestart() async throws {
+        let h = try await EngineHarness.make()
+        let again = try await LatchkeyEngine.start(store: h.store, settings: h.engine.settings, time: h.time, logger: .init(label: "t"))
+        #expect(again.signingKeys.map(\.kid) == h.engine.signingKeys.map(\.kid))
+        #expect(again.tenantId == h.engine.tenantId)
+        #expect(again.secretHash("x") == h.engine.secretHash("x"))
+    }
+}

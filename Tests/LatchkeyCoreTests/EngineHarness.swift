@@ -1,0 +1,61 @@
+import Foundation
+import Logging
+@testable import LatchkeyCore
+import LatchkeyStorage
+
+/// A mail transport that keeps what it is given, so tests can read the codes.
+final class RecordingTransport: MailTransport, @unchecked Sendable {
+    private let lock = NSLock()
+    private var sent: [MailMessage] = []
+    func deliver(_ message: MailMessage) async throws { lock.withLock { sent.append(message) } }
+    var messages: [MailMessage] { lock.withLock { sent } }
+}
+
+/// An engine over a real SQLite file in a temporary directory, with a manual clock.
+struct EngineHarness {
+    static let client = "11111111-1111-1111-1111-111111111111"
+    let engine: LatchkeyEngine
+    let time: ManualTime
+    let transport = RecordingTransport()
+    let store: SQLiteStore
+    let directory: String
+    var caller: CallerInfo { CallerInfo(clientId: Self.client, ip: "127.0.0.1", userAgent: "tests") }
+
+    static var migrations: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Migrations/sqlite").path
+    }
+
+    static func make(attributes: [AttributeDefinition] = [], configure: (inout EngineSettings) -> Void = { _ in }) async throws -> EngineHarness {
+        let directory = NSTemporaryDirectory() + "latchkey-tests-" + UUID().uuidString
+        let store = try SQLiteStore(path: directory + "/db.sqlite", migrationsDirectory: migrations)
+        try store.migrate()
+        var settings = EngineSettings(publicURL: "http://localhost", clients: [ClientApplication(id: client, name: "t")],
+                                      attributes: attributes)
+        settings.passwords.scrypt = ScryptParameters(logN: 10, r: 8, p: 1)
+        configure(&settings)
+        let time = ManualTime()
+        let engine = try await LatchkeyEngine.start(store: store, settings: settings, time: time, logger: Logger(label: "test"))
+        return EngineHarness(engine: engine, time: time, store: store, directory: directory)
+    }
+
+    /// Delivers the outbox and returns the newest code mailed to `email`.
+    func lastCode(to email: String) async -> String? {
+        _ = await engine.deliverPendingMail(via: transport, mailbox: nil)
+        let address = EmailAddress.normalize(email) ?? email
+        guard let text = transport.messages.last(where: { $0.to == address })?.text else { return nil }
+        return text.split(whereSeparator: { !$0.isNumber }).first(where: { $0.count == engine.settings.codes.length }).map(String.init)
+    }
+
+    /// Sign-up with password up front, through to the completed continuation token.
+    func signUp(_ email: String, password: String = "a-strong-passphrase") async throws -> String {
+        guard case .started(let ct) = try await engine.signUpStart(username: email, password: password, attributes: nil,
+                                                                   challengeTypes: "oob password redirect", caller: caller),
+              case .code(_, let ct2) = try await engine.signUpChallenge(continuationToken: ct, challengeTypes: "oob password redirect", caller: caller)
+        else { throw LatchkeyError.flowTokenInvalid }
+        let code = await lastCode(to: email)
+        guard case .completed(let done, _) = try await engine.signUpContinueWithCode(continuationToken: ct2, code: code, caller: caller)
+        else { throw LatchkeyError.flowTokenInvalid }
+        return done
+    }
+}
