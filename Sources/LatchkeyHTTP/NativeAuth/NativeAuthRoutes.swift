@@ -28,6 +28,7 @@ struct NativeAuthRoutes: Sendable {
     private func handle(_ request: Request, context: LatchkeyRequestContext, _ handler: Handler) async throws -> Response {
         do {
             let form = try await FormBody.read(request, context: context)
+            _ = try engine.requireClient(form["client_id"])  // before anything else, as the SDK expects
             let caller = CallerInfo(clientId: form["client_id"], ip: context.remoteAddress?.ipAddress,
                                     userAgent: request.headers[.userAgent])
             return try await handler(form, caller)

@@ -12,12 +12,12 @@ struct ErrorMiddleware: RouterMiddleware {
         var response: Response
         do {
             response = try await next(request, context)
-        } catch let error as HTTPError {
-            let code = error.status.code == 413 ? "request_too_large" : error.status.code == 404 ? "not_found" : "invalid_request"
-            response = JSONResponse.make(error.status, ["error": .string(code),
-                                                        "error_description": .string(error.body ?? error.status.reasonPhrase)])
         } catch let error as HTTPResponseError {
-            response = try error.response(from: request, context: context)
+            // Router and body-limit errors (404, 405, 413, ...) keep their status but speak JSON.
+            let status = error.status
+            let code = status.code == 413 ? "request_too_large" : status.code == 404 ? "not_found" : "invalid_request"
+            let message = (error as? HTTPError)?.body ?? status.reasonPhrase
+            response = JSONResponse.make(status, ["error": .string(code), "error_description": .string(message)])
         } catch {
             context.logger.error("unhandled error", metadata: ["error": "\(String(reflecting: type(of: error)))"])
             response = JSONResponse.make(.internalServerError, ["error": "server_error",

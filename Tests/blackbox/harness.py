@@ -1,0 +1,110 @@
+"""Starts the real latchkey binary on a free port with its own SQLite file, and talks to it over HTTP."""
+import os
+import re
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+
+import requests
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+BINARY = os.environ.get("LATCHKEY_BIN", os.path.join(ROOT, ".build", "debug", "latchkey"))
+CLIENT_ID = "11111111-1111-1111-1111-111111111111"
+ALL_TYPES = "oob password redirect"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """One latchkey process. `env` adds LATCHKEY_* overrides; mails are read through the test mailbox."""
+
+    def __init__(self, env=None, config_text=None, args=("serve",)):
+        self.dir = tempfile.mkdtemp(prefix="latchkey-bb-")
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.db_path = os.path.join(self.dir, "latchkey.sqlite")
+        self.env = {
+            **{k: v for k, v in os.environ.items() if not k.startswith("LATCHKEY_")},
+            "LATCHKEY_SERVER_PORT": str(self.port),
+            "LATCHKEY_DATABASE_PATH": self.db_path,
+            "LATCHKEY_DATABASE_MIGRATIONS": os.path.join(ROOT, "Migrations", "sqlite"),
+            "LATCHKEY_TESTING_MAILBOX": "true",
+            "LATCHKEY_PASSWORDS_SCRYPT_LOG_N": "12",
+            **(env or {}),
+        }
+        self.args = list(args)
+        if config_text is not None:
+            path = os.path.join(self.dir, "latchkey.yaml")
+            with open(path, "w") as f:
+                f.write(config_text)
+            self.args += ["--config", path]
+        self.log_path = os.path.join(self.dir, "server.log")
+        self.proc = None
+
+    def start(self, timeout=30):
+        self.log = open(self.log_path, "ab")
+        self.proc = subprocess.Popen([BINARY, *self.args], cwd=self.dir, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"latchkey exited with {self.proc.returncode}:\n{self.read_log()}")
+            try:
+                if requests.get(self.base + "/health/ready", timeout=1).status_code == 200:
+                    return self
+            except requests.ConnectionError:
+                pass
+            time.sleep(0.05)
+        raise RuntimeError("latchkey did not become ready:\n" + self.read_log())
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        if self.proc:
+            self.log.close()
+
+    def cleanup(self):
+        self.stop()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def read_log(self):
+        with open(self.log_path, "rb") as f:
+            return f.read().decode("utf-8", "replace")
+
+    # HTTP helpers ------------------------------------------------------------------------------
+
+    def post(self, path, data, headers=None, **kw):
+        form = {"client_id": CLIENT_ID, **data}
+        form = {k: v for k, v in form.items() if v is not None}
+        return requests.post(self.base + path, data=form, headers=headers, timeout=30, **kw)
+
+    def get(self, path, **kw):
+        return requests.get(self.base + path, timeout=30, **kw)
+
+    def mails(self, to):
+        r = self.get("/testing/v1/mail", params={"to": to})
+        assert r.status_code == 200, r.text
+        return r.json()["messages"]
+
+    def wait_for_code(self, to, previous=0, timeout=10):
+        """The code in the newest mail to `to`, once more than `previous` mails arrived."""
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            mails = self.mails(to)
+            if len(mails) > previous:
+                match = re.search(r"\b(\d{6,10})\b", mails[-1]["text"])
+                assert match, mails[-1]
+                assert match.group(1) in mails[-1]["html"]
+                return match.group(1)
+            time.sleep(0.05)
+        raise AssertionError(f"no mail to {to}")

@@ -1,0 +1,82 @@
+"""What is on disk: schema and migrations, secrets never in clear, keys kept across restarts."""
+import os
+import sqlite3
+import subprocess
+
+import strict
+from conftest import password_sign_in, sign_up, token_after_sign_up
+from harness import BINARY, Server
+
+
+def test_database_never_holds_a_clear_secret(email):
+    s = Server().start()
+    try:
+        password = "Tr0ub4dor&3-unique-pw"
+        start = strict.ok(s.post("/signup/v1.0/start", {"username": email, "password": password,
+                                                        "challenge_type": "oob password redirect"}), "signup/start")
+        ch = strict.ok(s.post("/signup/v1.0/challenge", {"continuation_token": start["continuation_token"],
+                                                         "challenge_type": "oob password redirect"}), "signup/challenge")
+        code = s.wait_for_code(email)
+        done = strict.ok(s.post("/signup/v1.0/continue", {"continuation_token": ch["continuation_token"],
+                                                          "grant_type": "oob", "oob": code}), "signup/continue")
+        tokens = strict.tokens(token_after_sign_up(s, email, done["continuation_token"]))
+        again = strict.tokens(password_sign_in(s, email, password))
+        refreshed = strict.tokens(s.post("/oauth2/v2.0/token", {"grant_type": "refresh_token",
+                                                                "refresh_token": again["refresh_token"]}))
+        secrets = [password, code, start["continuation_token"], ch["continuation_token"], done["continuation_token"],
+                   tokens["refresh_token"], again["refresh_token"], refreshed["refresh_token"], tokens["access_token"]]
+        s.stop()
+        blob = b""
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(s.db_path + suffix):
+                with open(s.db_path + suffix, "rb") as f:
+                    blob += f.read()
+        assert len(blob) > 10_000
+        for secret in secrets:
+            assert secret.encode() not in blob, f"clear secret found in the database files: {secret[:6]}..."
+        db = sqlite3.connect(s.db_path)
+        (phc,) = db.execute("SELECT password_hash FROM users WHERE email = ?", (email,)).fetchone()
+        assert phc.startswith("$scrypt$ln=12,r=8,p=1$")
+        assert db.execute("SELECT COUNT(*) FROM outbox WHERE sealed_body IS NOT NULL").fetchone()[0] == 0
+    finally:
+        s.cleanup()
+
+
+def test_migrate_command_is_idempotent_and_records_versions(tmp_path):
+    s = Server(args=("migrate",))
+    for _ in range(2):
+        out = subprocess.run([BINARY, "migrate"], env=s.env, cwd=s.dir, capture_output=True, timeout=60)
+        assert out.returncode == 0, out.stderr
+    db = sqlite3.connect(s.db_path)
+    assert [r[0] for r in db.execute("SELECT identifier FROM grdb_migrations")] == ["0001_init"]
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert {"users", "otp_codes", "flows", "action_tokens", "refresh_tokens", "signing_keys", "outbox", "audit_events"} <= tables
+    s.cleanup()
+
+
+def test_tokens_survive_a_restart(email):
+    s = Server().start()
+    try:
+        first = strict.tokens(token_after_sign_up(s, email, sign_up(s, email)))
+        kid_before = s.get("/discovery/v2.0/keys").json()["keys"][0]["kid"]
+        s.stop()
+        s.start()
+        assert s.get("/discovery/v2.0/keys").json()["keys"][0]["kid"] == kid_before
+        r = s.get("/oidc/userinfo", headers={"Authorization": "Bearer " + first["access_token"]})
+        assert r.status_code == 200
+        strict.tokens(s.post("/oauth2/v2.0/token", {"grant_type": "refresh_token", "refresh_token": first["refresh_token"]}))
+    finally:
+        s.cleanup()
+
+
+def test_audit_events_are_written(email):
+    s = Server().start()
+    try:
+        sign_up(s, email)
+        strict.error(password_sign_in(s, email, "wrong password!"), "invalid_grant", code=50126)
+        s.stop()
+        kinds = [r[0] for r in sqlite3.connect(s.db_path).execute("SELECT kind FROM audit_events ORDER BY id")]
+        assert kinds == ["sign_up", "sign_in_failed"]
+    finally:
+        s.cleanup()
