@@ -21,7 +21,8 @@ struct Runtime {
         logger.logLevel = Logger.Level(rawValue: config.logLevel) ?? .info
         let store: SQLiteStore
         do {
-            store = try SQLiteStore(path: config.databasePath, migrationsDirectory: config.migrationsDirectory)
+            store = try SQLiteStore(path: config.databasePath, migrationsDirectory: config.migrationsDirectory,
+                                    busyTimeoutSeconds: Double(config.busyTimeoutMilliseconds) / 1000)
             let applied = try store.migrate()
             for name in applied { logger.info("applied migration \(name)") }
         } catch {

@@ -8,11 +8,11 @@ public final class SQLiteStore: Store {
     let migrator: DatabaseMigrator
 
     /// Opens (creating if needed) the database at `path`; migrations come from `migrationsDirectory`.
-    public init(path: String, migrationsDirectory: String) throws {
+    public init(path: String, migrationsDirectory: String, busyTimeoutSeconds: Double = 5) throws {
         let dir = (path as NSString).deletingLastPathComponent
         if !dir.isEmpty { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
         var config = Configuration()
-        config.busyMode = .timeout(10)
+        config.busyMode = .timeout(busyTimeoutSeconds)
         config.prepareDatabase { db in
             // Deleted rows (used codes, wiped mail bodies) are overwritten, not left in free pages.
             try db.execute(sql: "PRAGMA secure_delete = ON")

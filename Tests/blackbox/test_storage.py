@@ -80,3 +80,24 @@ def test_audit_events_are_written(email):
         assert kinds == ["sign_up", "sign_in_failed"]
     finally:
         s.cleanup()
+
+
+def test_store_failure_is_a_generic_500_and_writes_nothing(email):
+    """Another process holds the write lock past the busy timeout: the request fails cleanly, then recovers."""
+    s = Server(env={"LATCHKEY_DATABASE_BUSY_TIMEOUT_MS": "200"}).start()
+    try:
+        blocker = sqlite3.connect(s.db_path, isolation_level=None, timeout=5)
+        blocker.execute("BEGIN EXCLUSIVE")
+        r = s.post("/signup/v1.0/start", {"username": email, "password": "correct horse battery",
+                                          "challenge_type": "oob password redirect"})
+        assert r.status_code == 500, r.text
+        assert r.json() == {"error": "server_error", "error_description": "The server could not complete the request."}
+        blocker.execute("ROLLBACK")
+        blocker.close()
+        assert "store write failed" in s.read_log()
+        db = sqlite3.connect(s.db_path)
+        assert db.execute("SELECT COUNT(*) FROM flows").fetchone()[0] == 0
+        strict.ok(s.post("/signup/v1.0/start", {"username": email, "password": "correct horse battery",
+                                                "challenge_type": "oob password redirect"}), "signup/start")
+    finally:
+        s.cleanup()

@@ -12,6 +12,7 @@ struct LatchkeyConfig {
     var idleTimeoutSeconds = 60
     var databasePath = "data/latchkey.sqlite"
     var migrationsDirectory = "Migrations/sqlite"
+    var busyTimeoutMilliseconds = 5000
     var mailTransport = MailTransportKind.log
     var mailFile = "data/mail.jsonl"
     var testingMailbox = false
@@ -23,7 +24,7 @@ struct LatchkeyConfig {
     /// Sections and their scalar keys; an empty list marks a section that is a whole list (clients, attributes).
     static let schema: [String: [String]] = [
         "server": ["host", "port", "public_url", "idle_timeout_seconds"],
-        "database": ["path", "migrations"],
+        "database": ["path", "migrations", "busy_timeout_ms"],
         "mail": ["transport", "file"],
         "clients": [], "attributes": [],
         "codes": ["length", "ttl_seconds", "max_attempts", "resend_interval_seconds"],
@@ -54,7 +55,9 @@ struct LatchkeyConfig {
     private init(_ tree: ConfigTree) throws {
         host = try tree.string("server.host", default: host)
         port = try tree.int("server.port", default: port, range: 0...65535)
-        publicURL = try tree.string("server.public_url", default: "http://\(host):\(port)")
+        // A wildcard listen address is no URL a client can use: default to loopback and let operators say better.
+        let reachableHost = ["0.0.0.0", "::", "[::]"].contains(host) ? "127.0.0.1" : host
+        publicURL = try tree.string("server.public_url", default: "http://\(reachableHost):\(port)")
         while publicURL.hasSuffix("/") { publicURL.removeLast() }
         guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
             throw ConfigError(key: "server.public_url", message: "must be an http(s) URL")
@@ -62,6 +65,7 @@ struct LatchkeyConfig {
         idleTimeoutSeconds = try tree.int("server.idle_timeout_seconds", default: idleTimeoutSeconds, range: 1...3600)
         databasePath = try tree.string("database.path", default: databasePath)
         migrationsDirectory = try tree.string("database.migrations", default: migrationsDirectory)
+        busyTimeoutMilliseconds = try tree.int("database.busy_timeout_ms", default: busyTimeoutMilliseconds, range: 10...60000)
         let transport = try tree.string("mail.transport", default: "log")
         guard let kind = MailTransportKind(rawValue: transport) else {
             throw ConfigError(key: "mail.transport", message: "must be log or file (got \(transport))")

@@ -1,33 +1,49 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// Runs CPU-heavy work (scrypt) on a bounded set of threads, off the event loops.
+/// Runs CPU-heavy work (scrypt) on its own fixed set of threads, off the event loops and off GCD's pool.
 /// Work beyond `queueLimit` waiting jobs is refused at once, so a burst costs a 503 instead of unbounded memory.
 public final class HashingPool: @unchecked Sendable {
-    private let queue: OperationQueue
-    private let lock = NSLock()
-    private var waiting = 0
+    private let condition = NSCondition()
+    private var jobs: [@Sendable () -> Void] = []
     private let queueLimit: Int
 
     public init(concurrency: Int, queueLimit: Int) {
-        queue = OperationQueue()
-        queue.name = "latchkey.hashing"
-        queue.maxConcurrentOperationCount = max(1, concurrency)
         self.queueLimit = max(1, queueLimit)
+        for index in 0..<max(1, concurrency) {
+            let thread = Thread { [unowned self] in self.workLoop() }
+            thread.name = "latchkey-hash-\(index)"
+            thread.start()
+        }
     }
 
     public func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async throws -> T {
-        let admitted = lock.withLock { () -> Bool in
-            guard waiting < queueLimit else { return false }
-            waiting += 1
-            return true
-        }
-        guard admitted else { throw LatchkeyError.serverBusy(retryAfterSeconds: 1) }
-        return await withCheckedContinuation { continuation in
-            queue.addOperation {
-                let result = work()
-                self.lock.withLock { self.waiting -= 1 }
-                continuation.resume(returning: result)
+        try await withCheckedThrowingContinuation { continuation in
+            condition.lock()
+            defer { condition.unlock() }
+            guard jobs.count < queueLimit else {
+                continuation.resume(throwing: LatchkeyError.serverBusy(retryAfterSeconds: 1))
+                return
             }
+            jobs.append { continuation.resume(returning: work()) }
+            condition.signal()
+        }
+    }
+
+    private func workLoop() {
+        // Niceness is per thread on Linux: the event loops preempt hashing, so cheap endpoints
+        // stay fast while scrypt saturates every core. who = 0 means the calling thread.
+        #if os(Linux)
+        _ = setpriority(__priority_which_t(0), 0, 10)
+        #endif
+        while true {
+            condition.lock()
+            while jobs.isEmpty { condition.wait() }
+            let job = jobs.removeFirst()
+            condition.unlock()
+            job()
         }
     }
 }
