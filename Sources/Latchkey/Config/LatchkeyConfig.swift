@@ -30,6 +30,7 @@ struct LatchkeyConfig {
         "codes": ["length", "ttl_seconds", "max_attempts", "resend_interval_seconds"],
         "passwords": ["scrypt_log_n", "scrypt_r", "scrypt_p", "min_length", "max_length"],
         "tokens": ["access_ttl_seconds", "refresh_ttl_seconds", "refresh_reuse_grace_seconds", "flow_ttl_seconds"],
+        "reset": ["enumeration_protection", "poll_interval_seconds"],
         "testing": ["mailbox"],
         "log": ["level"],
     ]
@@ -91,6 +92,8 @@ struct LatchkeyConfig {
         engine.tokens.accessTTLSeconds = try tree.int("tokens.access_ttl_seconds", default: 3600, range: 60...86400)
         engine.tokens.refreshTTLSeconds = try tree.int("tokens.refresh_ttl_seconds", default: 2_592_000, range: 60...31_536_000)
         engine.tokens.refreshReuseGraceSeconds = try tree.int("tokens.refresh_reuse_grace_seconds", default: 5, range: 0...60)
+        engine.resetEnumerationProtection = try tree.bool("reset.enumeration_protection", default: false)
+        engine.resetPollIntervalSeconds = try tree.int("reset.poll_interval_seconds", default: 1, range: 1...30)
         engine.tokens.flowTTLSeconds = try tree.int("tokens.flow_ttl_seconds", default: 600, range: 1...3600)
 
         if let unknown = tree.unknownKeys().first { throw ConfigError(key: unknown, message: "unknown key") }

@@ -56,6 +56,10 @@ public struct EngineSettings: Sendable {
     /// Concurrent scrypt computations (defaults to the core count) and how many may wait for one.
     public var hashingConcurrency = ProcessInfo.processInfo.activeProcessorCount
     public var hashingQueueLimit = 64
+    /// Password reset answers unknown and code-only addresses like real ones until the code step.
+    public var resetEnumerationProtection = false
+    /// Seconds the client is told to wait between `poll_completion` calls.
+    public var resetPollIntervalSeconds = 1
 
     public init(publicURL: String, clients: [ClientApplication], attributes: [AttributeDefinition]) {
         self.publicURL = publicURL; self.clients = clients; self.attributes = attributes

@@ -59,7 +59,7 @@ extension LatchkeyEngine {
             case .passwordRequired:
                 guard types.password else { return .redirect }
                 return .password(continuationToken: try self.advance(flow, in: tx))
-            case .attributesRequired, .completed, .passwordChallenged:
+            case .attributesRequired, .completed, .passwordChallenged, .codeVerified:
                 throw LatchkeyError.flowStepMismatch("this sign-up is not waiting for a challenge")
             }
         }

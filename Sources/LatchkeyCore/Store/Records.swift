@@ -39,7 +39,7 @@ public struct FlowRecord: Codable, Sendable, Equatable {
 /// Where a flow stands and what it has collected so far.
 public struct FlowState: Codable, Sendable, Equatable {
     public enum Stage: String, Codable, Sendable {
-        case started, codeSent, passwordRequired, attributesRequired, passwordChallenged, completed
+        case started, codeSent, codeVerified, passwordRequired, attributesRequired, passwordChallenged, completed
     }
     public var stage: Stage
     /// The client offered `oob` / `password` in challenge_type; decides passwordless vs. password sign-up.
@@ -49,6 +49,9 @@ public struct FlowState: Codable, Sendable, Equatable {
     public var passwordHash: String?
     public var attributes: [String: JSONValue] = [:]
     public var clientId: String
+    /// A reset flow for an address with no (password) account, kept only when enumeration protection is on:
+    /// it answers like a real flow and fails at the code step.
+    public var decoy = false
 
     public init(stage: Stage, clientId: String, acceptsCode: Bool, acceptsPassword: Bool) {
         self.stage = stage; self.clientId = clientId; self.clientAcceptsCode = acceptsCode; self.clientAcceptsPassword = acceptsPassword

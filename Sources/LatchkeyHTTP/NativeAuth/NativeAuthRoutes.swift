@@ -14,6 +14,9 @@ struct NativeAuthRoutes: Sendable {
             ("signup/v1.0/continue", signUpContinue),
             ("oauth2/v2.0/initiate", signInInitiate), ("oauth2/v2.0/challenge", signInChallenge),
             ("oauth2/v2.0/token", token),
+            ("resetpassword/v1.0/start", resetStart), ("resetpassword/v1.0/challenge", resetChallenge),
+            ("resetpassword/v1.0/continue", resetContinue), ("resetpassword/v1.0/submit", resetSubmit),
+            ("resetpassword/v1.0/poll_completion", resetPoll),
         ]
         for prefix in ["", "/:tenant"] {
             for (path, handler) in endpoints {
