@@ -4,6 +4,7 @@ import Hummingbird
 import LatchkeyCore
 import LatchkeyHTTP
 import Logging
+import ServiceLifecycle
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "serve", abstract: "Run the server (the default).")
@@ -13,7 +14,12 @@ struct ServeCommand: AsyncParsableCommand {
         let runtime: Runtime
         do { runtime = try Runtime.open(options) } catch let error as ExitCodeError { throw ExitCode(error.code) }
         let config = runtime.config, logger = runtime.logger
-        let engine = try await LatchkeyEngine.start(store: runtime.store, settings: config.engine, logger: logger)
+        var settings = config.engine
+        settings.commonPasswords = CommonPasswords.load(config.commonPasswordsPath, logger: logger)
+        if !settings.limits.enabled {
+            logger.critical("limits.enabled is FALSE: no rate limits, mail quotas or lockouts. Test rigs only, never production.")
+        }
+        let engine = try await LatchkeyEngine.start(store: runtime.store, settings: settings, logger: logger)
 
         let transport: any MailTransport
         switch config.mailTransport {
@@ -34,8 +40,16 @@ struct ServeCommand: AsyncParsableCommand {
         let worker = BackgroundWorker(engine: engine, transport: transport, mailbox: mailbox, logger: logger)
         var serverOptions = ServerOptions(host: config.host, port: config.port, testingMailbox: mailbox)
         serverOptions.idleTimeoutSeconds = Int64(config.idleTimeoutSeconds)
-        let app = LatchkeyServer.application(engine: engine, options: serverOptions, services: [worker], logger: logger)
+        serverOptions.trustedProxies = config.trustedProxies
+        serverOptions.corsAllowedOrigins = config.corsAllowedOrigins
+        if let certificate = config.tlsCertificate, let key = config.tlsKey { serverOptions.tls = (certificate, key) }
+        let app = try LatchkeyServer.application(engine: engine, options: serverOptions, services: [], logger: logger)
         logger.info("latchkey serving \(config.publicURL) (database \(config.databasePath), mail \(config.mailTransport.rawValue))")
-        try await app.runService()
+        // Graceful shutdown runs in reverse order: the server stops accepting and finishes in-flight requests,
+        // then the mail worker delivers what is due and stops.
+        let group = ServiceGroup(configuration: .init(
+            services: [worker, app],
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
     }
 }

@@ -1,5 +1,9 @@
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
+import NIOCore
+import HummingbirdTLS
+import NIOSSL
 import LatchkeyCore
 import Logging
 import ServiceLifecycle
@@ -10,6 +14,10 @@ public struct ServerOptions: Sendable {
     public var port: Int
     public var testingMailbox: TestingMailbox?
     public var idleTimeoutSeconds: Int64 = 60
+    public var trustedProxies: [String] = []
+    public var corsAllowedOrigins: [String] = []
+    /// PEM certificate chain and private key paths; HTTPS when set.
+    public var tls: (certificate: String, key: String)?
     public init(host: String, port: Int, testingMailbox: TestingMailbox?) {
         self.host = host; self.port = port; self.testingMailbox = testingMailbox
     }
@@ -19,7 +27,8 @@ public enum LatchkeyServer {
     public static func router(engine: LatchkeyEngine, options: ServerOptions) -> Router<LatchkeyRequestContext> {
         let router = Router(context: LatchkeyRequestContext.self)
         router.add(middleware: ErrorMiddleware())
-        NativeAuthRoutes(engine: engine).addRoutes(to: router)
+        if !options.corsAllowedOrigins.isEmpty { router.add(middleware: AllowListCORSMiddleware(origins: options.corsAllowedOrigins)) }
+        NativeAuthRoutes(engine: engine, clientAddress: ClientAddress(trustedProxies: options.trustedProxies)).addRoutes(to: router)
         OpenIDRoutes(engine: engine).addRoutes(to: router)
         OperatorRoutes(engine: engine, testingMailbox: options.testingMailbox).addRoutes(to: router)
         return router
@@ -27,14 +36,24 @@ public enum LatchkeyServer {
 
     /// The application: HTTP/1.1 server plus background services (the outbox worker).
     public static func application(engine: LatchkeyEngine, options: ServerOptions, services: [any Service],
-                                   logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in })
+                                   logger: Logger, onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) throws
         -> some ApplicationProtocol {
-        Application(
+        // Small header limits: nothing Latchkey serves needs big headers, and big ones cost memory per connection.
+        let http1 = HTTP1Channel.Configuration(idleTimeout: .seconds(options.idleTimeoutSeconds), httpDecoderConfiguration:
+            .init(maxHeaderFieldSize: 16 * 1024, maxHeaderListSize: 32 * 1024, maxHeaderFieldCount: 100))
+        var server: HTTPServerBuilder = .http1(configuration: http1)
+        if let tls = options.tls {
+            let chain = try NIOSSLCertificate.fromPEMFile(tls.certificate).map { NIOSSLCertificateSource.certificate($0) }
+            let key = try NIOSSLPrivateKey(file: tls.key, format: .pem)
+            server = try .tls(.http1(configuration: http1),
+                              tlsConfiguration: TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key)))
+        }
+        return Application(
             router: router(engine: engine, options: options),
-            server: .http1(configuration: .init(idleTimeout: .seconds(options.idleTimeoutSeconds))),
+            server: server,
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "latchkey"),
             services: services,
-            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? options.port) },
+            onServerRunning: onServerRunning,
             logger: logger
         )
     }

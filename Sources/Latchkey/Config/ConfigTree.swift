@@ -24,23 +24,27 @@ final class ConfigTree {
         try applyEnvironment(environment, knownSections: knownSections)
     }
 
-    /// LATCHKEY_SERVER_PORT=9000 overrides server.port; LATCHKEY_CLIENTS='[...]' replaces a whole list.
-    /// Values are read as YAML scalars or flow collections, so numbers and booleans keep their types.
+    /// LATCHKEY_SERVER_PORT=9000 overrides server.port (LATCHKEY_SERVER_TLS_KEY: server.tls.key);
+    /// LATCHKEY_CLIENTS='[...]' replaces a whole list. Values are read as YAML scalars or flow collections,
+    /// so numbers and booleans keep their types.
     private func applyEnvironment(_ env: [String: String], knownSections: [String: [String]]) throws {
         for (section, keys) in knownSections {
-            if keys.isEmpty {
-                let name = "LATCHKEY_" + section.uppercased()
-                if let raw = env[name] { root[section] = try parseEnvValue(raw, name: name) }
-                continue
-            }
-            for key in keys {
-                let name = "LATCHKEY_\(section)_\(key)".uppercased()
+            for key in keys.isEmpty ? [""] : keys {
+                let path = key.isEmpty ? [section] : [section] + key.split(separator: ".").map(String.init)
+                let name = "LATCHKEY_" + path.joined(separator: "_").uppercased()
                 guard let raw = env[name] else { continue }
-                var map = root[section] as? [String: Any] ?? [:]
-                map[key] = try parseEnvValue(raw, name: name)
-                root[section] = map
+                root = Self.setting(try parseEnvValue(raw, name: name), at: path[...], in: root)
             }
         }
+    }
+
+    private static func setting(_ value: Any, at path: ArraySlice<String>, in map: [String: Any]) -> [String: Any] {
+        var map = map
+        guard let head = path.first else { return map }
+        if path.count == 1 { map[head] = value } else {
+            map[head] = setting(value, at: path.dropFirst(), in: map[head] as? [String: Any] ?? [:])
+        }
+        return map
     }
 
     private func parseEnvValue(_ raw: String, name: String) throws -> Any {
@@ -48,13 +52,10 @@ final class ConfigTree {
     }
 
     private func lookup(_ path: String) -> Any? {
-        consumed.insert(path)
         let parts = path.split(separator: ".").map(String.init)
+        for end in 1...parts.count { consumed.insert(parts[0..<end].joined(separator: ".")) }
         var node: Any? = root
-        for part in parts {
-            if parts.count > 1, part == parts.first { consumed.insert(part) }
-            node = (node as? [String: Any])?[part]
-        }
+        for part in parts { node = (node as? [String: Any])?[part] }
         return node
     }
 
@@ -87,15 +88,25 @@ final class ConfigTree {
         }
     }
 
+    func stringList(_ path: String, default value: [String]) throws -> [String] {
+        guard let raw = lookup(path) else { return value }
+        guard let items = raw as? [Any] else { throw ConfigError(key: path, message: "must be a list") }
+        return try items.enumerated().map { index, item in
+            guard let s = item as? String else { throw ConfigError(key: "\(path)[\(index)]", message: "must be a string") }
+            return s
+        }
+    }
+
     /// Every key present in the file or environment that no getter asked for.
     func unknownKeys() -> [String] {
-        var unknown: [String] = []
-        for (section, value) in root {
-            guard consumed.contains(section) else { unknown.append(section); continue }
-            if let map = value as? [String: Any] {
-                unknown += map.keys.map { "\(section).\($0)" }.filter { !consumed.contains($0) }
+        func walk(_ node: [String: Any], prefix: String) -> [String] {
+            node.flatMap { key, value -> [String] in
+                let path = prefix.isEmpty ? key : "\(prefix).\(key)"
+                guard consumed.contains(path) else { return [path] }
+                if let child = value as? [String: Any] { return walk(child, prefix: path) }
+                return []
             }
         }
-        return unknown.sorted()
+        return walk(root, prefix: "").sorted()
     }
 }

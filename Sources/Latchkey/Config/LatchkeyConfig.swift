@@ -10,6 +10,11 @@ struct LatchkeyConfig {
     var port = 8080
     var publicURL = ""
     var idleTimeoutSeconds = 60
+    var trustedProxies: [String] = []
+    var corsAllowedOrigins: [String] = []
+    var tlsCertificate: String?
+    var tlsKey: String?
+    var commonPasswordsPath = "config/common-passwords.txt"
     var databasePath = "data/latchkey.sqlite"
     var migrationsDirectory = "Migrations/sqlite"
     var busyTimeoutMilliseconds = 5000
@@ -23,12 +28,15 @@ struct LatchkeyConfig {
 
     /// Sections and their scalar keys; an empty list marks a section that is a whole list (clients, attributes).
     static let schema: [String: [String]] = [
-        "server": ["host", "port", "public_url", "idle_timeout_seconds"],
+        "server": ["host", "port", "public_url", "idle_timeout_seconds", "trusted_proxies", "cors.allowed_origins",
+                   "tls.certificate", "tls.key"],
         "database": ["path", "migrations", "busy_timeout_ms"],
         "mail": ["transport", "file"],
         "clients": [], "attributes": [],
         "codes": ["length", "ttl_seconds", "max_attempts", "resend_interval_seconds"],
-        "passwords": ["scrypt_log_n", "scrypt_r", "scrypt_p", "min_length", "max_length"],
+        "passwords": ["scrypt_log_n", "scrypt_r", "scrypt_p", "min_length", "max_length", "common_list"],
+        "limits": ["enabled", "lockout.free_attempts", "lockout.base_seconds", "lockout.max_seconds"]
+            + LimitSettings.Rule.allCases.flatMap { ["\($0.rawValue).requests", "\($0.rawValue).per_seconds"] },
         "tokens": ["access_ttl_seconds", "refresh_ttl_seconds", "refresh_reuse_grace_seconds", "flow_ttl_seconds"],
         "reset": ["enumeration_protection", "poll_interval_seconds"],
         "testing": ["mailbox"],
@@ -64,6 +72,25 @@ struct LatchkeyConfig {
             throw ConfigError(key: "server.public_url", message: "must be an http(s) URL")
         }
         idleTimeoutSeconds = try tree.int("server.idle_timeout_seconds", default: idleTimeoutSeconds, range: 1...3600)
+        trustedProxies = try tree.stringList("server.trusted_proxies", default: [])
+        for (index, proxy) in trustedProxies.enumerated() where !IPAddressText.isValid(proxy) {
+            throw ConfigError(key: "server.trusted_proxies[\(index)]", message: "must be an IP address (got \(proxy))")
+        }
+        corsAllowedOrigins = try tree.stringList("server.cors.allowed_origins", default: [])
+        let certificate = try tree.string("server.tls.certificate", default: "")
+        let key = try tree.string("server.tls.key", default: "")
+        if certificate.isEmpty != key.isEmpty {
+            throw ConfigError(key: certificate.isEmpty ? "server.tls.certificate" : "server.tls.key",
+                              message: "server.tls.certificate and server.tls.key go together")
+        }
+        if !certificate.isEmpty {
+            for (name, path) in [("server.tls.certificate", certificate), ("server.tls.key", key)]
+            where !FileManager.default.isReadableFile(atPath: path) {
+                throw ConfigError(key: name, message: "cannot read \(path)")
+            }
+            tlsCertificate = certificate
+            tlsKey = key
+        }
         databasePath = try tree.string("database.path", default: databasePath)
         migrationsDirectory = try tree.string("database.migrations", default: migrationsDirectory)
         busyTimeoutMilliseconds = try tree.int("database.busy_timeout_ms", default: busyTimeoutMilliseconds, range: 10...60000)
@@ -89,6 +116,8 @@ struct LatchkeyConfig {
                                                    p: try tree.int("passwords.scrypt_p", default: 1, range: 1...16))
         engine.passwords.minLength = try tree.int("passwords.min_length", default: 8, range: 1...256)
         engine.passwords.maxLength = try tree.int("passwords.max_length", default: 256, range: engine.passwords.minLength...4096)
+        commonPasswordsPath = try tree.string("passwords.common_list", default: commonPasswordsPath)
+        engine.limits = try Self.limits(tree)
         engine.tokens.accessTTLSeconds = try tree.int("tokens.access_ttl_seconds", default: 3600, range: 60...86400)
         engine.tokens.refreshTTLSeconds = try tree.int("tokens.refresh_ttl_seconds", default: 2_592_000, range: 60...31_536_000)
         engine.tokens.refreshReuseGraceSeconds = try tree.int("tokens.refresh_reuse_grace_seconds", default: 5, range: 0...60)
@@ -97,6 +126,22 @@ struct LatchkeyConfig {
         engine.tokens.flowTTLSeconds = try tree.int("tokens.flow_ttl_seconds", default: 600, range: 1...3600)
 
         if let unknown = tree.unknownKeys().first { throw ConfigError(key: unknown, message: "unknown key") }
+    }
+
+    private static func limits(_ tree: ConfigTree) throws -> LimitSettings {
+        var limits = LimitSettings()
+        limits.enabled = try tree.bool("limits.enabled", default: true)
+        for rule in LimitSettings.Rule.allCases {
+            let current = limits.rules[rule]!
+            limits.rules[rule] = RateRule(try tree.int("limits.\(rule.rawValue).requests", default: current.capacity, range: 1...1_000_000),
+                                          per: try tree.int("limits.\(rule.rawValue).per_seconds", default: current.periodSeconds,
+                                                            range: 1...86400))
+        }
+        limits.lockoutFreeAttempts = try tree.int("limits.lockout.free_attempts", default: limits.lockoutFreeAttempts, range: 1...100)
+        limits.lockoutBaseSeconds = try tree.int("limits.lockout.base_seconds", default: limits.lockoutBaseSeconds, range: 1...3600)
+        limits.lockoutMaxSeconds = try tree.int("limits.lockout.max_seconds", default: limits.lockoutMaxSeconds,
+                                                range: limits.lockoutBaseSeconds...86400)
+        return limits
     }
 
     private static func clients(_ tree: ConfigTree) throws -> [ClientApplication] {

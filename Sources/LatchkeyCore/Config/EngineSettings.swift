@@ -60,6 +60,9 @@ public struct EngineSettings: Sendable {
     public var resetEnumerationProtection = false
     /// Seconds the client is told to wait between `poll_completion` calls.
     public var resetPollIntervalSeconds = 1
+    public var limits = LimitSettings()
+    /// Passwords refused as too common (lowercase). Loaded from the shipped list by the executable.
+    public var commonPasswords: Set<String> = []
 
     public init(publicURL: String, clients: [ClientApplication], attributes: [AttributeDefinition]) {
         self.publicURL = publicURL; self.clients = clients; self.attributes = attributes

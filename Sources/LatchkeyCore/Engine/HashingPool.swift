@@ -13,7 +13,8 @@ public final class HashingPool: @unchecked Sendable {
     public init(concurrency: Int, queueLimit: Int) {
         self.queueLimit = max(1, queueLimit)
         for index in 0..<max(1, concurrency) {
-            let thread = Thread { [unowned self] in self.workLoop() }
+            // The threads keep the pool alive: it lives as long as the process (an engine is made once).
+            let thread = Thread { self.workLoop() }
             thread.name = "latchkey-hash-\(index)"
             thread.start()
         }

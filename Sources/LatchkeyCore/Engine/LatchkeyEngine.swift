@@ -25,6 +25,7 @@ public final class LatchkeyEngine: Sendable {
     public let signingKeys: [SigningKey]
     public let tenantId: String
     public let mailComposer: MailComposer
+    let rateLimiter = RateLimiter()
 
     private init(store: any Store, settings: EngineSettings, time: any TimeSource, logger: Logger,
                  serverKey: [UInt8], signingKeys: [SigningKey], tenantId: String) {

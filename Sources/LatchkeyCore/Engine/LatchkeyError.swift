@@ -25,6 +25,8 @@ public enum LatchkeyError: Error, Sendable, Equatable {
     case refreshTokenInvalid
     case accessTokenInvalid
     case serverBusy(retryAfterSeconds: Int)
+    /// Over a rate limit, or the account is locked after wrong passwords: retry after the delay.
+    case rateLimited(retryAfterSeconds: Int)
     /// The store failed; nothing was written. Details go to the log only.
     case storeFailure
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// NIST 800-63B style: length bounds, no composition rules, refuse the obvious.
 extension LatchkeyEngine {
-    /// A few of the most common passwords; the full list of common passwords is the abuse-limits work.
+    /// A floor that holds even without the shipped list (config/common-passwords.txt, 30,000 entries).
     static let commonPasswords: Set<String> = [
         "password", "password1", "password123", "12345678", "123456789", "1234567890", "qwertyui", "qwerty123",
         "iloveyou", "11111111", "00000000", "abc12345", "letmein1", "welcome1", "football", "baseball",
@@ -16,7 +16,8 @@ extension LatchkeyEngine {
         if length > policy.maxLength { return .tooLong }
         let lowered = password.lowercased()
         let localPart = email.split(separator: "@").first.map(String.init) ?? email
-        if lowered == email || lowered == localPart || Self.commonPasswords.contains(lowered) { return .banned }
+        if lowered == email || lowered == localPart || Self.commonPasswords.contains(lowered)
+            || settings.commonPasswords.contains(lowered) { return .banned }
         if Set(password).count < 3 { return .tooWeak }
         return nil
     }

@@ -9,6 +9,7 @@ public enum PasswordResetPollStatus: String, Sendable, Equatable {
 extension LatchkeyEngine {
     public func resetStart(username: String?, challengeTypes: String?, caller: CallerInfo) async throws -> SignInInitiateResult {
         let client = try requireClient(caller.clientId)
+        try await limit(.resetPerIP, caller.ip, caller: caller)
         let email = try requireEmail(username)
         let types = try ChallengeTypes.parse(challengeTypes)
         let user = try await store.read { try $0.user(email: email) }
@@ -31,25 +32,29 @@ extension LatchkeyEngine {
     public func resetChallenge(continuationToken: String?, challengeTypes: String?, caller: CallerInfo) async throws -> ChallengeResult {
         _ = try requireClient(caller.clientId)
         let types = try ChallengeTypes.parse(challengeTypes)
-        return try await transaction { tx in
+        try await limit(.mailPerIP, caller.ip, caller: caller)
+        return try await transaction { tx -> Result<ChallengeResult, LatchkeyError> in
             var flow = try self.loadFlow(continuationToken, kind: .passwordReset, in: tx)
             guard flow.state.stage == .started || flow.state.stage == .codeSent else {
                 throw LatchkeyError.flowStepMismatch("this reset is not waiting for a challenge")
             }
-            guard types.oob else { return .redirect }
+            guard types.oob else { return .success(.redirect) }
+            if let limited = try self.limit(.mailPerAddress, flow.email, caller: caller, in: tx) { return .failure(limited) }
             let challenge = flow.state.decoy ? try self.issueDecoyCode(for: flow, in: tx)
                                              : try self.issueCode(for: flow, mail: .resetCode, in: tx)
             flow.state.stage = .codeSent
-            return .code(challenge, continuationToken: try self.advance(flow, in: tx))
-        }
+            return .success(.code(challenge, continuationToken: try self.advance(flow, in: tx)))
+        }.get()
     }
 
     /// `grant_type=oob`. Success hands out a token for `submit`, valid `flowTTLSeconds` (≤ 600 by default).
     public func resetContinue(continuationToken: String?, code: String?, caller: CallerInfo) async throws -> (String, Int) {
         _ = try requireClient(caller.clientId)
+        try await limit(.credentialPerIP, caller.ip, caller: caller)
         return try await transaction { tx -> Result<(String, Int), LatchkeyError> in
             var flow = try self.loadFlow(continuationToken, kind: .passwordReset, in: tx)
             guard flow.state.stage == .codeSent else { throw LatchkeyError.flowStepMismatch("no code was sent for this reset") }
+            if let limited = try self.limit(.codePerAccount, flow.email, caller: caller, in: tx) { return .failure(limited) }
             if let failure = try self.checkCode(code, for: flow, in: tx) { return .failure(failure) }
             if flow.state.decoy { return .failure(.invalidCode(attemptsLeft: 0)) }
             flow.state.stage = .codeVerified
@@ -80,6 +85,7 @@ extension LatchkeyEngine {
             let now = self.time.now()
             account.passwordHash = hash
             account.failedLoginCount = 0
+            account.lockedUntil = nil
             account.updatedAt = now
             try tx.update(user: account)
             try tx.revokeRefreshTokens(userId: userId, at: now)

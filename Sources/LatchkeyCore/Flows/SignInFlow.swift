@@ -9,6 +9,7 @@ public enum SignInInitiateResult: Sendable, Equatable {
 extension LatchkeyEngine {
     public func signInInitiate(username: String?, challengeTypes: String?, caller: CallerInfo) async throws -> SignInInitiateResult {
         let client = try requireClient(caller.clientId)
+        try await limit(.signInPerIP, caller.ip, caller: caller)
         let email = try requireEmail(username)
         let types = try ChallengeTypes.parse(challengeTypes)
         guard let user = try await store.read({ try $0.user(email: email) }), user.status == .active else {
@@ -27,7 +28,7 @@ extension LatchkeyEngine {
     public func signInChallenge(continuationToken: String?, challengeTypes: String?, caller: CallerInfo) async throws -> ChallengeResult {
         _ = try requireClient(caller.clientId)
         let types = try ChallengeTypes.parse(challengeTypes)
-        return try await transaction { tx in
+        return try await transaction { tx -> Result<ChallengeResult, LatchkeyError> in
             var flow = try self.loadFlow(continuationToken, kind: .signIn, in: tx)
             guard let userId = flow.userId, let user = try tx.user(id: userId), user.status == .active else {
                 throw LatchkeyError.userNotFound
@@ -36,16 +37,18 @@ extension LatchkeyEngine {
             case .started, .codeSent, .passwordChallenged:
                 if user.passwordHash != nil && types.password {
                     flow.state.stage = .passwordChallenged
-                    return .password(continuationToken: try self.advance(flow, in: tx))
+                    return .success(.password(continuationToken: try self.advance(flow, in: tx)))
                 }
-                guard types.oob else { return .redirect }
+                guard types.oob else { return .success(.redirect) }
+                if let limited = try self.limit(.mailPerIP, caller.ip, caller: caller, in: tx)
+                    ?? self.limit(.mailPerAddress, flow.email, caller: caller, in: tx) { return .failure(limited) }
                 let challenge = try self.issueCode(for: flow, mail: .signInCode, in: tx)
                 flow.state.stage = .codeSent
-                return .code(challenge, continuationToken: try self.advance(flow, in: tx))
+                return .success(.code(challenge, continuationToken: try self.advance(flow, in: tx)))
             default:
                 throw LatchkeyError.flowStepMismatch("this sign-in is not waiting for a challenge")
             }
-        }
+        }.get()
     }
 
     /// `grant_type=password`. A wrong password keeps the continuation token usable for another try.
@@ -53,6 +56,7 @@ extension LatchkeyEngine {
                                    caller: CallerInfo) async throws -> TokenSet {
         let client = try requireClient(caller.clientId)
         guard let password, !password.isEmpty else { throw LatchkeyError.missingParameter("password") }
+        try await limit(.credentialPerIP, caller.ip, caller: caller)
         let (flow, user) = try await store.read { tx -> (FlowRecord, UserRecord) in
             let flow = try self.loadFlow(continuationToken, kind: .signIn, in: tx)
             guard flow.state.stage == .passwordChallenged else {
@@ -62,6 +66,9 @@ extension LatchkeyEngine {
             return (flow, user)
         }
         if let username, EmailAddress.normalize(username) != flow.email { throw LatchkeyError.invalidCredentials }
+        if let until = user.lockedUntil, until > time.now() {
+            throw LatchkeyError.rateLimited(retryAfterSeconds: Int(until.timeIntervalSince(time.now()).rounded(.up)))
+        }
         guard let phc = user.passwordHash else { throw LatchkeyError.invalidCredentials }
         let verdict = try await verifyPassword(password, against: phc)
         let rehash: String? = verdict == .matchNeedsRehash ? try await hashPassword(password) : nil
@@ -71,6 +78,11 @@ extension LatchkeyEngine {
             if verdict == .mismatch {
                 current.failedLoginCount += 1
                 current.updatedAt = self.time.now()
+                if let delay = self.lockoutDelay(afterFailures: current.failedLoginCount) {
+                    current.lockedUntil = self.time.now() + Double(delay)
+                    try self.audit(tx, "lockout", caller: caller, userId: current.id, email: current.email,
+                                   detail: "\(current.failedLoginCount) failures, locked \(delay)s")
+                }
                 try tx.update(user: current)
                 try self.audit(tx, "sign_in_failed", caller: caller, userId: current.id, email: current.email, detail: "wrong password")
                 return .failure(.invalidCredentials)
@@ -84,9 +96,11 @@ extension LatchkeyEngine {
     /// `grant_type=oob` with the mailed code.
     public func signInWithCode(continuationToken: String?, code: String?, scope: String?, caller: CallerInfo) async throws -> TokenSet {
         let client = try requireClient(caller.clientId)
+        try await limit(.credentialPerIP, caller.ip, caller: caller)
         return try await transaction { tx -> Result<TokenSet, LatchkeyError> in
             let flow = try self.loadFlow(continuationToken, kind: .signIn, in: tx)
             guard flow.state.stage == .codeSent else { throw LatchkeyError.flowStepMismatch("no code was sent for this sign-in") }
+            if let limited = try self.limit(.codePerAccount, flow.email, caller: caller, in: tx) { return .failure(limited) }
             guard let id = flow.userId, let user = try tx.user(id: id), user.status == .active else { throw LatchkeyError.userNotFound }
             if let failure = try self.checkCode(code, for: flow, in: tx) {
                 try self.audit(tx, "sign_in_failed", caller: caller, userId: user.id, email: user.email, detail: "wrong code")
@@ -119,6 +133,7 @@ extension LatchkeyEngine {
                                 caller: CallerInfo, in tx: any StoreWriting) throws -> TokenSet {
         var user = user
         user.failedLoginCount = 0
+        user.lockedUntil = nil
         user.lastLoginAt = time.now()
         user.updatedAt = time.now()
         try tx.update(user: user)

@@ -24,6 +24,7 @@ extension LatchkeyEngine {
     public func signUpStart(username: String?, password: String?, attributes: String?, challengeTypes: String?,
                             caller: CallerInfo) async throws -> SignUpStartResult {
         let client = try requireClient(caller.clientId)
+        try await limit(.signUpPerIP, caller.ip, caller: caller)
         let email = try requireEmail(username)
         let types = try ChallengeTypes.parse(challengeTypes)
         let given = try parseAttributes(attributes)
@@ -48,28 +49,32 @@ extension LatchkeyEngine {
     public func signUpChallenge(continuationToken: String?, challengeTypes: String?, caller: CallerInfo) async throws -> ChallengeResult {
         _ = try requireClient(caller.clientId)
         let types = try ChallengeTypes.parse(challengeTypes)
-        return try await transaction { tx in
+        try await limit(.mailPerIP, caller.ip, caller: caller)
+        return try await transaction { tx -> Result<ChallengeResult, LatchkeyError> in
             var flow = try self.loadFlow(continuationToken, kind: .signUp, in: tx)
             switch flow.state.stage {
             case .started, .codeSent:
-                guard types.oob else { return .redirect }
+                guard types.oob else { return .success(.redirect) }
+                if let limited = try self.limit(.mailPerAddress, flow.email, caller: caller, in: tx) { return .failure(limited) }
                 let challenge = try self.issueCode(for: flow, mail: .signUpCode, in: tx)
                 flow.state.stage = .codeSent
-                return .code(challenge, continuationToken: try self.advance(flow, in: tx))
+                return .success(.code(challenge, continuationToken: try self.advance(flow, in: tx)))
             case .passwordRequired:
-                guard types.password else { return .redirect }
-                return .password(continuationToken: try self.advance(flow, in: tx))
+                guard types.password else { return .success(.redirect) }
+                return .success(.password(continuationToken: try self.advance(flow, in: tx)))
             case .attributesRequired, .completed, .passwordChallenged, .codeVerified:
                 throw LatchkeyError.flowStepMismatch("this sign-up is not waiting for a challenge")
             }
-        }
+        }.get()
     }
 
     public func signUpContinueWithCode(continuationToken: String?, code: String?, caller: CallerInfo) async throws -> SignUpContinueResult {
         _ = try requireClient(caller.clientId)
+        try await limit(.credentialPerIP, caller.ip, caller: caller)
         return try await transaction { tx -> Result<SignUpContinueResult, LatchkeyError> in
             var flow = try self.loadFlow(continuationToken, kind: .signUp, in: tx)
             guard flow.state.stage == .codeSent else { throw LatchkeyError.flowStepMismatch("no code was sent for this sign-up") }
+            if let limited = try self.limit(.codePerAccount, flow.email, caller: caller, in: tx) { return .failure(limited) }
             if let failure = try self.checkCode(code, for: flow, in: tx) { return .failure(failure) }
             flow.state.emailVerified = true
             return .success(try self.nextSignUpStep(flow, caller: caller, in: tx))

@@ -14,12 +14,14 @@ public struct UserRecord: Codable, Sendable, Equatable {
     public var createdAt: Date
     public var updatedAt: Date
     public var lastLoginAt: Date?
+    public var lockedUntil: Date?
 
     public init(id: String, email: String, passwordHash: String?, emailVerified: Bool, status: Status,
                 attributes: [String: JSONValue], now: Date) {
         self.id = id; self.email = email; self.username = nil; self.passwordHash = passwordHash
         self.emailVerified = emailVerified; self.status = status; self.attributes = attributes
         self.failedLoginCount = 0; self.createdAt = now; self.updatedAt = now; self.lastLoginAt = nil
+        self.lockedUntil = nil
     }
 }
 

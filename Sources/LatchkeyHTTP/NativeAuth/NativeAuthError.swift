@@ -49,6 +49,9 @@ enum NativeAuthError {
         case .accessTokenInvalid:
             return JSONResponse.make(.unauthorized, ["error": "invalid_token", "error_description": "The access token is invalid or expired."],
                                      headers: [.wwwAuthenticate: "Bearer error=\"invalid_token\""])
+        case .rateLimited(let seconds):
+            return body("slow_down", "Too many attempts. Try again in \(seconds) seconds.", [50053],
+                        status: .tooManyRequests, headers: [.retryAfter: String(seconds)])
         case .serverBusy(let seconds):
             return JSONResponse.make(.serviceUnavailable, ["error": "temporarily_unavailable",
                                                            "error_description": "The server is busy; retry shortly."],
@@ -76,14 +79,14 @@ enum NativeAuthError {
     }
 
     static func body(_ error: String, _ description: String, _ codes: [Int], extra: [String: JSONValue] = [:],
-                     status: HTTPResponse.Status = .badRequest) -> Response {
+                     status: HTTPResponse.Status = .badRequest, headers: HTTPFields = [:]) -> Response {
         var fields: [String: JSONValue] = [
             "error": .string(error), "error_description": .string(description), "error_codes": .array(codes.map(JSONValue.int)),
             "timestamp": .string(ISO8601DateFormatter().string(from: Date())),
             "trace_id": .string(UUID().uuidString.lowercased()), "correlation_id": .string(UUID().uuidString.lowercased()),
         ]
         fields.merge(extra) { _, new in new }
-        return JSONResponse.make(status, fields)
+        return JSONResponse.make(status, fields, headers: headers)
     }
 
     static func passwordSuberror(_ problem: PasswordProblem) -> String {

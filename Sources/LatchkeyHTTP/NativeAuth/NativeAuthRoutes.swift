@@ -6,6 +6,7 @@ import LatchkeyCore
 /// under one leading tenant segment (the SDK puts its tenant there).
 struct NativeAuthRoutes: Sendable {
     let engine: LatchkeyEngine
+    let clientAddress: ClientAddress
     typealias Handler = @Sendable (FormBody, CallerInfo) async throws -> Response
 
     func addRoutes(to router: Router<LatchkeyRequestContext>) {
@@ -32,7 +33,7 @@ struct NativeAuthRoutes: Sendable {
         do {
             let form = try await FormBody.read(request, context: context)
             _ = try engine.requireClient(form["client_id"])  // before anything else, as the SDK expects
-            let caller = CallerInfo(clientId: form["client_id"], ip: context.remoteAddress?.ipAddress,
+            let caller = CallerInfo(clientId: form["client_id"], ip: clientAddress.resolve(request, context: context),
                                     userAgent: request.headers[.userAgent])
             return try await handler(form, caller)
         } catch let error as LatchkeyError {

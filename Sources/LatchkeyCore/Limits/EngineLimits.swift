@@ -1,0 +1,44 @@
+import Foundation
+
+extension LatchkeyEngine {
+    /// Takes one token from `rule`'s bucket for `subject`. Nil when allowed; otherwise the error to answer and
+    /// whether this denial is the first of its window (the one worth an audit event).
+    private func rateCheck(_ rule: LimitSettings.Rule, _ subject: String?) -> (LatchkeyError, Bool)? {
+        guard settings.limits.enabled, let subject, !subject.isEmpty, let spec = settings.limits.rules[rule] else { return nil }
+        switch rateLimiter.take("\(rule.rawValue)|\(subject)", rule: spec, now: time.now()) {
+        case .allowed: return nil
+        case .denied(let retryAfter, let first): return (.rateLimited(retryAfterSeconds: retryAfter), first)
+        }
+    }
+
+    private func auditDenial(_ rule: LimitSettings.Rule, _ subject: String, caller: CallerInfo, in tx: any StoreWriting) throws {
+        let perAccount = rule == .codePerAccount || rule == .mailPerAddress
+        try audit(tx, "rate_limited", caller: caller, email: perAccount ? subject : nil, detail: rule.rawValue)
+        logger.notice("rate limit hit", metadata: ["rule": "\(rule.rawValue)", "ip": "\(caller.ip ?? "-")"])
+    }
+
+    /// Outside a transaction: throws `.rateLimited` when over the limit.
+    func limit(_ rule: LimitSettings.Rule, _ subject: String?, caller: CallerInfo) async throws {
+        guard let (error, first) = rateCheck(rule, subject) else { return }
+        if first, let subject {
+            _ = try? await store.write { tx in try self.auditDenial(rule, subject, caller: caller, in: tx) }
+        }
+        throw error
+    }
+
+    /// Inside a write transaction: returns the error for the caller to hand back after the commit
+    /// (so the audit event lands even though the request fails).
+    func limit(_ rule: LimitSettings.Rule, _ subject: String?, caller: CallerInfo, in tx: any StoreWriting) throws -> LatchkeyError? {
+        guard let (error, first) = rateCheck(rule, subject) else { return nil }
+        if first, let subject { try auditDenial(rule, subject, caller: caller, in: tx) }
+        return error
+    }
+
+    /// The delay a user must wait after `failures` consecutive wrong passwords (nil: none yet).
+    func lockoutDelay(afterFailures failures: Int) -> Int? {
+        let limits = settings.limits
+        guard limits.enabled, failures >= limits.lockoutFreeAttempts else { return nil }
+        let doublings = min(failures - limits.lockoutFreeAttempts, 20)
+        return min(limits.lockoutMaxSeconds, limits.lockoutBaseSeconds << doublings)
+    }
+}

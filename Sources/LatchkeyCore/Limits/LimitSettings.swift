@@ -1,0 +1,31 @@
+/// The abuse limits. Every rule is on by default; `enabled: false` switches all of them off (test rigs only).
+public struct LimitSettings: Sendable, Equatable {
+    public enum Rule: String, CaseIterable, Sendable {
+        case signUpPerIP = "signup_per_ip"
+        case signInPerIP = "signin_per_ip"
+        case credentialPerIP = "credential_per_ip"
+        case codePerAccount = "code_per_account"
+        case mailPerIP = "mail_per_ip"
+        case mailPerAddress = "mail_per_address"
+        case resetPerIP = "reset_per_ip"
+    }
+
+    public var enabled = true
+    public var rules: [Rule: RateRule] = [
+        .signUpPerIP: RateRule(20, per: 600),           // accounts created from one address
+        .signInPerIP: RateRule(60, per: 60),            // sign-in initiations
+        .credentialPerIP: RateRule(30, per: 60),        // password and code checks
+        .codePerAccount: RateRule(20, per: 600),        // code checks against one address (passwords: the lockout)
+        .mailPerIP: RateRule(20, per: 600),             // code mails and resends requested from one address
+        .mailPerAddress: RateRule(5, per: 3600),        // mails to one mailbox: no mail-bombing
+        .resetPerIP: RateRule(10, per: 600),            // reset starts
+    ]
+
+    /// Lockout after wrong passwords: this many are free, then the account waits `lockoutBaseSeconds`,
+    /// doubling with each further failure up to `lockoutMaxSeconds`.
+    public var lockoutFreeAttempts = 5
+    public var lockoutBaseSeconds = 30
+    public var lockoutMaxSeconds = 900
+
+    public init() {}
+}

@@ -1,0 +1,22 @@
+import HTTPTypes
+import Hummingbird
+
+/// The client's IP for limits and audit: the socket peer, or — only when that peer is a trusted proxy —
+/// the nearest untrusted address in `X-Forwarded-For` (a client can prepend anything it likes).
+struct ClientAddress: Sendable {
+    let trustedProxies: Set<String>
+
+    init(trustedProxies: [String]) { self.trustedProxies = Set(trustedProxies) }
+
+    func resolve(_ request: Request, context: LatchkeyRequestContext) -> String? {
+        let peer = context.remoteAddress?.ipAddress
+        guard let peer, trustedProxies.contains(peer) else { return peer }
+        let hops = request.headers[values: .xForwardedFor].flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return hops.reversed().first { !trustedProxies.contains($0) } ?? peer
+    }
+}
+
+extension HTTPField.Name {
+    static let xForwardedFor = HTTPField.Name("X-Forwarded-For")!
+}

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+@testable import LatchkeyCore
+
+@Suite struct RateLimiterTests {
+    @Test func tokenBucketRefillsEvenly() {
+        let limiter = RateLimiter()
+        let start = Date(timeIntervalSince1970: 1_000_000)
+        let rule = RateRule(3, per: 60)
+        for _ in 0..<3 { #expect(limiter.take("k", rule: rule, now: start) == .allowed) }
+        #expect(limiter.take("k", rule: rule, now: start) == .denied(retryAfterSeconds: 20, firstInWindow: true))
+        #expect(limiter.take("k", rule: rule, now: start + 1) == .denied(retryAfterSeconds: 19, firstInWindow: false))
+        #expect(limiter.take("other", rule: rule, now: start) == .allowed)
+        #expect(limiter.take("k", rule: rule, now: start + 20) == .allowed)
+        #expect(limiter.take("k", rule: rule, now: start + 20) != .allowed)
+    }
+}
+
+@Suite struct LockoutTests {
+    @Test func delayDoublesAndIsCapped() async throws {
+        let h = try await EngineHarness.make()
+        #expect(h.engine.lockoutDelay(afterFailures: 4) == nil)
+        #expect(h.engine.lockoutDelay(afterFailures: 5) == 30)
+        #expect(h.engine.lockoutDelay(afterFailures: 6) == 60)
+        #expect(h.engine.lockoutDelay(afterFailures: 9) == 480)
+        #expect(h.engine.lockoutDelay(afterFailures: 10) == 900)
+        #expect(h.engine.lockoutDelay(afterFailures: 100) == 900)
+    }
+
+    @Test func lockExpiresWithTheClock() async throws {
+        let h = try await EngineHarness.make()
+        let done = try await h.signUp("lock@example.com", password: "the right passphrase")
+        _ = try await h.engine.signInWithContinuationToken(continuationToken: done, username: nil, scope: nil, caller: h.caller)
+        func attempt(_ password: String) async throws -> TokenSet {
+            guard case .started(let ct) = try await h.engine.signInInitiate(username: "lock@example.com", challengeTypes: "password redirect",
+                                                                            caller: h.caller),
+                  case .password(let ct2) = try await h.engine.signInChallenge(continuationToken: ct, challengeTypes: "password redirect",
+                                                                               caller: h.caller)
+            else { throw LatchkeyError.flowTokenInvalid }
+            return try await h.engine.signInWithPassword(continuationToken: ct2, username: nil, password: password, scope: nil, caller: h.caller)
+        }
+        for _ in 0..<5 { await #expect(throws: LatchkeyError.invalidCredentials) { _ = try await attempt("wrong one!") } }
+        await #expect(throws: LatchkeyError.rateLimited(retryAfterSeconds: 30)) { _ = try await attempt("the right passphrase") }
+        h.time.advance(seconds: 31)
+        _ = try await attempt("the right passphrase")
+    }
+}
