@@ -147,3 +147,22 @@ def test_client_request_id_is_echoed(server):
     r = server.post("/oauth2/v2.0/initiate", {"username": "x@example.com", "challenge_type": ALL_TYPES},
                     headers={"client-request-id": rid, "return-client-request-id": "true"})
     assert r.headers["client-request-id"] == rid
+
+
+def test_continuation_tokens_are_bound_to_the_client_that_started_the_flow(email):
+    other = "33333333-3333-3333-3333-333333333333"
+    s = Server(env={"LATCHKEY_CLIENTS": f'[{{"id": "11111111-1111-1111-1111-111111111111", "name": "a"}}, '
+                                        f'{{"id": "{other}", "name": "b"}}]'}).start()
+    try:
+        st = strict.ok(s.post("/signup/v1.0/start", {"username": email, "password": "correct horse battery",
+                                                     "challenge_type": ALL_TYPES}), "signup/start")
+        strict.error(s.post("/signup/v1.0/challenge", {"client_id": other, "continuation_token": st["continuation_token"],
+                                                       "challenge_type": ALL_TYPES}), "invalid_grant")
+        done = sign_up(s, email.replace("@", "+2@"))
+        strict.error(s.post("/oauth2/v2.0/token", {"client_id": other, "grant_type": "continuation_token",
+                                                   "continuation_token": done}), "invalid_grant")
+        first = strict.tokens(token_after_sign_up(s, email.replace("@", "+2@"), done))
+        strict.error(s.post("/oauth2/v2.0/token", {"client_id": other, "grant_type": "refresh_token",
+                                                   "refresh_token": first["refresh_token"]}), "invalid_grant")
+    finally:
+        s.cleanup()

@@ -22,10 +22,12 @@ extension LatchkeyEngine {
         return token
     }
 
-    /// The live flow of `kind` behind `token`; a token from another kind of flow is as good as unknown.
-    func loadFlow(_ token: String?, kind: FlowRecord.Kind, in tx: any StoreReading) throws -> FlowRecord {
+    /// The live flow of `kind` behind `token`, started by the same client; a token from another kind of
+    /// flow or another app is as good as unknown.
+    func loadFlow(_ token: String?, kind: FlowRecord.Kind, client: String?, in tx: any StoreReading) throws -> FlowRecord {
         guard let token, !token.isEmpty else { throw LatchkeyError.missingParameter("continuation_token") }
-        guard token.count <= 512, let flow = try tx.flow(tokenHash: secretHash(token)), flow.kind == kind else {
+        guard token.count <= 512, let flow = try tx.flow(tokenHash: secretHash(token)), flow.kind == kind,
+              flow.state.clientId.caseInsensitiveCompare(client ?? "") == .orderedSame else {
             throw LatchkeyError.flowTokenInvalid
         }
         guard flow.expiresAt > time.now() else { throw LatchkeyError.flowTokenExpired }

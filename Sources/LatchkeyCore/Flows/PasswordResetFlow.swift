@@ -34,7 +34,7 @@ extension LatchkeyEngine {
         let types = try ChallengeTypes.parse(challengeTypes)
         try await limit(.mailPerIP, caller.ip, caller: caller)
         return try await transaction { tx -> Result<ChallengeResult, LatchkeyError> in
-            var flow = try self.loadFlow(continuationToken, kind: .passwordReset, in: tx)
+            var flow = try self.loadFlow(continuationToken, kind: .passwordReset, client: caller.clientId, in: tx)
             guard flow.state.stage == .started || flow.state.stage == .codeSent else {
                 throw LatchkeyError.flowStepMismatch("this reset is not waiting for a challenge")
             }
@@ -52,7 +52,7 @@ extension LatchkeyEngine {
         _ = try requireClient(caller.clientId)
         try await limit(.credentialPerIP, caller.ip, caller: caller)
         return try await transaction { tx -> Result<(String, Int), LatchkeyError> in
-            var flow = try self.loadFlow(continuationToken, kind: .passwordReset, in: tx)
+            var flow = try self.loadFlow(continuationToken, kind: .passwordReset, client: caller.clientId, in: tx)
             guard flow.state.stage == .codeSent else { throw LatchkeyError.flowStepMismatch("no code was sent for this reset") }
             if let limited = try self.limit(.codePerAccount, flow.email, caller: caller, in: tx) { return .failure(limited) }
             if let failure = try self.checkCode(code, for: flow, in: tx) { return .failure(failure) }
@@ -66,7 +66,7 @@ extension LatchkeyEngine {
     /// On success: password stored, lockout cleared, every refresh token revoked, a notice mailed, audited.
     public func resetSubmit(continuationToken: String?, newPassword: String?, caller: CallerInfo) async throws -> (String, Int) {
         _ = try requireClient(caller.clientId)
-        let flow = try await store.read { try self.loadFlow(continuationToken, kind: .passwordReset, in: $0) }
+        let flow = try await store.read { try self.loadFlow(continuationToken, kind: .passwordReset, client: caller.clientId, in: $0) }
         guard flow.state.stage == .codeVerified, let userId = flow.userId else {
             throw LatchkeyError.flowStepMismatch("this reset is not waiting for a new password")
         }
@@ -80,7 +80,7 @@ extension LatchkeyEngine {
         }
         let hash = try await hashPassword(accepted)
         return try await transaction { tx in
-            var live = try self.loadFlow(continuationToken, kind: .passwordReset, in: tx)
+            var live = try self.loadFlow(continuationToken, kind: .passwordReset, client: caller.clientId, in: tx)
             guard live.state.stage == .codeVerified, var account = try tx.user(id: userId) else { throw LatchkeyError.flowTokenInvalid }
             let now = self.time.now()
             account.passwordHash = hash
@@ -99,7 +99,7 @@ extension LatchkeyEngine {
     /// Where the reset stands. `succeeded` hands back the token for the `continuation_token` grant.
     public func resetPoll(continuationToken: String?, caller: CallerInfo) async throws -> (PasswordResetPollStatus, String?) {
         _ = try requireClient(caller.clientId)
-        let flow = try await store.read { try self.loadFlow(continuationToken, kind: .passwordReset, in: $0) }
+        let flow = try await store.read { try self.loadFlow(continuationToken, kind: .passwordReset, client: caller.clientId, in: $0) }
         switch flow.state.stage {
         case .completed: return (.succeeded, continuationToken)
         default: return (.notStarted, nil)

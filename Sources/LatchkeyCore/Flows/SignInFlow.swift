@@ -29,7 +29,7 @@ extension LatchkeyEngine {
         _ = try requireClient(caller.clientId)
         let types = try ChallengeTypes.parse(challengeTypes)
         return try await transaction { tx -> Result<ChallengeResult, LatchkeyError> in
-            var flow = try self.loadFlow(continuationToken, kind: .signIn, in: tx)
+            var flow = try self.loadFlow(continuationToken, kind: .signIn, client: caller.clientId, in: tx)
             guard let userId = flow.userId, let user = try tx.user(id: userId), user.status == .active else {
                 throw LatchkeyError.userNotFound
             }
@@ -58,7 +58,7 @@ extension LatchkeyEngine {
         guard let password, !password.isEmpty else { throw LatchkeyError.missingParameter("password") }
         try await limit(.credentialPerIP, caller.ip, caller: caller)
         let (flow, user) = try await store.read { tx -> (FlowRecord, UserRecord) in
-            let flow = try self.loadFlow(continuationToken, kind: .signIn, in: tx)
+            let flow = try self.loadFlow(continuationToken, kind: .signIn, client: caller.clientId, in: tx)
             guard flow.state.stage == .passwordChallenged else {
                 throw LatchkeyError.flowStepMismatch("this sign-in is not waiting for a password")
             }
@@ -73,7 +73,7 @@ extension LatchkeyEngine {
         let verdict = try await verifyPassword(password, against: phc)
         let rehash: String? = verdict == .matchNeedsRehash ? try await hashPassword(password) : nil
         return try await transaction { tx -> Result<TokenSet, LatchkeyError> in
-            let live = try self.loadFlow(continuationToken, kind: .signIn, in: tx)
+            let live = try self.loadFlow(continuationToken, kind: .signIn, client: caller.clientId, in: tx)
             guard var current = try tx.user(id: user.id) else { throw LatchkeyError.userNotFound }
             if verdict == .mismatch {
                 current.failedLoginCount += 1
@@ -98,7 +98,7 @@ extension LatchkeyEngine {
         let client = try requireClient(caller.clientId)
         try await limit(.credentialPerIP, caller.ip, caller: caller)
         return try await transaction { tx -> Result<TokenSet, LatchkeyError> in
-            let flow = try self.loadFlow(continuationToken, kind: .signIn, in: tx)
+            let flow = try self.loadFlow(continuationToken, kind: .signIn, client: caller.clientId, in: tx)
             guard flow.state.stage == .codeSent else { throw LatchkeyError.flowStepMismatch("no code was sent for this sign-in") }
             if let limited = try self.limit(.codePerAccount, flow.email, caller: caller, in: tx) { return .failure(limited) }
             guard let id = flow.userId, let user = try tx.user(id: id), user.status == .active else { throw LatchkeyError.userNotFound }
@@ -118,7 +118,8 @@ extension LatchkeyEngine {
         guard let continuationToken, !continuationToken.isEmpty else { throw LatchkeyError.missingParameter("continuation_token") }
         return try await transaction { tx in
             guard let flow = try tx.flow(tokenHash: self.secretHash(continuationToken)),
-                  flow.kind != .signIn, flow.state.stage == .completed, let userId = flow.userId else {
+                  flow.kind != .signIn, flow.state.stage == .completed, let userId = flow.userId,
+                  flow.state.clientId.caseInsensitiveCompare(client.id) == .orderedSame else {
                 throw LatchkeyError.flowTokenInvalid
             }
             guard flow.expiresAt > self.time.now() else { throw LatchkeyError.flowTokenExpired }

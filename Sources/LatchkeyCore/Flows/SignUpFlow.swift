@@ -51,7 +51,7 @@ extension LatchkeyEngine {
         let types = try ChallengeTypes.parse(challengeTypes)
         try await limit(.mailPerIP, caller.ip, caller: caller)
         return try await transaction { tx -> Result<ChallengeResult, LatchkeyError> in
-            var flow = try self.loadFlow(continuationToken, kind: .signUp, in: tx)
+            var flow = try self.loadFlow(continuationToken, kind: .signUp, client: caller.clientId, in: tx)
             switch flow.state.stage {
             case .started, .codeSent:
                 guard types.oob else { return .success(.redirect) }
@@ -72,7 +72,7 @@ extension LatchkeyEngine {
         _ = try requireClient(caller.clientId)
         try await limit(.credentialPerIP, caller.ip, caller: caller)
         return try await transaction { tx -> Result<SignUpContinueResult, LatchkeyError> in
-            var flow = try self.loadFlow(continuationToken, kind: .signUp, in: tx)
+            var flow = try self.loadFlow(continuationToken, kind: .signUp, client: caller.clientId, in: tx)
             guard flow.state.stage == .codeSent else { throw LatchkeyError.flowStepMismatch("no code was sent for this sign-up") }
             if let limited = try self.limit(.codePerAccount, flow.email, caller: caller, in: tx) { return .failure(limited) }
             if let failure = try self.checkCode(code, for: flow, in: tx) { return .failure(failure) }
@@ -83,13 +83,13 @@ extension LatchkeyEngine {
 
     public func signUpContinueWithPassword(continuationToken: String?, password: String?, caller: CallerInfo) async throws -> SignUpContinueResult {
         _ = try requireClient(caller.clientId)
-        let flow = try await store.read { try self.loadFlow(continuationToken, kind: .signUp, in: $0) }
+        let flow = try await store.read { try self.loadFlow(continuationToken, kind: .signUp, client: caller.clientId, in: $0) }
         guard flow.state.stage == .passwordRequired else { throw LatchkeyError.flowStepMismatch("this sign-up is not waiting for a password") }
         let accepted = try requireAcceptablePassword(password, email: flow.email)
         let hash = try await hashPassword(accepted)
         return try await transaction { tx in
             // Re-read inside the transaction: the token must still be the live one.
-            var current = try self.loadFlow(continuationToken, kind: .signUp, in: tx)
+            var current = try self.loadFlow(continuationToken, kind: .signUp, client: caller.clientId, in: tx)
             guard current.state.stage == .passwordRequired else { throw LatchkeyError.flowTokenInvalid }
             current.state.passwordHash = hash
             return try self.nextSignUpStep(current, caller: caller, in: tx)
@@ -101,7 +101,7 @@ extension LatchkeyEngine {
         guard attributes != nil else { throw LatchkeyError.missingParameter("attributes") }
         let given = try parseAttributes(attributes)
         return try await transaction { tx in
-            var flow = try self.loadFlow(continuationToken, kind: .signUp, in: tx)
+            var flow = try self.loadFlow(continuationToken, kind: .signUp, client: caller.clientId, in: tx)
             guard flow.state.stage == .attributesRequired else { throw LatchkeyError.flowStepMismatch("this sign-up is not waiting for attributes") }
             let accepted = try self.validateAttributes(given)
             flow.state.attributes.merge(accepted) { _, new in new }
