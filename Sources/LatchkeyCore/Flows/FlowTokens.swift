@@ -12,6 +12,15 @@ extension LatchkeyEngine {
         return token
     }
 
+    /// The checks every flow's first step makes, in this order: a known client, the per-IP budget for this
+    /// kind of start, a plausible email address, and a challenge_type list that includes `redirect`.
+    func beginFlow(_ rule: LimitSettings.Rule, username: String?, challengeTypes: String?,
+                   caller: CallerInfo) async throws -> (ClientApplication, String, ChallengeTypes) {
+        let client = try requireClient(caller.clientId)
+        try await limit(rule, caller.ip, caller: caller)
+        return (client, try requireEmail(username), try ChallengeTypes.parse(challengeTypes))
+    }
+
     /// Saves the flow's new state under a new token; the old token stops working.
     func advance(_ flow: FlowRecord, in tx: any StoreWriting) throws -> String {
         var next = flow

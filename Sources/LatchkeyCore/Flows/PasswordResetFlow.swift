@@ -8,10 +8,7 @@ public enum PasswordResetPollStatus: String, Sendable, Equatable {
 /// the flow's continuation token. The reset is applied synchronously in `submit`; `poll` reports it.
 extension LatchkeyEngine {
     public func resetStart(username: String?, challengeTypes: String?, caller: CallerInfo) async throws -> SignInInitiateResult {
-        let client = try requireClient(caller.clientId)
-        try await limit(.resetPerIP, caller.ip, caller: caller)
-        let email = try requireEmail(username)
-        let types = try ChallengeTypes.parse(challengeTypes)
+        let (client, email, types) = try await beginFlow(.resetPerIP, username: username, challengeTypes: challengeTypes, caller: caller)
         let user = try await store.read { try $0.user(email: email) }
         let eligible = user.map { $0.status == .active && $0.passwordHash != nil } ?? false
         if !eligible && !settings.resetEnumerationProtection {

@@ -8,10 +8,7 @@ public enum SignInInitiateResult: Sendable, Equatable {
 /// Sign-in: by password when the account has one and the client can ask for it, else by emailed code.
 extension LatchkeyEngine {
     public func signInInitiate(username: String?, challengeTypes: String?, caller: CallerInfo) async throws -> SignInInitiateResult {
-        let client = try requireClient(caller.clientId)
-        try await limit(.signInPerIP, caller.ip, caller: caller)
-        let email = try requireEmail(username)
-        let types = try ChallengeTypes.parse(challengeTypes)
+        let (client, email, types) = try await beginFlow(.signInPerIP, username: username, challengeTypes: challengeTypes, caller: caller)
         guard let user = try await store.read({ try $0.user(email: email) }), user.status == .active else {
             throw LatchkeyError.userNotFound
         }

@@ -23,10 +23,7 @@ public enum SignUpContinueResult: Sendable, Equatable {
 extension LatchkeyEngine {
     public func signUpStart(username: String?, password: String?, attributes: String?, challengeTypes: String?,
                             caller: CallerInfo) async throws -> SignUpStartResult {
-        let client = try requireClient(caller.clientId)
-        try await limit(.signUpPerIP, caller.ip, caller: caller)
-        let email = try requireEmail(username)
-        let types = try ChallengeTypes.parse(challengeTypes)
+        let (client, email, types) = try await beginFlow(.signUpPerIP, username: username, challengeTypes: challengeTypes, caller: caller)
         let given = try parseAttributes(attributes)
         if password != nil { _ = try requireAcceptablePassword(password, email: email) }
         let accepted = try validateAttributes(given)
