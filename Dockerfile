@@ -23,7 +23,7 @@ RUN apt-get update \
 WORKDIR /app
 COPY --from=build /out/latchkey /app/latchkey
 COPY Migrations /app/Migrations
-COPY config/latchkey.example.yaml config/common-passwords.txt /app/config/
+COPY config /app/config
 ENV LATCHKEY_SERVER_HOST=0.0.0.0 \
     LATCHKEY_SERVER_PORT=8080 \
     LATCHKEY_DATABASE_PATH=/data/latchkey.sqlite \

@@ -12,7 +12,7 @@ if [ ${#need_apt[@]} -gt 0 ]; then
     echo "installing ${need_apt[*]}"
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}"
 fi
-if ! python3 -c "import pytest, requests, cryptography" 2>/dev/null; then
+if ! python3 -c "import pytest, requests, cryptography, aiosmtpd" 2>/dev/null; then
     python3 -m pip install -q -r Tests/blackbox/requirements.txt
 fi
 

@@ -7,12 +7,13 @@ struct BackgroundWorker: Service {
     let engine: LatchkeyEngine
     let transport: any MailTransport
     let mailbox: TestingMailbox?
+    let policy: OutboxPolicy
     let logger: Logger
 
     func run() async throws {
         var lastPurge = ContinuousClock.now
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            let delivered = await engine.deliverPendingMail(via: transport, mailbox: mailbox)
+            let delivered = await engine.deliverPendingMail(via: transport, mailbox: mailbox, policy: policy)
             if ContinuousClock.now - lastPurge > .seconds(300) {
                 await engine.purgeExpiredState()
                 lastPurge = .now
@@ -20,6 +21,6 @@ struct BackgroundWorker: Service {
             if delivered == 0 { try? await Task.sleep(for: .milliseconds(100)) }
         }
         // Finish what is due at shutdown so an accepted mail is not left waiting for the next start.
-        _ = await engine.deliverPendingMail(via: transport, mailbox: mailbox)
+        _ = await engine.deliverPendingMail(via: transport, mailbox: mailbox, policy: policy)
     }
 }

@@ -5,7 +5,7 @@ struct Latchkey: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "latchkey",
         abstract: "A self-hosted identity server: sign-up, sign-in, password reset and tokens.",
-        subcommands: [ServeCommand.self, MigrateCommand.self, AuditCommand.self],
+        subcommands: [ServeCommand.self, MigrateCommand.self, AuditCommand.self, MailCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 }

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import LatchkeyCore
 import LatchkeyHTTP
+import LatchkeySMTP
 import Logging
 import ServiceLifecycle
 
@@ -19,7 +20,12 @@ struct ServeCommand: AsyncParsableCommand {
         if !settings.limits.enabled {
             logger.critical("limits.enabled is FALSE: no rate limits, mail quotas or lockouts. Test rigs only, never production.")
         }
-        let engine = try await LatchkeyEngine.start(store: runtime.store, settings: settings, logger: logger)
+        let composer: MailComposer
+        do { composer = try await MailComposer.load(directory: config.mailTemplates) } catch {
+            FileHandle.standardError.write(Data("latchkey: configuration error: mail.templates: \(error)\n".utf8))
+            throw ExitCode(78)
+        }
+        let engine = try await LatchkeyEngine.start(store: runtime.store, settings: settings, mailComposer: composer, logger: logger)
 
         let transport: any MailTransport
         switch config.mailTransport {
@@ -28,6 +34,11 @@ struct ServeCommand: AsyncParsableCommand {
             logger.warning("mail.transport is 'log': mails, one-time codes included, are written to this log. Development only.")
         case .file:
             transport = try FileMailTransport(path: config.mailFile)
+        case .smtp:
+            transport = SMTPMailTransport(settings: config.smtp!, from: config.mailFrom)
+            if config.smtp?.verifyCertificate == false {
+                logger.warning("mail.smtp.verify_certificate is false: the relay's certificate is not checked.")
+            }
         }
         var mailbox: TestingMailbox?
         if config.testingMailbox {
@@ -37,7 +48,7 @@ struct ServeCommand: AsyncParsableCommand {
         if config.engine.passwords.scrypt.logN < 15 {
             logger.warning("passwords.scrypt_log_n=\(config.engine.passwords.scrypt.logN) is below the OWASP minimum (17 recommended).")
         }
-        let worker = BackgroundWorker(engine: engine, transport: transport, mailbox: mailbox, logger: logger)
+        let worker = BackgroundWorker(engine: engine, transport: transport, mailbox: mailbox, policy: config.outbox, logger: logger)
         var serverOptions = ServerOptions(host: config.host, port: config.port, testingMailbox: mailbox)
         serverOptions.idleTimeoutSeconds = Int64(config.idleTimeoutSeconds)
         serverOptions.trustedProxies = config.trustedProxies

@@ -37,6 +37,10 @@ struct SQLiteTransaction: StoreWriting {
             .order(Column("id")).limit(limit).fetchAll(db)
     }
 
+    func mail(status: OutboxRecord.Status, limit: Int) throws -> [OutboxRecord] {
+        try OutboxRecord.filter(Column("status") == status.rawValue).order(Column("id").desc).limit(limit).fetchAll(db)
+    }
+
     func auditEvents(since: Date, limit: Int) throws -> [AuditEvent] {
         try AuditEvent.filter(Column("at") >= since).order(Column("id")).limit(limit).fetchAll(db)
     }
@@ -76,6 +80,12 @@ struct SQLiteTransaction: StoreWriting {
     }
 
     func update(mail: OutboxRecord) throws { try mail.update(db) }
+
+    func retryFailedMail(now: Date) throws -> Int {
+        try OutboxRecord.filter(Column("status") == OutboxRecord.Status.failed.rawValue && Column("sealed_body") != nil)
+            .updateAll(db, Column("status").set(to: OutboxRecord.Status.pending.rawValue), Column("attempts").set(to: 0),
+                       Column("next_attempt_at").set(to: now))
+    }
 
     func append(audit: AuditEvent) throws {
         var event = audit

@@ -166,7 +166,8 @@ import LatchkeyStorage
 
     @Test func signingKeyAndServerKeySurviveRestart() async throws {
         let h = try await EngineHarness.make()
-        let again = try await LatchkeyEngine.start(store: h.store, settings: h.engine.settings, time: h.time, logger: .init(label: "t"))
+        let again = try await LatchkeyEngine.start(store: h.store, settings: h.engine.settings, mailComposer: h.engine.mailComposer,
+                                                   time: h.time, logger: .init(label: "t"))
         #expect(again.signingKeys.map(\.kid) == h.engine.signingKeys.map(\.kid))
         #expect(again.tenantId == h.engine.tenantId)
         #expect(again.secretHash("x") == h.engine.secretHash("x"))

@@ -21,10 +21,10 @@ struct EngineHarness {
     let directory: String
     var caller: CallerInfo { CallerInfo(clientId: Self.client, ip: "127.0.0.1", userAgent: "tests") }
 
-    static var migrations: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Migrations/sqlite").path
+    static var repositoryRoot: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
     }
+    static var migrations: String { repositoryRoot + "/Migrations/sqlite" }
 
     static func make(attributes: [AttributeDefinition] = [], configure: (inout EngineSettings) -> Void = { _ in }) async throws -> EngineHarness {
         let directory = NSTemporaryDirectory() + "latchkey-tests-" + UUID().uuidString
@@ -35,7 +35,9 @@ struct EngineHarness {
         settings.passwords.scrypt = ScryptParameters(logN: 10, r: 8, p: 1)
         configure(&settings)
         let time = ManualTime()
-        let engine = try await LatchkeyEngine.start(store: store, settings: settings, time: time, logger: Logger(label: "test"))
+        let composer = try await MailComposer.load(directory: repositoryRoot + "/config/templates")
+        let engine = try await LatchkeyEngine.start(store: store, settings: settings, mailComposer: composer, time: time,
+                                                    logger: Logger(label: "test"))
         return EngineHarness(engine: engine, time: time, store: store, directory: directory)
     }
 

@@ -39,6 +39,7 @@ class Server:
             # The functional suites drive hundreds of flows from 127.0.0.1; test_abuse.py turns limits back on.
             "LATCHKEY_LIMITS_ENABLED": "false",
             "LATCHKEY_PASSWORDS_COMMON_LIST": os.path.join(ROOT, "config", "common-passwords.txt"),
+            "LATCHKEY_MAIL_TEMPLATES": os.path.join(ROOT, "config", "templates"),
             **(env or {}),
         }
         self.args = list(args)

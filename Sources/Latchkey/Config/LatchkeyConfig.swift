@@ -1,10 +1,11 @@
 import Foundation
 import LatchkeyCore
+import LatchkeySMTP
 
 /// The whole configuration: YAML file (optional) + `LATCHKEY_*` environment overrides + built-in defaults.
 /// README's configuration reference lists every key read here.
 struct LatchkeyConfig {
-    enum MailTransportKind: String { case log, file }
+    enum MailTransportKind: String { case log, file, smtp }
 
     var host = "127.0.0.1"
     var port = 8080
@@ -20,6 +21,10 @@ struct LatchkeyConfig {
     var busyTimeoutMilliseconds = 5000
     var mailTransport = MailTransportKind.log
     var mailFile = "data/mail.jsonl"
+    var mailTemplates = "config/templates"
+    var mailFrom = MailAddress(address: "no-reply@localhost", name: "Latchkey")
+    var smtp: SMTPSettings?
+    var outbox = OutboxPolicy()
     var testingMailbox = false
     var logLevel = "info"
     var engine: EngineSettings
@@ -31,7 +36,9 @@ struct LatchkeyConfig {
         "server": ["host", "port", "public_url", "idle_timeout_seconds", "trusted_proxies", "cors.allowed_origins",
                    "tls.certificate", "tls.key"],
         "database": ["path", "migrations", "busy_timeout_ms"],
-        "mail": ["transport", "file"],
+        "mail": ["transport", "file", "templates", "from.address", "from.name", "retry_base_seconds", "max_attempts", "lanes",
+                 "smtp.host", "smtp.port", "smtp.username", "smtp.password", "smtp.password_file", "smtp.tls",
+                 "smtp.verify_certificate", "smtp.ca_file", "smtp.timeout_seconds", "smtp.helo"],
         "clients": [], "attributes": [],
         "codes": ["length", "ttl_seconds", "max_attempts", "resend_interval_seconds"],
         "passwords": ["scrypt_log_n", "scrypt_r", "scrypt_p", "min_length", "max_length", "common_list"],
@@ -96,10 +103,20 @@ struct LatchkeyConfig {
         busyTimeoutMilliseconds = try tree.int("database.busy_timeout_ms", default: busyTimeoutMilliseconds, range: 10...60000)
         let transport = try tree.string("mail.transport", default: "log")
         guard let kind = MailTransportKind(rawValue: transport) else {
-            throw ConfigError(key: "mail.transport", message: "must be log or file (got \(transport))")
+            throw ConfigError(key: "mail.transport", message: "must be log, file or smtp (got \(transport))")
         }
         mailTransport = kind
         mailFile = try tree.string("mail.file", default: mailFile)
+        mailTemplates = try tree.string("mail.templates", default: mailTemplates)
+        let fromAddress = try tree.string("mail.from.address", default: "no-reply@\(URL(string: publicURL)?.host ?? "localhost")")
+        guard EmailAddress.normalize(fromAddress) != nil || fromAddress.hasSuffix("@localhost") else {
+            throw ConfigError(key: "mail.from.address", message: "is not an email address")
+        }
+        mailFrom = MailAddress(address: fromAddress, name: try tree.string("mail.from.name", default: "Latchkey"))
+        outbox.retryBaseSeconds = Double(try tree.int("mail.retry_base_seconds", default: 30, range: 1...3600))
+        outbox.maxAttempts = try tree.int("mail.max_attempts", default: 8, range: 1...50)
+        outbox.lanes = try tree.int("mail.lanes", default: 2, range: 1...16)
+        smtp = try Self.smtp(tree, required: kind == .smtp, helo: URL(string: publicURL)?.host ?? "localhost")
         testingMailbox = try tree.bool("testing.mailbox", default: false)
         logLevel = try tree.string("log.level", default: logLevel)
         guard ["trace", "debug", "info", "notice", "warning", "error", "critical"].contains(logLevel) else {
@@ -126,6 +143,36 @@ struct LatchkeyConfig {
         engine.tokens.flowTTLSeconds = try tree.int("tokens.flow_ttl_seconds", default: 600, range: 1...3600)
 
         if let unknown = tree.unknownKeys().first { throw ConfigError(key: unknown, message: "unknown key") }
+    }
+
+    private static func smtp(_ tree: ConfigTree, required: Bool, helo: String) throws -> SMTPSettings? {
+        let host = try tree.string("mail.smtp.host", default: "")
+        if host.isEmpty {
+            if required { throw ConfigError(key: "mail.smtp.host", message: "is required with mail.transport: smtp") }
+            return nil
+        }
+        let tlsName = try tree.string("mail.smtp.tls", default: "starttls")
+        guard let security = SMTPSettings.Security(rawValue: tlsName) else {
+            throw ConfigError(key: "mail.smtp.tls", message: "must be starttls, tls or none")
+        }
+        var password = try tree.string("mail.smtp.password", default: "")
+        let passwordFile = try tree.string("mail.smtp.password_file", default: "")
+        if !passwordFile.isEmpty {
+            guard let text = try? String(contentsOfFile: passwordFile, encoding: .utf8) else {
+                throw ConfigError(key: "mail.smtp.password_file", message: "cannot read \(passwordFile)")
+            }
+            password = text.trimmingCharacters(in: .newlines)
+        }
+        let caFile = try tree.string("mail.smtp.ca_file", default: "")
+        if !caFile.isEmpty, !FileManager.default.isReadableFile(atPath: caFile) {
+            throw ConfigError(key: "mail.smtp.ca_file", message: "cannot read \(caFile)")
+        }
+        let username = try tree.string("mail.smtp.username", default: "")
+        return SMTPSettings(host: host, port: try tree.int("mail.smtp.port", default: security == .tls ? 465 : 587, range: 1...65535),
+                            username: username.isEmpty ? nil : username, password: password.isEmpty ? nil : password,
+                            security: security, verifyCertificate: try tree.bool("mail.smtp.verify_certificate", default: true),
+                            caFile: caFile.isEmpty ? nil : caFile, heloName: try tree.string("mail.smtp.helo", default: helo),
+                            timeoutSeconds: try tree.int("mail.smtp.timeout_seconds", default: 30, range: 1...600))
     }
 
     private static func limits(_ tree: ConfigTree) throws -> LimitSettings {

@@ -6,8 +6,10 @@ public struct CallerInfo: Sendable {
     public var clientId: String?
     public var ip: String?
     public var userAgent: String?
-    public init(clientId: String?, ip: String? = nil, userAgent: String? = nil) {
-        self.clientId = clientId; self.ip = ip; self.userAgent = userAgent
+    /// The request's Accept-Language, for mails to someone without a `locale` attribute.
+    public var acceptLanguage: String?
+    public init(clientId: String?, ip: String? = nil, userAgent: String? = nil, acceptLanguage: String? = nil) {
+        self.clientId = clientId; self.ip = ip; self.userAgent = userAgent; self.acceptLanguage = acceptLanguage
     }
 }
 
@@ -28,7 +30,7 @@ public final class LatchkeyEngine: Sendable {
     let rateLimiter = RateLimiter()
 
     private init(store: any Store, settings: EngineSettings, time: any TimeSource, logger: Logger,
-                 serverKey: [UInt8], signingKeys: [SigningKey], tenantId: String) {
+                 serverKey: [UInt8], signingKeys: [SigningKey], tenantId: String, mailComposer: MailComposer) {
         self.store = store; self.settings = settings; self.time = time; self.logger = logger
         self.hashingPool = HashingPool(concurrency: settings.hashingConcurrency, queueLimit: settings.hashingQueueLimit)
         self.passwordHasher = PasswordHasher(parameters: settings.passwords.scrypt)
@@ -37,12 +39,12 @@ public final class LatchkeyEngine: Sendable {
         self.mailBox = SecretBox(key: Digest.hmacSHA256(key: serverKey, data: Array("latchkey outbox seal".utf8)))
         self.signingKeys = signingKeys
         self.tenantId = tenantId
-        self.mailComposer = MailComposer(productName: "Latchkey")
+        self.mailComposer = mailComposer
     }
 
     /// Loads the server key, tenant id and signing key from the store, creating them on first start.
-    public static func start(store: any Store, settings: EngineSettings, time: any TimeSource = SystemTime(),
-                             logger: Logger) async throws -> LatchkeyEngine {
+    public static func start(store: any Store, settings: EngineSettings, mailComposer: MailComposer,
+                             time: any TimeSource = SystemTime(), logger: Logger) async throws -> LatchkeyEngine {
         let now = time.now()
         let bootstrap = try await store.write { tx -> (Data, Data, [SigningKeyRecord]) in
             let key: Data
@@ -68,7 +70,7 @@ public final class LatchkeyEngine: Sendable {
         let keys = try bootstrap.2.map { try SigningKey.load(pem: $0.privateKeyPem) }
         return LatchkeyEngine(store: store, settings: settings, time: time, logger: logger,
                               serverKey: [UInt8](bootstrap.0), signingKeys: keys,
-                              tenantId: String(decoding: bootstrap.1, as: UTF8.self))
+                              tenantId: String(decoding: bootstrap.1, as: UTF8.self), mailComposer: mailComposer)
     }
 
     // MARK: Shared rules
@@ -113,6 +115,11 @@ public final class LatchkeyEngine: Sendable {
             logger.error("store write failed", metadata: ["error": "\(error)"])
             throw LatchkeyError.storeFailure
         }
+    }
+
+    /// The language to write to someone in: their `locale` attribute, else what their client asked for.
+    func mailLocale(_ attributes: [String: JSONValue], caller: CallerInfo) -> String? {
+        attributes["locale"]?.stringValue ?? caller.acceptLanguage
     }
 
     func audit(_ tx: any StoreWriting, _ kind: String, caller: CallerInfo, userId: String? = nil,

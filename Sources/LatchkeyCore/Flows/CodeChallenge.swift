@@ -11,13 +11,14 @@ public struct CodeChallenge: Sendable, Equatable {
 /// One-time codes: drawn without bias, stored as an HMAC, expiring, with capped attempts, single use.
 extension LatchkeyEngine {
     /// Mails a new code for `flow`; it replaces any earlier code of that flow.
-    func issueCode(for flow: FlowRecord, mail kind: MailKind, in tx: any StoreWriting) throws -> CodeChallenge {
+    func issueCode(for flow: FlowRecord, mail kind: MailKind, locale: String?, in tx: any StoreWriting) throws -> CodeChallenge {
         let policy = settings.codes
         let code = SecureRandom.digits(policy.length)
         let now = time.now()
         try tx.save(otp: OTPRecord(flowId: flow.id, codeHash: secretHash(code), attemptsLeft: policy.maxAttempts,
                                    expiresAt: now + Double(policy.ttlSeconds), createdAt: now))
-        try enqueue(mailComposer.compose(kind, to: flow.email, code: code, validMinutes: policy.ttlSeconds / 60), in: tx)
+        try enqueue(mailComposer.compose(kind, to: flow.email, code: code, validMinutes: policy.ttlSeconds / 60, locale: locale, at: now),
+                    in: tx)
         return CodeChallenge(targetLabel: EmailAddress.mask(flow.email), codeLength: policy.length,
                              resendIntervalSeconds: policy.resendIntervalSeconds)
     }

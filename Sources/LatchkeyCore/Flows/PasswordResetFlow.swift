@@ -38,7 +38,9 @@ extension LatchkeyEngine {
             guard types.oob else { return .success(.redirect) }
             if let limited = try self.limit(.mailPerAddress, flow.email, caller: caller, in: tx) { return .failure(limited) }
             let challenge = flow.state.decoy ? try self.issueDecoyCode(for: flow, in: tx)
-                                             : try self.issueCode(for: flow, mail: .resetCode, in: tx)
+                                             : try self.issueCode(for: flow, mail: .resetCode,
+                                                                  locale: self.mailLocale(try tx.user(email: flow.email)?.attributes ?? [:],
+                                                                                          caller: caller), in: tx)
             flow.state.stage = .codeSent
             return .success(.code(challenge, continuationToken: try self.advance(flow, in: tx)))
         }.get()
@@ -86,7 +88,8 @@ extension LatchkeyEngine {
             account.updatedAt = now
             try tx.update(user: account)
             try tx.revokeRefreshTokens(userId: userId, at: now)
-            try self.enqueue(self.mailComposer.compose(.passwordChanged, to: account.email, at: now), in: tx)
+            try self.enqueue(self.mailComposer.compose(.passwordChanged, to: account.email,
+                                                       locale: self.mailLocale(account.attributes, caller: caller), at: now), in: tx)
             try self.audit(tx, "password_reset", caller: caller, userId: userId, email: account.email)
             live.state.stage = .completed
             return (try self.advance(live, in: tx), self.settings.resetPollIntervalSeconds)

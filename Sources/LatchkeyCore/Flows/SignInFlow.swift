@@ -39,7 +39,8 @@ extension LatchkeyEngine {
                 guard types.oob else { return .success(.redirect) }
                 if let limited = try self.limit(.mailPerIP, caller.ip, caller: caller, in: tx)
                     ?? self.limit(.mailPerAddress, flow.email, caller: caller, in: tx) { return .failure(limited) }
-                let challenge = try self.issueCode(for: flow, mail: .signInCode, in: tx)
+                let challenge = try self.issueCode(for: flow, mail: .signInCode,
+                                                    locale: self.mailLocale(user.attributes, caller: caller), in: tx)
                 flow.state.stage = .codeSent
                 return .success(.code(challenge, continuationToken: try self.advance(flow, in: tx)))
             default:

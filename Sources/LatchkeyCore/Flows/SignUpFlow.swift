@@ -53,7 +53,8 @@ extension LatchkeyEngine {
             case .started, .codeSent:
                 guard types.oob else { return .success(.redirect) }
                 if let limited = try self.limit(.mailPerAddress, flow.email, caller: caller, in: tx) { return .failure(limited) }
-                let challenge = try self.issueCode(for: flow, mail: .signUpCode, in: tx)
+                let challenge = try self.issueCode(for: flow, mail: .signUpCode,
+                                                    locale: self.mailLocale(flow.state.attributes, caller: caller), in: tx)
                 flow.state.stage = .codeSent
                 return .success(.code(challenge, continuationToken: try self.advance(flow, in: tx)))
             case .passwordRequired:

@@ -1,9 +1,34 @@
 import Foundation
 import Logging
 
-/// How a mail leaves the server. SMTP joins `log` and `file` later.
+/// What became of one message handed to a transport.
+public enum DeliveryResult: Error, Sendable, Equatable {
+    case sent
+    /// Worth retrying later: connection refused or lost, timeouts, 4xx replies.
+    case temporaryFailure(String)
+    /// Refused for good (5xx): marked failed with the reply, not retried.
+    case permanentFailure(String)
+}
+
+/// How a mail leaves the server: `log`, `file`, or SMTP (LatchkeySMTP).
 public protocol MailTransport: Sendable {
     func deliver(_ message: MailMessage) async throws
+    /// Delivers several messages at once (SMTP reuses one connection); one result per message, in order.
+    func deliver(batch: [MailMessage]) async -> [DeliveryResult]
+}
+
+extension MailTransport {
+    public func deliver(batch: [MailMessage]) async -> [DeliveryResult] {
+        var results: [DeliveryResult] = []
+        for message in batch {
+            do { try await deliver(message); results.append(.sent) } catch let result as DeliveryResult {
+                results.append(result)
+            } catch {
+                results.append(.temporaryFailure(String(describing: error)))
+            }
+        }
+        return results
+    }
 }
 
 /// Development default: the whole mail, code included, goes to the log.

@@ -1,5 +1,17 @@
 import Foundation
 import Logging
+import Metrics
+
+/// Delivery policy of the outbox worker.
+public struct OutboxPolicy: Sendable {
+    /// Temporary failures are retried after base * 2^(attempt-1) seconds (±25 % jitter), at most an hour apart.
+    public var retryBaseSeconds = 30.0
+    public var maxAttempts = 8
+    /// Messages fetched per round, and how many connections send them side by side.
+    public var batchSize = 20
+    public var lanes = 2
+    public init() {}
+}
 
 extension LatchkeyEngine {
     /// Queues a mail in the caller's transaction: it is sent only if the state that caused it is committed.
@@ -11,51 +23,79 @@ extension LatchkeyEngine {
                                           createdAt: now, nextAttemptAt: now, sentAt: nil, lastError: nil))
     }
 
-    /// Delivers due mails once; returns how many went out. The worker calls this in a loop.
-    public func deliverPendingMail(via transport: any MailTransport, mailbox: TestingMailbox?, limit: Int = 20) async -> Int {
+    /// Delivers the mails that are due, once; returns how many went out. The worker calls this in a loop.
+    /// At least once: a crash between the relay's acceptance and the row update resends that one mail.
+    public func deliverPendingMail(via transport: any MailTransport, mailbox: TestingMailbox?, policy: OutboxPolicy = OutboxPolicy()) async -> Int {
         let now = time.now()
         let due: [OutboxRecord]
-        do { due = try await store.read { try $0.pendingMail(dueBy: now, limit: limit) } } catch {
+        do { due = try await store.read { try $0.pendingMail(dueBy: now, limit: policy.batchSize) } } catch {
             logger.error("outbox read failed", metadata: ["error": "\(error)"])
             return 0
         }
-        var delivered = 0
+        guard !due.isEmpty else { return 0 }
+        var ready: [(OutboxRecord, MailMessage)] = []
+        var finished: [OutboxRecord] = []
         for var record in due {
-            guard let sealed = record.sealedBody, let plain = mailBox.open([UInt8](sealed)),
-                  let message = try? JSONDecoder().decode(MailMessage.self, from: Data(plain)) else {
+            if let sealed = record.sealedBody, let plain = mailBox.open([UInt8](sealed)),
+               let message = try? JSONDecoder().decode(MailMessage.self, from: Data(plain)) {
+                ready.append((record, message))
+            } else {
                 record.status = .failed
                 record.lastError = "sealed body unreadable"
-                record.sealedBody = nil
-                let unreadable = record
-                _ = try? await transaction { tx in try tx.update(mail: unreadable) }
-                continue
+                finished.append(record)
             }
+        }
+        // Split into lanes, each sent over its own connection, side by side.
+        let laneCount = max(1, min(policy.lanes, ready.count))
+        let lanes = (0..<laneCount).map { lane in stride(from: lane, to: ready.count, by: laneCount).map { ready[$0] } }
+        let outcomes = await withTaskGroup(of: [(OutboxRecord, MailMessage, DeliveryResult)].self) { group in
+            for lane in lanes where !lane.isEmpty {
+                group.addTask {
+                    let results = await transport.deliver(batch: lane.map(\.1))
+                    return zip(lane, results).map { ($0.0, $0.1, $1) }
+                }
+            }
+            return await group.reduce(into: []) { $0 += $1 }
+        }
+        var delivered = 0
+        for (var record, message, result) in outcomes {
             record.attempts += 1
-            do {
-                try await transport.deliver(message)
-                mailbox?.record(message)
+            switch result {
+            case .sent:
                 record.status = .sent
                 record.sentAt = time.now()
                 record.sealedBody = nil  // nothing secret outlives delivery
+                record.lastError = nil
+                mailbox?.record(message)
                 delivered += 1
-            } catch {
-                // Exponential backoff with a cap; the SMTP work refines temporary vs. permanent failures.
-                let delay = min(3600.0, pow(2.0, Double(record.attempts)) * 5)
-                record.nextAttemptAt = time.now() + delay
-                record.lastError = String(describing: error).prefix(500).description
-                if record.attempts >= 10 { record.status = .failed; record.sealedBody = nil }
-                logger.warning("mail delivery failed", metadata: ["outbox_id": "\(record.id ?? 0)", "attempt": "\(record.attempts)"])
+                Counter(label: "latchkey_mail_sent_total").increment()
+            case .permanentFailure(let reply):
+                record.status = .failed
+                record.lastError = String(reply.prefix(500))
+                Counter(label: "latchkey_mail_failed_total").increment()
+                logger.error("mail refused for good", metadata: ["outbox_id": "\(record.id ?? 0)", "reply": "\(reply.prefix(200))"])
+            case .temporaryFailure(let why):
+                record.lastError = String(why.prefix(500))
+                if record.attempts >= policy.maxAttempts {
+                    record.status = .failed
+                    Counter(label: "latchkey_mail_failed_total").increment()
+                } else {
+                    let backoff = min(3600, policy.retryBaseSeconds * pow(2, Double(record.attempts - 1)))
+                    record.nextAttemptAt = time.now() + backoff * Double.random(in: 0.75...1.25)
+                    Counter(label: "latchkey_mail_retried_total").increment()
+                }
+                logger.warning("mail delivery failed, will retry", metadata: [
+                    "outbox_id": "\(record.id ?? 0)", "attempt": "\(record.attempts)", "reason": "\(why.prefix(200))"])
             }
-            let finished = record
-            do { try await transaction { tx in try tx.update(mail: finished) } } catch {
-                logger.error("outbox update failed", metadata: ["outbox_id": "\(record.id ?? 0)"])
-            }
+            finished.append(record)
+        }
+        let updates = finished
+        do { try await transaction { tx in for record in updates { try tx.update(mail: record) } } } catch {
+            logger.error("outbox update failed")
         }
         return delivered
     }
-}
 
-extension LatchkeyEngine {
     /// Deletes flows and codes that expired more than a day ago (kept that long to answer `expired_token`).
     public func purgeExpiredState() async {
         let cutoff = time.now() - 86400

@@ -17,6 +17,8 @@ public protocol StoreReading {
     func serverValue(name: String) throws -> Data?
     func signingKeys() throws -> [SigningKeyRecord]
     func pendingMail(dueBy: Date, limit: Int) throws -> [OutboxRecord]
+    /// The newest outbox rows with `status`, newest first.
+    func mail(status: OutboxRecord.Status, limit: Int) throws -> [OutboxRecord]
     func auditEvents(since: Date, limit: Int) throws -> [AuditEvent]
 }
 
@@ -34,6 +36,8 @@ public protocol StoreWriting: StoreReading {
     func revokeRefreshTokens(userId: String, at: Date) throws
     func enqueue(mail: OutboxRecord) throws
     func update(mail: OutboxRecord) throws
+    /// Puts failed mails back in the queue (attempts reset); returns how many.
+    func retryFailedMail(now: Date) throws -> Int
     func append(audit: AuditEvent) throws
     func setServerValue(name: String, value: Data) throws
     func insert(signingKey: SigningKeyRecord) throws

@@ -34,7 +34,7 @@ struct NativeAuthRoutes: Sendable {
             let form = try await FormBody.read(request, context: context)
             _ = try engine.requireClient(form["client_id"])  // before anything else, as the SDK expects
             let caller = CallerInfo(clientId: form["client_id"], ip: clientAddress.resolve(request, context: context),
-                                    userAgent: request.headers[.userAgent])
+                                    userAgent: request.headers[.userAgent], acceptLanguage: request.headers[.acceptLanguage])
             return try await handler(form, caller)
         } catch let error as LatchkeyError {
             return NativeAuthError.response(for: error)

@@ -1,0 +1,65 @@
+import Foundation
+import Mustache
+
+/// Renders mails from Mustache templates, one set per locale: `<dir>/<locale>/<kind>.{subject,text,html}.mustache`.
+/// The locale comes from the user's `locale` attribute or the request's Accept-Language; English is the fallback
+/// and must be complete.
+public struct MailComposer: Sendable {
+    let library: MustacheLibrary
+    let locales: Set<String>
+    public let productName: String
+
+    public struct TemplateError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public static func load(directory: String, productName: String = "Latchkey") async throws -> MailComposer {
+        guard FileManager.default.fileExists(atPath: directory) else {
+            throw TemplateError(description: "template directory \(directory) does not exist")
+        }
+        let library: MustacheLibrary
+        do { library = try await MustacheLibrary(directory: directory) } catch {
+            throw TemplateError(description: "cannot parse templates in \(directory): \(error)")
+        }
+        let locales = Set(try FileManager.default.contentsOfDirectory(atPath: directory).filter {
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: "\(directory)/\($0)", isDirectory: &isDirectory) && isDirectory.boolValue
+        }.map { $0.lowercased() })
+        for kind in MailKind.allCases {
+            for part in ["subject", "text", "html"] where library.getTemplate(named: "en/\(kind.rawValue).\(part)") == nil {
+                throw TemplateError(description: "missing \(directory)/en/\(kind.rawValue).\(part).mustache (English is the fallback)")
+            }
+        }
+        return MailComposer(library: library, locales: locales, productName: productName)
+    }
+
+    /// The best locale we have templates for, from an Accept-Language list or a single tag ("de-CH", "fr;q=0.8, de").
+    public func locale(for preference: String?) -> String {
+        let tags = (preference ?? "").split(separator: ",").compactMap { item -> (String, Double)? in
+            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            guard let tag = parts.first, !tag.isEmpty, tag != "*" else { return nil }
+            let q = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            return (tag.replacingOccurrences(of: "_", with: "-"), q)
+        }.sorted { $0.1 > $1.1 }
+        for (tag, _) in tags {
+            if locales.contains(tag) { return tag }
+            if let primary = tag.split(separator: "-").first.map(String.init), locales.contains(primary) { return primary }
+        }
+        return "en"
+    }
+
+    public func compose(_ kind: MailKind, to: String, code: String? = nil, link: String? = nil, validMinutes: Int = 30,
+                        locale preference: String? = nil, at now: Date = Date()) -> MailMessage {
+        let locale = locale(for: preference)
+        var context: [String: Any] = ["product": productName, "email": to, "minutes": validMinutes]
+        if let code { context["code"] = code }
+        if let link { context["link"] = link }
+        func render(_ part: String) -> String {
+            library.render(context, withTemplate: "\(locale)/\(kind.rawValue).\(part)")
+                ?? library.render(context, withTemplate: "en/\(kind.rawValue).\(part)") ?? ""
+        }
+        let subject = render("subject").trimmingCharacters(in: .whitespacesAndNewlines)
+            .replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ")
+        return MailMessage(to: to, subject: subject, text: render("text"), html: render("html"), kind: kind, createdAt: now)
+    }
+}
