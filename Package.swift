@@ -83,7 +83,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LatchkeyCoreTests",
-            dependencies: ["LatchkeyCore", "LatchkeyStorage", "Latchkey"]
+            dependencies: ["LatchkeyCore", "LatchkeyStorage", "LatchkeySMTP", "Latchkey"]
         ),
     ]
 )

@@ -28,7 +28,7 @@ public struct MIMEMessage: Sendable {
             "Date: \(Self.rfc5322Date(date))",
             "Message-ID: \(messageID)",
             "MIME-Version: 1.0",
-            "Content-Type: multipart/alternative; boundary=\"\(boundary)\"",
+            "Content-Type: multipart/alternative;\r\n boundary=\"\(boundary)\"",  // folded: lines stay under 78
             "",
             "This is a multi-part message in MIME format.",
         ]
@@ -53,7 +53,7 @@ public struct MIMEMessage: Sendable {
         var words: [String] = [], chunk: [UInt8] = []
         for character in text {
             let bytes = Array(String(character).utf8)
-            if chunk.count + bytes.count > 45 {  // 45 bytes -> 60 base64 chars + 12 of wrapping < 75
+            if chunk.count + bytes.count > 40 {  // 40 bytes: 56 base64 chars + 12 of wrapping, room for "Subject: "
                 words.append("=?utf-8?B?\(Data(chunk).base64EncodedString())?=")
                 chunk = []
             }
@@ -89,6 +89,8 @@ public struct MailAddress: Sendable, Equatable {
     var headerValue: String {
         guard let name, !name.isEmpty else { return "<\(address)>" }
         let isPlain = name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || $0 == " " || $0.properties.numericType != nil) }
-        return (isPlain ? "\"\(name)\"" : MIMEMessage.encodedWord(name)) + " <\(address)>"
+        let display = isPlain ? "\"\(name)\"" : MIMEMessage.encodedWord(name)
+        let separator = display.count + address.count > 64 ? "\r\n " : " "  // fold long From lines
+        return display + separator + "<\(address)>"
     }
 }
