@@ -29,6 +29,7 @@ public enum LatchkeyServer {
         router.add(middleware: ErrorMiddleware())
         if !options.corsAllowedOrigins.isEmpty { router.add(middleware: AllowListCORSMiddleware(origins: options.corsAllowedOrigins)) }
         NativeAuthRoutes(engine: engine, clientAddress: ClientAddress(trustedProxies: options.trustedProxies)).addRoutes(to: router)
+        AppServicesRoutes(engine: engine, clientAddress: ClientAddress(trustedProxies: options.trustedProxies)).addRoutes(to: router)
         OpenIDRoutes(engine: engine).addRoutes(to: router)
         OperatorRoutes(engine: engine, testingMailbox: options.testingMailbox).addRoutes(to: router)
         return router

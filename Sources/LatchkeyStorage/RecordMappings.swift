@@ -25,6 +25,10 @@ extension RefreshTokenRecord: FetchableRecord, PersistableRecord, SnakeCaseColum
     public static let databaseTableName = "refresh_tokens"
 }
 
+extension ActionTokenRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
+    public static let databaseTableName = "action_tokens"
+}
+
 extension SigningKeyRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
     public static let databaseTableName = "signing_keys"
 }

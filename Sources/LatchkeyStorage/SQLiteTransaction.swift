@@ -24,6 +24,8 @@ struct SQLiteTransaction: StoreWriting {
         try RefreshTokenRecord.filter(Column("token_hash") == tokenHash).fetchOne(db)
     }
 
+    func actionToken(tokenId: String) throws -> ActionTokenRecord? { try ActionTokenRecord.fetchOne(db, key: tokenId) }
+
     func serverValue(name: String) throws -> Data? {
         try Data.fetchOne(db, sql: "SELECT value FROM server_values WHERE name = ?", arguments: [name])
     }
@@ -62,6 +64,14 @@ struct SQLiteTransaction: StoreWriting {
     func save(otp: OTPRecord) throws { try otp.save(db) }
     func deleteOTP(flowId: String) throws { _ = try OTPRecord.deleteOne(db, key: flowId) }
     func insert(refreshToken: RefreshTokenRecord) throws { try refreshToken.insert(db) }
+
+    func replace(actionToken: ActionTokenRecord) throws {
+        try ActionTokenRecord.filter(Column("user_id") == actionToken.userId && Column("kind") == actionToken.kind.rawValue).deleteAll(db)
+        try actionToken.insert(db)
+    }
+
+    func update(actionToken: ActionTokenRecord) throws { try actionToken.update(db) }
+    func deleteUser(id: String) throws { _ = try UserRecord.deleteOne(db, key: id) }
     func update(refreshToken: RefreshTokenRecord) throws { try refreshToken.update(db) }
 
     func revokeRefreshTokens(familyId: String, at: Date) throws {

@@ -104,3 +104,11 @@ def test_two_racing_sign_ups_make_one_user(server, email):
     assert statuses == [200, 400], [r.text for r in results]
     loser = next(r for r in results if r.status_code == 400)
     strict.error(loser, "user_already_exists")
+
+
+def test_app_services_config_is_validated():
+    err = run_expecting_config_error(env={"LATCHKEY_APP_SERVICES_APPS": '[{"id": "a", "confirmation": {"mode": "function"}}]'})
+    assert "app_services.apps[0].confirmation.mode" in err
+    err = run_expecting_config_error(env={"LATCHKEY_APP_SERVICES_APPS": '[{"id": "a", "reset": {"mode": "email", "url": "ftp://x"}}]'})
+    assert "app_services.apps[0].reset.url" in err
+    assert "app_services.apps[1].id" in run_expecting_config_error(env={"LATCHKEY_APP_SERVICES_APPS": '[{"id": "a"}, {"id": "a"}]'})

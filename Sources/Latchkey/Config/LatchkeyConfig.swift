@@ -46,6 +46,7 @@ struct LatchkeyConfig {
             + LimitSettings.Rule.allCases.flatMap { ["\($0.rawValue).requests", "\($0.rawValue).per_seconds"] },
         "tokens": ["access_ttl_seconds", "refresh_ttl_seconds", "refresh_reuse_grace_seconds", "flow_ttl_seconds"],
         "reset": ["enumeration_protection", "poll_interval_seconds"],
+        "app_services": ["apps", "link_ttl_seconds"],
         "testing": ["mailbox"],
         "log": ["level"],
     ]
@@ -135,6 +136,8 @@ struct LatchkeyConfig {
         engine.passwords.maxLength = try tree.int("passwords.max_length", default: 256, range: engine.passwords.minLength...4096)
         commonPasswordsPath = try tree.string("passwords.common_list", default: commonPasswordsPath)
         engine.limits = try Self.limits(tree)
+        engine.apps = try Self.apps(tree)
+        engine.linkTokenTTLSeconds = try tree.int("app_services.link_ttl_seconds", default: 1800, range: 60...86400)
         engine.tokens.accessTTLSeconds = try tree.int("tokens.access_ttl_seconds", default: 3600, range: 60...86400)
         engine.tokens.refreshTTLSeconds = try tree.int("tokens.refresh_ttl_seconds", default: 2_592_000, range: 60...31_536_000)
         engine.tokens.refreshReuseGraceSeconds = try tree.int("tokens.refresh_reuse_grace_seconds", default: 5, range: 0...60)
@@ -143,6 +146,42 @@ struct LatchkeyConfig {
         engine.tokens.flowTTLSeconds = try tree.int("tokens.flow_ttl_seconds", default: 600, range: 1...3600)
 
         if let unknown = tree.unknownKeys().first { throw ConfigError(key: unknown, message: "unknown key") }
+    }
+
+    private static func apps(_ tree: ConfigTree) throws -> [AppServicesApp] {
+        guard let items = try tree.list("app_services.apps") else { return [] }
+        var seen = Set<String>()
+        return try items.enumerated().map { index, item in
+            let key = "app_services.apps[\(index)]"
+            guard let id = item["id"] as? String, !id.isEmpty else { throw ConfigError(key: "\(key).id", message: "is required") }
+            guard seen.insert(id).inserted else { throw ConfigError(key: "\(key).id", message: "is listed twice") }
+            if let extra = item.keys.first(where: { !["id", "confirmation", "reset"].contains($0) }) {
+                throw ConfigError(key: "\(key).\(extra)", message: "unknown key")
+            }
+            func mode(_ name: String) throws -> (String, String) {
+                guard let raw = item[name] else { return ("email", "") }
+                guard let map = raw as? [String: Any] else { throw ConfigError(key: "\(key).\(name)", message: "must be a mapping") }
+                if let extra = map.keys.first(where: { !["mode", "url", "function"].contains($0) }) {
+                    throw ConfigError(key: "\(key).\(name).\(extra)", message: "unknown key")
+                }
+                return (map["mode"] as? String ?? "email", map["url"] as? String ?? "")
+            }
+            let (confirmation, confirmationURL) = try mode("confirmation")
+            let (reset, resetURL) = try mode("reset")
+            guard let confirmationMode = AppServicesApp.ConfirmationMode(rawValue: confirmation), confirmationMode != .function else {
+                throw ConfigError(key: "\(key).confirmation.mode", message: "must be auto or email (custom functions are not available yet)")
+            }
+            guard let resetMode = AppServicesApp.ResetMode(rawValue: reset), resetMode != .function else {
+                throw ConfigError(key: "\(key).reset.mode", message: "must be email (custom functions are not available yet)")
+            }
+            for (name, url) in [("confirmation", confirmationURL), ("reset", resetURL)] where !url.isEmpty {
+                guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? "") else {
+                    throw ConfigError(key: "\(key).\(name).url", message: "must be an http(s) URL")
+                }
+            }
+            return AppServicesApp(id: id, confirmation: confirmationMode, confirmationURL: confirmationURL, reset: resetMode,
+                                  resetURL: resetURL)
+        }
     }
 
     private static func smtp(_ tree: ConfigTree, required: Bool, helo: String) throws -> SMTPSettings? {

@@ -61,6 +61,12 @@ public struct EngineSettings: Sendable {
     /// Seconds the client is told to wait between `poll_completion` calls.
     public var resetPollIntervalSeconds = 1
     public var limits = LimitSettings()
+    /// App Services apps; their link tokens live `linkTokenTTLSeconds`.
+    public var apps: [AppServicesApp] = []
+    public var linkTokenTTLSeconds = 1800
+    /// App Services sessions: access tokens 30 minutes, refresh tokens (sessions) 60 days, as the hosted service.
+    public var appAccessTTLSeconds = 1800
+    public var appSessionTTLSeconds = 5_184_000
     /// Passwords refused as too common (lowercase). Loaded from the shipped list by the executable.
     public var commonPasswords: Set<String> = []
 

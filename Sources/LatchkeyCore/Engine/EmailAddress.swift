@@ -22,7 +22,7 @@ public enum EmailAddress {
             return String(s.first!) + String(repeating: "*", count: min(s.count - 2, 6)) + String(s.last!)
         }
         let domain = parts[1]
-        let dot = domain.lastIndex(of: ".")!
+        guard let dot = domain.lastIndex(of: ".") else { return maskPart(parts[0]) + "@" + maskPart(domain) }
         return maskPart(parts[0]) + "@" + maskPart(domain[..<dot]) + String(domain[dot...])
     }
 }

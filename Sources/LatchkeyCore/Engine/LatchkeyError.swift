@@ -27,6 +27,17 @@ public enum LatchkeyError: Error, Sendable, Equatable {
     case serverBusy(retryAfterSeconds: Int)
     /// Over a rate limit, or the account is locked after wrong passwords: retry after the delay.
     case rateLimited(retryAfterSeconds: Int)
+    // App Services dialect (email/password provider, link tokens, sessions).
+    case unknownApp
+    /// A token/tokenId pair that is not even well-formed.
+    case linkTokenMalformed
+    /// Well-formed but unknown, used, expired, or for another purpose.
+    case linkTokenInvalid
+    case userAlreadyConfirmed
+    case userPendingConfirmation
+    case sessionInvalid
+    /// The app resets passwords through a function, not by mail.
+    case resetRequiresFunction
     /// The store failed; nothing was written. Details go to the log only.
     case storeFailure
 }

@@ -81,16 +81,7 @@ extension LatchkeyEngine {
         return try await transaction { tx in
             var live = try self.loadFlow(continuationToken, kind: .passwordReset, client: caller.clientId, in: tx)
             guard live.state.stage == .codeVerified, var account = try tx.user(id: userId) else { throw LatchkeyError.flowTokenInvalid }
-            let now = self.time.now()
-            account.passwordHash = hash
-            account.failedLoginCount = 0
-            account.lockedUntil = nil
-            account.updatedAt = now
-            try tx.update(user: account)
-            try tx.revokeRefreshTokens(userId: userId, at: now)
-            try self.enqueue(self.mailComposer.compose(.passwordChanged, to: account.email,
-                                                       locale: self.mailLocale(account.attributes, caller: caller), at: now), in: tx)
-            try self.audit(tx, "password_reset", caller: caller, userId: userId, email: account.email)
+            try self.applyNewPassword(hash, to: &account, caller: caller, in: tx)
             live.state.stage = .completed
             return (try self.advance(live, in: tx), self.settings.resetPollIntervalSeconds)
         }

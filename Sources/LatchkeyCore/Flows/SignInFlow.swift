@@ -64,16 +64,30 @@ extension LatchkeyEngine {
             return (flow, user)
         }
         if let username, EmailAddress.normalize(username) != flow.email { throw LatchkeyError.invalidCredentials }
+        let rehash = try await checkPassword(password, for: user, caller: caller)
+        return try await transaction { tx in
+            let live = try self.loadFlow(continuationToken, kind: .signIn, client: caller.clientId, in: tx)
+            guard var current = try tx.user(id: user.id) else { throw LatchkeyError.userNotFound }
+            if let rehash { current.passwordHash = rehash }
+            try tx.deleteFlow(id: live.id)
+            return try self.completeSignIn(current, client: client, scope: scope, method: "password", caller: caller, in: tx)
+        }
+    }
+
+    /// Checks `password` for `user`, for every dialect: the lock first, scrypt off the event loop, and a wrong
+    /// password counted (and audited) towards the progressive lock. Returns a new hash when the cost changed.
+    func checkPassword(_ password: String, for user: UserRecord, caller: CallerInfo) async throws -> String? {
         if let until = user.lockedUntil, until > time.now() {
             throw LatchkeyError.rateLimited(retryAfterSeconds: Int(until.timeIntervalSince(time.now()).rounded(.up)))
         }
         guard let phc = user.passwordHash else { throw LatchkeyError.invalidCredentials }
         let verdict = try await verifyPassword(password, against: phc)
-        let rehash: String? = verdict == .matchNeedsRehash ? try await hashPassword(password) : nil
-        return try await transaction { tx -> Result<TokenSet, LatchkeyError> in
-            let live = try self.loadFlow(continuationToken, kind: .signIn, client: caller.clientId, in: tx)
-            guard var current = try tx.user(id: user.id) else { throw LatchkeyError.userNotFound }
-            if verdict == .mismatch {
+        switch verdict {
+        case .match: return nil
+        case .matchNeedsRehash: return try await hashPassword(password)
+        case .mismatch:
+            try await transaction { tx in
+                guard var current = try tx.user(id: user.id) else { return }
                 current.failedLoginCount += 1
                 current.updatedAt = self.time.now()
                 if let delay = self.lockoutDelay(afterFailures: current.failedLoginCount) {
@@ -83,12 +97,9 @@ extension LatchkeyEngine {
                 }
                 try tx.update(user: current)
                 try self.audit(tx, "sign_in_failed", caller: caller, userId: current.id, email: current.email, detail: "wrong password")
-                return .failure(.invalidCredentials)
             }
-            if let rehash { current.passwordHash = rehash }
-            try tx.deleteFlow(id: live.id)
-            return .success(try self.completeSignIn(current, client: client, scope: scope, method: "password", caller: caller, in: tx))
-        }.get()
+            throw LatchkeyError.invalidCredentials
+        }
     }
 
     /// `grant_type=oob` with the mailed code.

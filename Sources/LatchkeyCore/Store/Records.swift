@@ -118,3 +118,16 @@ public struct SigningKeyRecord: Codable, Sendable, Equatable {
     public var privateKeyPem: String
     public var createdAt: Date
 }
+
+/// A link token (token + tokenId) mailed for email confirmation or password reset. Only the HMAC of the
+/// token is stored; single use; a new send replaces the user's older pair of the same kind.
+public struct ActionTokenRecord: Codable, Sendable, Equatable {
+    public enum Kind: String, Codable, Sendable { case confirmation, reset }
+    public var tokenId: String
+    public var tokenHash: Data
+    public var kind: Kind
+    public var userId: String
+    public var expiresAt: Date
+    public var usedAt: Date?
+    public var createdAt: Date
+}

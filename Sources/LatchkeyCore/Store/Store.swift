@@ -14,6 +14,7 @@ public protocol StoreReading {
     func flow(tokenHash: Data) throws -> FlowRecord?
     func otp(flowId: String) throws -> OTPRecord?
     func refreshToken(tokenHash: Data) throws -> RefreshTokenRecord?
+    func actionToken(tokenId: String) throws -> ActionTokenRecord?
     func serverValue(name: String) throws -> Data?
     func signingKeys() throws -> [SigningKeyRecord]
     func pendingMail(dueBy: Date, limit: Int) throws -> [OutboxRecord]
@@ -31,6 +32,10 @@ public protocol StoreWriting: StoreReading {
     func save(otp: OTPRecord) throws
     func deleteOTP(flowId: String) throws
     func insert(refreshToken: RefreshTokenRecord) throws
+    /// Stores a link token, deleting the user's earlier tokens of the same kind.
+    func replace(actionToken: ActionTokenRecord) throws
+    func update(actionToken: ActionTokenRecord) throws
+    func deleteUser(id: String) throws
     func update(refreshToken: RefreshTokenRecord) throws
     func revokeRefreshTokens(familyId: String, at: Date) throws
     func revokeRefreshTokens(userId: String, at: Date) throws

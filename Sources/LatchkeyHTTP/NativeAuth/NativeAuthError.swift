@@ -56,6 +56,9 @@ enum NativeAuthError {
             return JSONResponse.make(.serviceUnavailable, ["error": "temporarily_unavailable",
                                                            "error_description": "The server is busy; retry shortly."],
                                      headers: [.retryAfter: String(seconds)])
+        case .unknownApp, .linkTokenMalformed, .linkTokenInvalid, .userAlreadyConfirmed, .userPendingConfirmation, .sessionInvalid,
+             .resetRequiresFunction:
+            return body("invalid_request", "The request is not valid for this endpoint.", [90100])
         case .storeFailure:
             return JSONResponse.make(.internalServerError, ["error": "server_error",
                                                             "error_description": "The server could not complete the request."])

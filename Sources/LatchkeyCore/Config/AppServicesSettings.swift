@@ -1,0 +1,19 @@
+/// One App Services app (`/api/client/v2.0/app/{id}/...`): how its users confirm their email and reset passwords.
+public struct AppServicesApp: Sendable, Equatable {
+    public enum ConfirmationMode: String, Sendable { case auto, email, function }
+    public enum ResetMode: String, Sendable { case email, function }
+    public var id: String
+    public var confirmation: ConfirmationMode
+    /// Where confirmation links point; empty = Latchkey's own page.
+    public var confirmationURL: String
+    public var reset: ResetMode
+    public var resetURL: String
+    public var confirmationFunction: String?
+    public var resetFunction: String?
+
+    public init(id: String, confirmation: ConfirmationMode = .email, confirmationURL: String = "", reset: ResetMode = .email,
+                resetURL: String = "") {
+        self.id = id; self.confirmation = confirmation; self.confirmationURL = confirmationURL; self.reset = reset
+        self.resetURL = resetURL
+    }
+}

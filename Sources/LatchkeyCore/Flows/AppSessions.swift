@@ -1,0 +1,84 @@
+import Foundation
+
+/// What an App Services login answers.
+public struct AppLogin: Sendable, Equatable {
+    public var accessToken: String
+    public var refreshToken: String
+    public var userId: String
+    public var deviceId: String
+}
+
+/// App Services sessions: a login creates a server-side session (its refresh token, opaque, 60 days, revocable);
+/// access tokens are 30-minute ES256 JWTs from the same keys the JWKS publishes.
+extension LatchkeyEngine {
+    static let appSessionScope = "app_services"
+
+    public func appLogin(appId: String, username: String?, password: String?, caller: CallerInfo) async throws -> AppLogin {
+        let app = try requireApp(appId)
+        try await limit(.credentialPerIP, caller.ip, caller: caller)
+        guard let email = username.flatMap(EmailAddress.normalize), let password, !password.isEmpty,
+              let user = try await store.read({ try $0.user(email: email) }), user.status != .disabled else {
+            throw LatchkeyError.invalidCredentials
+        }
+        let rehash = try await checkPassword(password, for: user, caller: caller)
+        // Only after the password matched: a pending account is no secret to its owner.
+        guard user.status == .active else { throw LatchkeyError.userPendingConfirmation }
+        return try await transaction { tx in
+            guard var current = try tx.user(id: user.id) else { throw LatchkeyError.invalidCredentials }
+            let now = self.time.now()
+            if let rehash { current.passwordHash = rehash }
+            current.failedLoginCount = 0
+            current.lockedUntil = nil
+            current.lastLoginAt = now
+            current.updatedAt = now
+            try tx.update(user: current)
+            let refresh = SecureRandom.token()
+            let sessionId = SecureRandom.bytes(12).hex
+            try tx.insert(refreshToken: RefreshTokenRecord(
+                id: sessionId, familyId: sessionId, userId: user.id, clientId: "app:\(app.id)", scope: Self.appSessionScope,
+                tokenHash: self.secretHash(refresh), createdAt: now,
+                expiresAt: now + Double(self.settings.appSessionTTLSeconds), rotatedAt: nil, revokedAt: nil))
+            try self.audit(tx, "sign_in", caller: caller, userId: user.id, email: user.email, detail: "app_services password")
+            let deviceId = SecureRandom.bytes(12).hex
+            return AppLogin(accessToken: try self.appAccessToken(user: current, appId: app.id, sessionId: sessionId, deviceId: deviceId),
+                            refreshToken: refresh, userId: user.id, deviceId: deviceId)
+        }
+    }
+
+    /// `POST auth/session`: a new access token for a live session (the refresh token is not rotated: the SDKs keep it).
+    public func appRefresh(refreshToken: String?) async throws -> String {
+        let (session, user) = try await liveSession(refreshToken)
+        return try appAccessToken(user: user, appId: String(session.clientId.dropFirst(4)), sessionId: session.id,
+                                  deviceId: "000000000000000000000000")
+    }
+
+    /// `DELETE auth/session`: ends the session; access tokens already issued live until they expire.
+    public func appLogout(refreshToken: String?, caller: CallerInfo) async throws {
+        let (session, user) = try await liveSession(refreshToken)
+        try await transaction { tx in
+            try tx.revokeRefreshTokens(familyId: session.familyId, at: self.time.now())
+            try self.audit(tx, "sign_out", caller: caller, userId: user.id, email: user.email, detail: "app_services")
+        }
+    }
+
+    private func liveSession(_ refreshToken: String?) async throws -> (RefreshTokenRecord, UserRecord) {
+        guard let refreshToken, !refreshToken.isEmpty, refreshToken.count <= 512 else { throw LatchkeyError.sessionInvalid }
+        let hash = secretHash(refreshToken)
+        let now = time.now()
+        guard let found = try await store.read({ tx -> (RefreshTokenRecord, UserRecord)? in
+            guard let session = try tx.refreshToken(tokenHash: hash), let user = try tx.user(id: session.userId) else { return nil }
+            return (session, user)
+        }), found.0.scope == Self.appSessionScope, found.0.revokedAt == nil, found.0.expiresAt > now, found.1.status == .active
+        else { throw LatchkeyError.sessionInvalid }
+        return found
+    }
+
+    func appAccessToken(user: UserRecord, appId: String, sessionId: String, deviceId: String) throws -> String {
+        let iat = Int(time.now().timeIntervalSince1970)
+        return try JWT.sign(claims: [
+            "iss": .string(settings.issuer), "sub": .string(user.id), "aud": .string(appId), "iat": .int(iat), "nbf": .int(iat),
+            "exp": .int(iat + settings.appAccessTTLSeconds), "typ": "access", "scp": .string(Self.appSessionScope),
+            "sid": .string(sessionId), "baas_device_id": .string(deviceId), "tid": .string(tenantId), "ver": "2.0",
+        ], key: signingKeys[0])
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// Link tokens for confirmation and reset mails: token = 256 random bits in hex, tokenId = 96 bits in hex
+/// (the 24-hex shape of the hosted service's ObjectIds). Stored as an HMAC, single use, 30 minutes.
+extension LatchkeyEngine {
+    func issueLinkToken(_ kind: ActionTokenRecord.Kind, for user: UserRecord,
+                        in tx: any StoreWriting) throws -> (token: String, tokenId: String) {
+        let token = SecureRandom.bytes(32).hex, tokenId = SecureRandom.bytes(12).hex
+        let now = time.now()
+        try tx.replace(actionToken: ActionTokenRecord(tokenId: tokenId, tokenHash: secretHash(token), kind: kind, userId: user.id,
+                                                      expiresAt: now + Double(settings.linkTokenTTLSeconds), usedAt: nil, createdAt: now))
+        return (token, tokenId)
+    }
+
+    /// The user a link token was issued to; consumes it.
+    func redeemLinkToken(_ kind: ActionTokenRecord.Kind, token: String?, tokenId: String?,
+                         in tx: any StoreWriting) throws -> UserRecord {
+        guard let token, let tokenId, Self.isHex(token, length: 64), Self.isHex(tokenId, length: 24) else {
+            throw LatchkeyError.linkTokenMalformed
+        }
+        let now = time.now()
+        guard var record = try tx.actionToken(tokenId: tokenId.lowercased()), record.kind == kind, record.usedAt == nil,
+              record.expiresAt > now, Digest.constantTimeEqual([UInt8](record.tokenHash), [UInt8](secretHash(token.lowercased()))),
+              let user = try tx.user(id: record.userId)
+        else { throw LatchkeyError.linkTokenInvalid }
+        record.usedAt = now
+        try tx.update(actionToken: record)
+        return user
+    }
+
+    /// `<base>?token=…&tokenId=…` (or `&` when the base already has a query).
+    func linkURL(_ base: String, token: String, tokenId: String) -> String {
+        base + (base.contains("?") ? "&" : "?") + "token=\(token)&tokenId=\(tokenId)"
+    }
+
+    static func isHex(_ s: String, length: Int) -> Bool { s.count == length && s.allSatisfy(\.isHexDigit) }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Hummingbird
+import LatchkeyCore
+
+/// `auth/providers/local-userpass/*` and the profile.
+extension AppServicesRoutes {
+    func register(_ body: [String: JSONValue], _ caller: CallerInfo, _ app: String) async throws -> Response {
+        try await engine.register(appId: app, email: body["email"]?.stringValue, password: body["password"]?.stringValue, caller: caller)
+        return Response(status: .created, headers: [.cacheControl: "no-store"])
+    }
+
+    func confirm(_ body: [String: JSONValue], _ caller: CallerInfo, _ app: String) async throws -> Response {
+        try await engine.confirm(appId: app, token: body["token"]?.stringValue, tokenId: body["tokenId"]?.stringValue, caller: caller)
+        return Self.done
+    }
+
+    func confirmSend(_ body: [String: JSONValue], _ caller: CallerInfo, _ app: String) async throws -> Response {
+        try await engine.resendConfirmation(appId: app, email: body["email"]?.stringValue, caller: caller)
+        return Self.done
+    }
+
+    func confirmCall(_ body: [String: JSONValue], _ caller: CallerInfo, _ app: String) async throws -> Response {
+        let email = body["email"]?.stringValue ?? ""
+        if try engine.requireApp(app).confirmation == .auto {
+            return AppServicesError.body(.badRequest, "BadRequest", "cannot run confirmation for \(email): automatic confirmation is enabled")
+        }
+        return AppServicesError.body(.badRequest, "BadRequest", "cannot run confirmation for \(email): no confirmation function is configured")
+    }
+
+    func reset(_ body: [String: JSONValue], _ caller: CallerInfo, _ app: String) async throws -> Response {
+        try await engine.resetPassword(appId: app, token: body["token"]?.stringValue, tokenId: body["tokenId"]?.stringValue,
+                                       password: body["password"]?.stringValue, caller: caller)
+        return Self.done
+    }
+
+    func resetSend(_ body: [String: JSONValue], _ caller: CallerInfo, _ app: String) async throws -> Response {
+        try await engine.sendPasswordReset(appId: app, email: body["email"]?.stringValue, caller: caller)
+        return Self.done
+    }
+
+    func resetCall(_ body: [String: JSONValue], _ caller: CallerInfo, _ app: String) async throws -> Response {
+        let email = body["email"]?.stringValue ?? ""
+        return AppServicesError.body(.badRequest, "BadRequest", "failed to reset password for user \"\(email)\": no reset function is configured")
+    }
+
+    func login(_ body: [String: JSONValue], _ caller: CallerInfo, _ app: String) async throws -> Response {
+        let login = try await engine.appLogin(appId: app, username: body["username"]?.stringValue, password: body["password"]?.stringValue,
+                                              caller: caller)
+        return JSONResponse.ok(["access_token": .string(login.accessToken), "refresh_token": .string(login.refreshToken),
+                                "user_id": .string(login.userId), "device_id": .string(login.deviceId)])
+    }
+
+    func profile(_ accessToken: String?) async throws -> Response {
+        guard let accessToken else { throw LatchkeyError.sessionInvalid }
+        let user = try await engine.userForAccessToken(accessToken)
+        // A stable identity id distinct from the user id, as the hosted service has.
+        let identity = String(Digest.sha256(Array("identity:local-userpass:\(user.id)".utf8)).hex.prefix(24))
+        return JSONResponse.ok([
+            "user_id": .string(user.id), "domain_id": .string(engine.tenantId), "type": "normal",
+            "identities": [.object(["id": .string(identity), "provider_type": "local-userpass", "provider_id": "local-userpass",
+                                    "provider_data": .object(["email": .string(user.email)])])],
+            "data": .object(["email": .string(user.email)]),
+        ])
+    }
+}
