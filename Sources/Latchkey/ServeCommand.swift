@@ -5,6 +5,7 @@ import LatchkeyCore
 import LatchkeyHTTP
 import LatchkeySMTP
 import Logging
+import Mustache
 import ServiceLifecycle
 
 struct ServeCommand: AsyncParsableCommand {
@@ -52,6 +53,14 @@ struct ServeCommand: AsyncParsableCommand {
         var serverOptions = ServerOptions(host: config.host, port: config.port, testingMailbox: mailbox)
         serverOptions.idleTimeoutSeconds = Int64(config.idleTimeoutSeconds)
         serverOptions.trustedProxies = config.trustedProxies
+        do { serverOptions.pages = try await MustacheLibrary(directory: config.pagesDirectory) } catch {
+            FileHandle.standardError.write(Data("latchkey: configuration error: app_services.pages: \(error)\n".utf8))
+            throw ExitCode(78)
+        }
+        if serverOptions.pages.getTemplate(named: "reset_form") == nil {
+            FileHandle.standardError.write(Data("latchkey: configuration error: app_services.pages: no templates in \(config.pagesDirectory)\n".utf8))
+            throw ExitCode(78)
+        }
         serverOptions.corsAllowedOrigins = config.corsAllowedOrigins
         if let certificate = config.tlsCertificate, let key = config.tlsKey { serverOptions.tls = (certificate, key) }
         let app = try LatchkeyServer.application(engine: engine, options: serverOptions, services: [], logger: logger)

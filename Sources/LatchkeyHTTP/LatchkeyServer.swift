@@ -6,6 +6,7 @@ import HummingbirdTLS
 import NIOSSL
 import LatchkeyCore
 import Logging
+import Mustache
 import ServiceLifecycle
 
 /// Everything the HTTP side needs to serve; built by the executable, shared with tests.
@@ -18,6 +19,8 @@ public struct ServerOptions: Sendable {
     public var corsAllowedOrigins: [String] = []
     /// PEM certificate chain and private key paths; HTTPS when set.
     public var tls: (certificate: String, key: String)?
+    /// Templates of the hosted confirm / reset pages (config/pages).
+    public var pages: MustacheLibrary = MustacheLibrary()
     public init(host: String, port: Int, testingMailbox: TestingMailbox?) {
         self.host = host; self.port = port; self.testingMailbox = testingMailbox
     }
@@ -30,6 +33,8 @@ public enum LatchkeyServer {
         if !options.corsAllowedOrigins.isEmpty { router.add(middleware: AllowListCORSMiddleware(origins: options.corsAllowedOrigins)) }
         NativeAuthRoutes(engine: engine, clientAddress: ClientAddress(trustedProxies: options.trustedProxies)).addRoutes(to: router)
         AppServicesRoutes(engine: engine, clientAddress: ClientAddress(trustedProxies: options.trustedProxies)).addRoutes(to: router)
+        HostedPages(engine: engine, templates: options.pages, clientAddress: ClientAddress(trustedProxies: options.trustedProxies))
+            .addRoutes(to: router)
         OpenIDRoutes(engine: engine).addRoutes(to: router)
         OperatorRoutes(engine: engine, testingMailbox: options.testingMailbox).addRoutes(to: router)
         return router

@@ -40,6 +40,7 @@ class Server:
             "LATCHKEY_LIMITS_ENABLED": "false",
             "LATCHKEY_PASSWORDS_COMMON_LIST": os.path.join(ROOT, "config", "common-passwords.txt"),
             "LATCHKEY_MAIL_TEMPLATES": os.path.join(ROOT, "config", "templates"),
+            "LATCHKEY_APP_SERVICES_PAGES": os.path.join(ROOT, "config", "pages"),
             **(env or {}),
         }
         self.args = list(args)

@@ -160,3 +160,40 @@ def test_bad_input(app_server, email):
     app_error(call(app_server, "POST", provider("auto-app", "login"), {}), 401, "InvalidPassword")
     r = requests.post(app_server.base + BASE + provider("auto-app", "register"), data=b"x" * (100 * 1024), timeout=10)
     assert r.status_code == 413
+
+
+def page_headers_ok(resp):
+    assert resp.headers["Content-Type"] == "text/html; charset=utf-8"
+    assert resp.headers["Cache-Control"] == "no-store" and resp.headers["Referrer-Policy"] == "no-referrer"
+    assert "frame-ancestors 'none'" in resp.headers["Content-Security-Policy"]
+
+
+def test_hosted_confirmation_page(app_server, email):
+    no_body(call(app_server, "POST", provider("email-app", "register"), {"email": email, "password": PW}), 201)
+    base, token, token_id = link_pair(app_server, email)
+    assert base == app_server.base + "/confirm"
+    r = requests.get(f"{base}?token={token}&tokenId={token_id}", timeout=10)
+    assert r.status_code == 200 and "confirmed" in r.text and token not in r.text
+    page_headers_ok(r)
+    assert login(app_server, "email-app", email, PW).status_code == 200
+    r = requests.get(f"{base}?token={token}&tokenId={token_id}", timeout=10)
+    assert r.status_code == 400 and "expired or was already used" in r.text
+    assert requests.get(f"{base}?token=zz", timeout=10).status_code == 400
+
+
+def test_hosted_reset_page(app_server, email):
+    no_body(call(app_server, "POST", provider("auto-app", "register"), {"email": email, "password": PW}), 201)
+    no_body(call(app_server, "POST", provider("email-app", "reset/send"), {"email": email}))
+    base, token, token_id = link_pair(app_server, email)
+    assert base == app_server.base + "/reset-password"
+    form = requests.get(f"{base}?token={token}&tokenId={token_id}", timeout=10)
+    assert form.status_code == 200 and "<script" not in form.text
+    page_headers_ok(form)
+    assert f'name="token" value="{token}"' in form.text and form.text.count(token) == 1  # only in the hidden field
+    bad = requests.post(base, data={"token": token, "tokenId": token_id, "password": "short"}, timeout=10)
+    assert bad.status_code == 400 and "too short" in bad.text and 'type="password"' in bad.text
+    ok = requests.post(base, data={"token": token, "tokenId": token_id, "password": NEW_PW}, timeout=10)
+    assert ok.status_code == 200 and "Password changed" in ok.text
+    assert login(app_server, "auto-app", email, NEW_PW).status_code == 200
+    again = requests.post(base, data={"token": token, "tokenId": token_id, "password": "yet another passphrase"}, timeout=10)
+    assert again.status_code == 400 and "expired or was already used" in again.text

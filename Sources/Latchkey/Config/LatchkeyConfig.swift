@@ -22,6 +22,7 @@ struct LatchkeyConfig {
     var mailTransport = MailTransportKind.log
     var mailFile = "data/mail.jsonl"
     var mailTemplates = "config/templates"
+    var pagesDirectory = "config/pages"
     var mailFrom = MailAddress(address: "no-reply@localhost", name: "Latchkey")
     var smtp: SMTPSettings?
     var outbox = OutboxPolicy()
@@ -46,7 +47,7 @@ struct LatchkeyConfig {
             + LimitSettings.Rule.allCases.flatMap { ["\($0.rawValue).requests", "\($0.rawValue).per_seconds"] },
         "tokens": ["access_ttl_seconds", "refresh_ttl_seconds", "refresh_reuse_grace_seconds", "flow_ttl_seconds"],
         "reset": ["enumeration_protection", "poll_interval_seconds"],
-        "app_services": ["apps", "link_ttl_seconds"],
+        "app_services": ["apps", "link_ttl_seconds", "pages"],
         "testing": ["mailbox"],
         "log": ["level"],
     ]
@@ -137,6 +138,7 @@ struct LatchkeyConfig {
         commonPasswordsPath = try tree.string("passwords.common_list", default: commonPasswordsPath)
         engine.limits = try Self.limits(tree)
         engine.apps = try Self.apps(tree)
+        pagesDirectory = try tree.string("app_services.pages", default: pagesDirectory)
         engine.linkTokenTTLSeconds = try tree.int("app_services.link_ttl_seconds", default: 1800, range: 60...86400)
         engine.tokens.accessTTLSeconds = try tree.int("tokens.access_ttl_seconds", default: 3600, range: 60...86400)
         engine.tokens.refreshTTLSeconds = try tree.int("tokens.refresh_ttl_seconds", default: 2_592_000, range: 60...31_536_000)

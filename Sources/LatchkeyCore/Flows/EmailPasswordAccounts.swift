@@ -29,6 +29,11 @@ extension LatchkeyEngine {
 
     public func confirm(appId: String, token: String?, tokenId: String?, caller: CallerInfo) async throws {
         _ = try requireApp(appId)
+        try await confirmEmail(token: token, tokenId: tokenId, caller: caller)
+    }
+
+    /// Confirms the pending account a confirmation link was mailed to (the API call and the hosted page).
+    public func confirmEmail(token: String?, tokenId: String?, caller: CallerInfo) async throws {
         try await limit(.credentialPerIP, caller.ip, caller: caller)
         try await transaction { tx in
             var user = try self.redeemLinkToken(.confirmation, token: token, tokenId: tokenId, in: tx)
@@ -76,6 +81,11 @@ extension LatchkeyEngine {
     /// `reset`: sets the password from a valid reset link; sessions are revoked and a notice is mailed, as in the native reset.
     public func resetPassword(appId: String, token: String?, tokenId: String?, password: String?, caller: CallerInfo) async throws {
         _ = try requireApp(appId)
+        try await resetPassword(token: token, tokenId: tokenId, password: password, caller: caller)
+    }
+
+    /// Sets a new password from a reset link (the API call and the hosted page).
+    public func resetPassword(token: String?, tokenId: String?, password: String?, caller: CallerInfo) async throws {
         try await limit(.credentialPerIP, caller.ip, caller: caller)
         // Shape first, so a malformed pair is a BadRequest whatever the password.
         guard let token, let tokenId, Self.isHex(token, length: 64), Self.isHex(tokenId, length: 24) else {

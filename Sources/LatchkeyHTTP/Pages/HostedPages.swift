@@ -1,0 +1,82 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LatchkeyCore
+import Mustache
+
+/// The few HTML pages for operators without a web app of their own: confirm an email address from its link,
+/// choose a new password from a reset link. Plain HTML, no JavaScript, nothing cached or referred, and the
+/// token appears only in the form's hidden fields.
+struct HostedPages: Sendable {
+    let engine: LatchkeyEngine
+    let templates: MustacheLibrary
+    let clientAddress: ClientAddress
+
+    func addRoutes(to router: Router<LatchkeyRequestContext>) {
+        router.get("/confirm") { request, context in
+            let query = request.uri.queryParameters
+            do {
+                try await engine.confirmEmail(token: query["token"].map(String.init), tokenId: query["tokenId"].map(String.init),
+                                              caller: caller(request, context))
+                return page("message", .ok, ["title": "Email address confirmed", "message": "Your email address is confirmed. You can sign in now."])
+            } catch let error as LatchkeyError {
+                return page("message", Self.status(error), ["title": "Confirmation failed", "message": Self.explain(error), "isError": true])
+            }
+        }
+        router.get("/reset-password") { request, _ in
+            let query = request.uri.queryParameters
+            guard let token = query["token"], let tokenId = query["tokenId"] else {
+                return page("message", .badRequest, ["title": "Reset link incomplete", "message": Self.explain(.linkTokenMalformed), "isError": true])
+            }
+            return page("reset_form", .ok, ["title": "Choose a new password", "token": String(token), "tokenId": String(tokenId)])
+        }
+        router.post("/reset-password") { request, context in
+            let form = try await FormBody.read(request, context: context)
+            do {
+                try await engine.resetPassword(token: form["token"], tokenId: form["tokenId"], password: form["password"],
+                                               caller: caller(request, context))
+                return page("message", .ok, ["title": "Password changed", "message": "Your password was changed. You can sign in with it now."])
+            } catch let error as LatchkeyError {
+                if case .passwordRejected = error {
+                    return page("reset_form", .badRequest, ["title": "Choose a new password", "error": Self.explain(error),
+                                                            "token": form["token"] ?? "", "tokenId": form["tokenId"] ?? ""])
+                }
+                return page("message", Self.status(error), ["title": "Reset failed", "message": Self.explain(error), "isError": true])
+            }
+        }
+    }
+
+    private func caller(_ request: Request, _ context: LatchkeyRequestContext) -> CallerInfo {
+        CallerInfo(clientId: nil, ip: clientAddress.resolve(request, context: context), userAgent: request.headers[.userAgent],
+                   acceptLanguage: request.headers[.acceptLanguage])
+    }
+
+    private func page(_ name: String, _ status: HTTPResponse.Status, _ context: [String: Any]) -> Response {
+        let html = templates.render(context, withTemplate: name) ?? "<!doctype html><title>Latchkey</title>"
+        return Response(status: status, headers: [
+            .contentType: "text/html; charset=utf-8", .cacheControl: "no-store", HTTPField.Name("Referrer-Policy")!: "no-referrer",
+            HTTPField.Name("Content-Security-Policy")!: "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+        ], body: .init(byteBuffer: .init(string: html)))
+    }
+
+    static func status(_ error: LatchkeyError) -> HTTPResponse.Status {
+        if case .rateLimited = error { return .tooManyRequests }
+        if case .storeFailure = error { return .internalServerError }
+        return .badRequest
+    }
+
+    static func explain(_ error: LatchkeyError) -> String {
+        switch error {
+        case .linkTokenMalformed: return "This link is incomplete. Copy the whole link from the mail."
+        case .linkTokenInvalid: return "This link has expired or was already used. Ask for a new mail."
+        case .userAlreadyConfirmed: return "This email address is already confirmed."
+        case .passwordRejected(.tooShort): return "The password is too short (at least 8 characters)."
+        case .passwordRejected(.tooLong): return "The password is too long (at most 256 characters)."
+        case .passwordRejected(.banned): return "This password is too common or too close to your email address."
+        case .passwordRejected(.tooWeak): return "This password is too weak."
+        case .passwordRejected(.recentlyUsed): return "Choose a password different from your current one."
+        case .rateLimited: return "Too many attempts. Try again in a few minutes."
+        default: return "The request could not be completed."
+        }
+    }
+}
