@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import LatchkeyCore
 import LatchkeyHTTP
+import LatchkeyFunctions
 import LatchkeySMTP
 import Logging
 import Mustache
@@ -26,7 +27,14 @@ struct ServeCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("latchkey: configuration error: mail.templates: \(error)\n".utf8))
             throw ExitCode(78)
         }
-        let engine = try await LatchkeyEngine.start(store: runtime.store, settings: settings, mailComposer: composer, logger: logger)
+        let functions = config.functions.mapValues { definition -> any OperatorFunction in
+            switch definition {
+            case .webhook(let url, let secret, let timeout): return WebhookFunction(url: url, secret: secret, timeoutSeconds: timeout)
+            case .command(let argv, let timeout): return CommandFunction(argv: argv, timeoutSeconds: timeout)
+            }
+        }
+        let engine = try await LatchkeyEngine.start(store: runtime.store, settings: settings, mailComposer: composer,
+                                                    functions: functions, logger: logger)
 
         let transport: any MailTransport
         switch config.mailTransport {

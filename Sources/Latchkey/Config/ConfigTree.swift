@@ -88,6 +88,20 @@ final class ConfigTree {
         }
     }
 
+    /// A whole subtree read as is (e.g. `functions`, whose keys are the operator's names).
+    func rawMap(_ path: String) throws -> [String: Any]? {
+        guard let raw = lookup(path) else { return nil }
+        guard let map = raw as? [String: Any] else { throw ConfigError(key: path, message: "must be a mapping") }
+        func consume(_ node: [String: Any], _ prefix: String) {
+            for (key, value) in node {
+                consumed.insert("\(prefix).\(key)")
+                if let child = value as? [String: Any] { consume(child, "\(prefix).\(key)") }
+            }
+        }
+        consume(map, path)
+        return map
+    }
+
     func stringList(_ path: String, default value: [String]) throws -> [String] {
         guard let raw = lookup(path) else { return value }
         guard let items = raw as? [Any] else { throw ConfigError(key: path, message: "must be a list") }

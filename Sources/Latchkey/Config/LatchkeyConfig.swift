@@ -23,6 +23,12 @@ struct LatchkeyConfig {
     var mailFile = "data/mail.jsonl"
     var mailTemplates = "config/templates"
     var pagesDirectory = "config/pages"
+    var functions: [String: FunctionDefinition] = [:]
+
+    enum FunctionDefinition {
+        case webhook(url: String, secret: String, timeoutSeconds: Int)
+        case command(argv: [String], timeoutSeconds: Int)
+    }
     var mailFrom = MailAddress(address: "no-reply@localhost", name: "Latchkey")
     var smtp: SMTPSettings?
     var outbox = OutboxPolicy()
@@ -48,6 +54,7 @@ struct LatchkeyConfig {
         "tokens": ["access_ttl_seconds", "refresh_ttl_seconds", "refresh_reuse_grace_seconds", "flow_ttl_seconds"],
         "reset": ["enumeration_protection", "poll_interval_seconds"],
         "app_services": ["apps", "link_ttl_seconds", "pages"],
+        "functions": [],
         "testing": ["mailbox"],
         "log": ["level"],
     ]
@@ -137,7 +144,8 @@ struct LatchkeyConfig {
         engine.passwords.maxLength = try tree.int("passwords.max_length", default: 256, range: engine.passwords.minLength...4096)
         commonPasswordsPath = try tree.string("passwords.common_list", default: commonPasswordsPath)
         engine.limits = try Self.limits(tree)
-        engine.apps = try Self.apps(tree)
+        functions = try Self.functions(tree)
+        engine.apps = try Self.apps(tree, functions: Set(functions.keys))
         pagesDirectory = try tree.string("app_services.pages", default: pagesDirectory)
         engine.linkTokenTTLSeconds = try tree.int("app_services.link_ttl_seconds", default: 1800, range: 60...86400)
         engine.tokens.accessTTLSeconds = try tree.int("tokens.access_ttl_seconds", default: 3600, range: 60...86400)
@@ -150,7 +158,43 @@ struct LatchkeyConfig {
         if let unknown = tree.unknownKeys().first { throw ConfigError(key: unknown, message: "unknown key") }
     }
 
-    private static func apps(_ tree: ConfigTree) throws -> [AppServicesApp] {
+    private static func functions(_ tree: ConfigTree) throws -> [String: FunctionDefinition] {
+        guard let map = try tree.rawMap("functions") else { return [:] }
+        var result: [String: FunctionDefinition] = [:]
+        for (name, raw) in map {
+            let key = "functions.\(name)"
+            guard let item = raw as? [String: Any] else { throw ConfigError(key: key, message: "must be a mapping") }
+            let timeout = item["timeout_seconds"] as? Int ?? 5
+            guard (1...60).contains(timeout) else { throw ConfigError(key: "\(key).timeout_seconds", message: "must be between 1 and 60") }
+            switch item["kind"] as? String {
+            case "webhook":
+                if let extra = item.keys.first(where: { !["kind", "url", "secret", "timeout_seconds"].contains($0) }) {
+                    throw ConfigError(key: "\(key).\(extra)", message: "unknown key")
+                }
+                guard let url = item["url"] as? String, let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? "") else {
+                    throw ConfigError(key: "\(key).url", message: "must be an http(s) URL")
+                }
+                guard let secret = item["secret"] as? String, !secret.isEmpty else {
+                    throw ConfigError(key: "\(key).secret", message: "is required: requests are signed with it")
+                }
+                result[name] = .webhook(url: url, secret: secret, timeoutSeconds: timeout)
+            case "command":
+                if let extra = item.keys.first(where: { !["kind", "command", "timeout_seconds"].contains($0) }) {
+                    throw ConfigError(key: "\(key).\(extra)", message: "unknown key")
+                }
+                guard let argv = item["command"] as? [String], let program = argv.first, program.hasPrefix("/"),
+                      FileManager.default.isExecutableFile(atPath: program) else {
+                    throw ConfigError(key: "\(key).command", message: "must be a list starting with the absolute path of an executable")
+                }
+                result[name] = .command(argv: argv, timeoutSeconds: timeout)
+            default:
+                throw ConfigError(key: "\(key).kind", message: "must be webhook or command")
+            }
+        }
+        return result
+    }
+
+    private static func apps(_ tree: ConfigTree, functions: Set<String>) throws -> [AppServicesApp] {
         guard let items = try tree.list("app_services.apps") else { return [] }
         var seen = Set<String>()
         return try items.enumerated().map { index, item in
@@ -160,29 +204,38 @@ struct LatchkeyConfig {
             if let extra = item.keys.first(where: { !["id", "confirmation", "reset"].contains($0) }) {
                 throw ConfigError(key: "\(key).\(extra)", message: "unknown key")
             }
-            func mode(_ name: String) throws -> (String, String) {
-                guard let raw = item[name] else { return ("email", "") }
+            func mode(_ name: String) throws -> (String, String, String?) {
+                guard let raw = item[name] else { return ("email", "", nil) }
                 guard let map = raw as? [String: Any] else { throw ConfigError(key: "\(key).\(name)", message: "must be a mapping") }
                 if let extra = map.keys.first(where: { !["mode", "url", "function"].contains($0) }) {
                     throw ConfigError(key: "\(key).\(name).\(extra)", message: "unknown key")
                 }
-                return (map["mode"] as? String ?? "email", map["url"] as? String ?? "")
+                let function = map["function"] as? String
+                if (map["mode"] as? String) == "function" {
+                    guard let function, functions.contains(function) else {
+                        throw ConfigError(key: "\(key).\(name).function", message: "must name a function declared under functions:")
+                    }
+                }
+                return (map["mode"] as? String ?? "email", map["url"] as? String ?? "", function)
             }
-            let (confirmation, confirmationURL) = try mode("confirmation")
-            let (reset, resetURL) = try mode("reset")
-            guard let confirmationMode = AppServicesApp.ConfirmationMode(rawValue: confirmation), confirmationMode != .function else {
-                throw ConfigError(key: "\(key).confirmation.mode", message: "must be auto or email (custom functions are not available yet)")
+            let (confirmation, confirmationURL, confirmationFunction) = try mode("confirmation")
+            let (reset, resetURL, resetFunction) = try mode("reset")
+            guard let confirmationMode = AppServicesApp.ConfirmationMode(rawValue: confirmation) else {
+                throw ConfigError(key: "\(key).confirmation.mode", message: "must be auto, email or function")
             }
-            guard let resetMode = AppServicesApp.ResetMode(rawValue: reset), resetMode != .function else {
-                throw ConfigError(key: "\(key).reset.mode", message: "must be email (custom functions are not available yet)")
+            guard let resetMode = AppServicesApp.ResetMode(rawValue: reset) else {
+                throw ConfigError(key: "\(key).reset.mode", message: "must be email or function")
             }
             for (name, url) in [("confirmation", confirmationURL), ("reset", resetURL)] where !url.isEmpty {
                 guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? "") else {
                     throw ConfigError(key: "\(key).\(name).url", message: "must be an http(s) URL")
                 }
             }
-            return AppServicesApp(id: id, confirmation: confirmationMode, confirmationURL: confirmationURL, reset: resetMode,
-                                  resetURL: resetURL)
+            var app = AppServicesApp(id: id, confirmation: confirmationMode, confirmationURL: confirmationURL, reset: resetMode,
+                                     resetURL: resetURL)
+            app.confirmationFunction = confirmationMode == .function ? confirmationFunction : nil
+            app.resetFunction = resetMode == .function ? resetFunction : nil
+            return app
         }
     }
 

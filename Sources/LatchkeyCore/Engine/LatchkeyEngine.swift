@@ -27,10 +27,13 @@ public final class LatchkeyEngine: Sendable {
     public let signingKeys: [SigningKey]
     public let tenantId: String
     public let mailComposer: MailComposer
+    /// Operator functions by name (webhook / command), for App Services confirmation and reset modes.
+    let functions: [String: any OperatorFunction]
     let rateLimiter = RateLimiter()
 
     private init(store: any Store, settings: EngineSettings, time: any TimeSource, logger: Logger,
-                 serverKey: [UInt8], signingKeys: [SigningKey], tenantId: String, mailComposer: MailComposer) {
+                 serverKey: [UInt8], signingKeys: [SigningKey], tenantId: String, mailComposer: MailComposer,
+                 functions: [String: any OperatorFunction]) {
         self.store = store; self.settings = settings; self.time = time; self.logger = logger
         self.hashingPool = HashingPool(concurrency: settings.hashingConcurrency, queueLimit: settings.hashingQueueLimit)
         self.passwordHasher = PasswordHasher(parameters: settings.passwords.scrypt)
@@ -40,10 +43,12 @@ public final class LatchkeyEngine: Sendable {
         self.signingKeys = signingKeys
         self.tenantId = tenantId
         self.mailComposer = mailComposer
+        self.functions = functions
     }
 
     /// Loads the server key, tenant id and signing key from the store, creating them on first start.
     public static func start(store: any Store, settings: EngineSettings, mailComposer: MailComposer,
+                             functions: [String: any OperatorFunction] = [:],
                              time: any TimeSource = SystemTime(), logger: Logger) async throws -> LatchkeyEngine {
         let now = time.now()
         let bootstrap = try await store.write { tx -> (Data, Data, [SigningKeyRecord]) in
@@ -70,7 +75,8 @@ public final class LatchkeyEngine: Sendable {
         let keys = try bootstrap.2.map { try SigningKey.load(pem: $0.privateKeyPem) }
         return LatchkeyEngine(store: store, settings: settings, time: time, logger: logger,
                               serverKey: [UInt8](bootstrap.0), signingKeys: keys,
-                              tenantId: String(decoding: bootstrap.1, as: UTF8.self), mailComposer: mailComposer)
+                              tenantId: String(decoding: bootstrap.1, as: UTF8.self), mailComposer: mailComposer,
+                              functions: functions)
     }
 
     // MARK: Shared rules

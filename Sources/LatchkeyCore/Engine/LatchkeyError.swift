@@ -38,6 +38,14 @@ public enum LatchkeyError: Error, Sendable, Equatable {
     case sessionInvalid
     /// The app resets passwords through a function, not by mail.
     case resetRequiresFunction
+    /// The confirmation function answered `fail` (or failed): no account was created / it stays pending.
+    case confirmationFailed(email: String)
+    /// The reset function answered `fail` (or failed).
+    case resetFailed(email: String)
+    /// `confirm/call` on an app that does not confirm by function.
+    case noConfirmationFunction(autoConfirm: Bool, email: String)
+    /// `reset/call` on an app that does not reset by function.
+    case noResetFunction(email: String)
     /// The store failed; nothing was written. Details go to the log only.
     case storeFailure
 }

@@ -14,16 +14,22 @@ extension LatchkeyEngine {
         let email = try requireEmail(rawEmail)
         let accepted = try requireAcceptablePassword(password, email: email)
         if try await store.read({ try $0.user(email: email) }) != nil { throw LatchkeyError.userAlreadyExists }
-        if app.confirmation == .function { throw LatchkeyError.invalidParameter("confirmation functions are not available yet") }
         let hash = try await hashPassword(accepted)
         let confirmed = app.confirmation == .auto
-        try await transaction { tx in
+        let pair = try await transaction { tx -> (UserRecord, (token: String, tokenId: String)?) in
             let now = self.time.now()
             let user = UserRecord(id: UUID().uuidString.lowercased(), email: email, passwordHash: hash, emailVerified: confirmed,
                                   status: confirmed ? .active : .pending, attributes: [:], now: now)
             try tx.insert(user: user)
             try self.audit(tx, "sign_up", caller: caller, userId: user.id, email: email, detail: "app_services \(app.confirmation.rawValue)")
-            if !confirmed { try self.mailConfirmationLink(to: user, app: app, caller: caller, in: tx) }
+            switch app.confirmation {
+            case .auto: return (user, nil)
+            case .email: try self.mailConfirmationLink(to: user, app: app, caller: caller, in: tx); return (user, nil)
+            case .function: return (user, try self.issueLinkToken(.confirmation, for: user, in: tx))
+            }
+        }
+        if let tokens = pair.1 {
+            try await runConfirmationFunction(app, user: pair.0, tokens: tokens, deleteOnFail: true, caller: caller)
         }
     }
 

@@ -21,6 +21,14 @@ enum AppServicesError {
         case .userPendingConfirmation: return body(.unauthorized, "AuthError", "confirmation required")
         case .sessionInvalid, .accessTokenInvalid, .refreshTokenInvalid: return body(.unauthorized, "InvalidSession", "invalid session")
         case .resetRequiresFunction: return body(.badRequest, "BadRequest", "please use reset password via function")
+        case .confirmationFailed(let email): return body(.badRequest, "BadRequest", "failed to confirm user \"\(email)\"")
+        case .resetFailed(let email): return body(.badRequest, "FunctionExecutionError", "failed to reset password for user \"\(email)\"")
+        case .noConfirmationFunction(true, let email):
+            return body(.badRequest, "InvalidConfiguration", "cannot run confirmation for \(email): automatic confirmation is enabled")
+        case .noConfirmationFunction(false, let email):
+            return body(.badRequest, "InvalidConfiguration", "cannot run confirmation for \(email): no confirmation function is configured")
+        case .noResetFunction(let email):
+            return body(.badRequest, "InvalidConfiguration", "cannot reset password for \(email): no reset function is configured")
         case .unknownApp: return body(.notFound, "AppNotFound", "cannot find app using Client App ID '\(appId ?? "")'")
         case .rateLimited(let seconds):
             return body(.tooManyRequests, "TooManyRequests", "too many requests, retry in \(seconds) seconds",

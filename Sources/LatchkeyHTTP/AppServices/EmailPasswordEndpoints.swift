@@ -20,11 +20,8 @@ extension AppServicesRoutes {
     }
 
     func confirmCall(_ body: [String: JSONValue], _ caller: CallerInfo, _ app: String) async throws -> Response {
-        let email = body["email"]?.stringValue ?? ""
-        if try engine.requireApp(app).confirmation == .auto {
-            return AppServicesError.body(.badRequest, "BadRequest", "cannot run confirmation for \(email): automatic confirmation is enabled")
-        }
-        return AppServicesError.body(.badRequest, "BadRequest", "cannot run confirmation for \(email): no confirmation function is configured")
+        try await engine.retryConfirmation(appId: app, email: body["email"]?.stringValue, caller: caller)
+        return Self.done
     }
 
     func reset(_ body: [String: JSONValue], _ caller: CallerInfo, _ app: String) async throws -> Response {
@@ -39,8 +36,12 @@ extension AppServicesRoutes {
     }
 
     func resetCall(_ body: [String: JSONValue], _ caller: CallerInfo, _ app: String) async throws -> Response {
-        let email = body["email"]?.stringValue ?? ""
-        return AppServicesError.body(.badRequest, "BadRequest", "failed to reset password for user \"\(email)\": no reset function is configured")
+        guard case .array(let arguments)? = body["arguments"] ?? .array([]) else {
+            throw LatchkeyError.invalidParameter("arguments must be an array")
+        }
+        try await engine.callResetFunction(appId: app, email: body["email"]?.stringValue, password: body["password"]?.stringValue,
+                                           arguments: arguments, caller: caller)
+        return Self.done
     }
 
     func login(_ body: [String: JSONValue], _ caller: CallerInfo, _ app: String) async throws -> Response {

@@ -57,7 +57,7 @@ enum NativeAuthError {
                                                            "error_description": "The server is busy; retry shortly."],
                                      headers: [.retryAfter: String(seconds)])
         case .unknownApp, .linkTokenMalformed, .linkTokenInvalid, .userAlreadyConfirmed, .userPendingConfirmation, .sessionInvalid,
-             .resetRequiresFunction:
+             .resetRequiresFunction, .confirmationFailed, .resetFailed, .noConfirmationFunction, .noResetFunction:
             return body("invalid_request", "The request is not valid for this endpoint.", [90100])
         case .storeFailure:
             return JSONResponse.make(.internalServerError, ["error": "server_error",

@@ -1,0 +1,49 @@
+import AsyncHTTPClient
+import Foundation
+import LatchkeyCore
+import NIOCore
+import NIOFoundationCompat
+
+/// `kind: webhook`: POSTs the JSON argument list to the operator's URL, signed per Standard Webhooks
+/// (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256(id.timestamp.body)>`).
+public struct WebhookFunction: OperatorFunction {
+    public let url: String
+    let key: [UInt8]
+    public let timeoutSeconds: Int
+
+    /// `secret` is `whsec_<base64 key>` as Standard Webhooks issues them, or any other string used as is.
+    public init(url: String, secret: String, timeoutSeconds: Int) {
+        self.url = url
+        self.timeoutSeconds = timeoutSeconds
+        if secret.hasPrefix("whsec_"), let decoded = Data(base64Encoded: String(secret.dropFirst(6))) {
+            key = [UInt8](decoded)
+        } else {
+            key = Array(secret.utf8)
+        }
+    }
+
+    public func call(_ arguments: [JSONValue]) async -> FunctionOutcome {
+        do {
+            let body = try JSONEncoder().encode(arguments)
+            let id = "msg_" + SecureRandom.token(byteCount: 16)
+            let timestamp = String(Int(Date().timeIntervalSince1970))
+            let signed = Array("\(id).\(timestamp).".utf8) + [UInt8](body)
+            let signature = Data(Digest.hmacSHA256(key: key, data: signed)).base64EncodedString()
+            var request = HTTPClientRequest(url: url)
+            request.method = .POST
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.headers.add(name: "webhook-id", value: id)
+            request.headers.add(name: "webhook-timestamp", value: timestamp)
+            request.headers.add(name: "webhook-signature", value: "v1,\(signature)")
+            request.body = .bytes(ByteBuffer(data: body))
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(Int64(timeoutSeconds)))
+            let answer = try await response.body.collect(upTo: 64 * 1024)
+            guard (200..<300).contains(response.status.code) else {
+                return FunctionOutcome(status: .fail, message: "webhook answered HTTP \(response.status.code)")
+            }
+            return FunctionOutcome.parse(Data(buffer: answer))
+        } catch {
+            return FunctionOutcome(status: .fail, message: "webhook failed: \(error)")
+        }
+    }
+}

@@ -1,0 +1,140 @@
+"""App Services confirmation and reset by the operator's functions: command and signed webhook."""
+import base64
+import hashlib
+import hmac
+import json
+import os
+import threading
+import time
+import uuid
+from http.server import BaseHTTPRequestHandler, HTTPServer
+
+import pytest
+
+from harness import ROOT, Server, free_port
+from test_app_services import app_error, call, link_pair, login, no_body, provider
+
+PW = "correct horse battery"
+SECRET_KEY = os.urandom(24)
+SECRET = "whsec_" + base64.b64encode(SECRET_KEY).decode()
+
+
+class Hook(BaseHTTPRequestHandler):
+    received = []
+
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        signed = f"{self.headers['webhook-id']}.{self.headers['webhook-timestamp']}.".encode() + body
+        expected = base64.b64encode(hmac.new(SECRET_KEY, signed, hashlib.sha256).digest()).decode()
+        valid = self.headers["webhook-signature"] == f"v1,{expected}" and abs(time.time() - int(self.headers["webhook-timestamp"])) < 60
+        args = json.loads(body)
+        Hook.received.append({"args": args, "valid": valid})
+        who = args[0]["username"]
+        status = "fail" if not valid else "success" if "ok" in who else "pending" if "later" in who else "fail"
+        if "slow" in who:
+            time.sleep(5)
+        answer = json.dumps({"status": status}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(answer)))
+        self.end_headers()
+        self.wfile.write(answer)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def fn_server(tmp_path_factory):
+    log = str(tmp_path_factory.mktemp("fn") / "decide.log")
+    hook = HTTPServer(("127.0.0.1", free_port()), Hook)
+    threading.Thread(target=hook.serve_forever, daemon=True).start()
+    functions = {
+        "decide": {"kind": "command", "command": [os.path.join(ROOT, "Tests", "blackbox", "functions", "decide.py")], "timeout_seconds": 2},
+        "hook": {"kind": "webhook", "url": f"http://127.0.0.1:{hook.server_port}/hook", "secret": SECRET, "timeout_seconds": 2},
+    }
+    apps = [{"id": "cmd", "confirmation": {"mode": "function", "function": "decide"}, "reset": {"mode": "function", "function": "decide"}},
+            {"id": "web", "confirmation": {"mode": "function", "function": "hook"}, "reset": {"mode": "email"}}]
+    s = Server(env={"LATCHKEY_FUNCTIONS": json.dumps(functions), "LATCHKEY_APP_SERVICES_APPS": json.dumps(apps), "DECIDE_LOG": log}).start()
+    s.decide_log = log
+    yield s
+    s.cleanup()
+    hook.shutdown()
+
+
+def name(tag):
+    return f"{tag}-{uuid.uuid4().hex[:8]}@example.com"
+
+
+def test_confirmation_function_success_pending_fail(fn_server):
+    s = fn_server
+    ok = name("ok")
+    no_body(call(s, "POST", provider("cmd", "register"), {"email": ok, "password": PW}), 201)
+    assert login(s, "cmd", ok, PW).status_code == 200
+    later = name("later")
+    no_body(call(s, "POST", provider("cmd", "register"), {"email": later, "password": PW}), 201)
+    app_error(login(s, "cmd", later, PW), 401, "AuthError")
+    with open(s.decide_log) as f:
+        last = json.loads(f.readlines()[-1])
+    assert set(last[0]) == {"token", "tokenId", "username"} and last[0]["username"] == later
+    # The function delivered the pair out of band; the client confirms with it.
+    no_body(call(s, "POST", provider("cmd", "confirm"), {"token": last[0]["token"], "tokenId": last[0]["tokenId"]}))
+    assert login(s, "cmd", later, PW).status_code == 200
+    bad = name("bad")
+    app_error(call(s, "POST", provider("cmd", "register"), {"email": bad, "password": PW}), 400, "BadRequest",
+              f'failed to confirm user "{bad}"')
+    # No account was created: the address can register again.
+    app_error(call(s, "POST", provider("cmd", "register"), {"email": bad, "password": PW}), 400, "BadRequest")
+    app_error(call(s, "POST", provider("cmd", "confirm/call"), {"email": bad}), 404, "UserNotFound")
+    app_error(call(s, "POST", provider("cmd", "confirm/call"), {"email": ok}), 400, "UserAlreadyConfirmed")
+
+
+def test_broken_functions_fail_within_their_timeout(fn_server):
+    s = fn_server
+    for tag in ("slow", "crash", "junk"):
+        t0 = time.time()
+        app_error(call(s, "POST", provider("cmd", "register"), {"email": name(tag), "password": PW}), 400, "BadRequest")
+        assert time.time() - t0 < 6
+    assert "operator function failed" in s.read_log()
+
+
+def test_reset_function(fn_server):
+    s = fn_server
+    user = name("ok")
+    no_body(call(s, "POST", provider("cmd", "register"), {"email": user, "password": PW}), 201)
+    app_error(call(s, "POST", provider("cmd", "reset/send"), {"email": user}), 400, "BadRequest", "please use reset password via function")
+    no_body(call(s, "POST", provider("cmd", "reset/call"), {"email": user, "password": "new ok passphrase",
+                                                             "arguments": ["magic", {"$numberInt": "42"}]}))
+    with open(s.decide_log) as f:
+        last = json.loads(f.readlines()[-1])
+    assert last[0]["currentPasswordValid"] is False and last[0]["password"] == "new ok passphrase"
+    assert last[1:] == ["magic", {"$numberInt": "42"}]
+    assert login(s, "cmd", user, "new ok passphrase").status_code == 200
+    # pending: nothing changes until `reset` with the pair the function kept.
+    no_body(call(s, "POST", provider("cmd", "reset/call"), {"email": user, "password": "later passphrase here", "arguments": []}))
+    with open(s.decide_log) as f:
+        last = json.loads(f.readlines()[-1])
+    app_error(login(s, "cmd", user, "later passphrase here"), 401, "InvalidPassword")
+    no_body(call(s, "POST", provider("cmd", "reset"), {"token": last[0]["token"], "tokenId": last[0]["tokenId"],
+                                                      "password": "later passphrase here"}))
+    assert login(s, "cmd", user, "later passphrase here").status_code == 200
+    app_error(call(s, "POST", provider("cmd", "reset/call"), {"email": user, "password": "refused passphrase", "arguments": []}),
+              400, "FunctionExecutionError", "failed to reset password")
+    app_error(call(s, "POST", provider("cmd", "reset/call"), {"email": name("ghost"), "password": PW, "arguments": []}), 404, "UserNotFound")
+
+
+def test_signed_webhook_confirmation(fn_server):
+    s = fn_server
+    ok = name("ok")
+    no_body(call(s, "POST", provider("web", "register"), {"email": ok, "password": PW}), 201)
+    assert Hook.received[-1]["valid"] and Hook.received[-1]["args"][0]["username"] == ok
+    assert login(s, "web", ok, PW).status_code == 200
+    later = name("later")
+    no_body(call(s, "POST", provider("web", "register"), {"email": later, "password": PW}), 201)
+    app_error(login(s, "web", later, PW), 401, "AuthError")
+    no_body(call(s, "POST", provider("web", "confirm/call"), {"email": later}))  # still pending
+    app_error(call(s, "POST", provider("web", "confirm/call"), {"email": ok}), 400, "UserAlreadyConfirmed")
+    t0 = time.time()
+    app_error(call(s, "POST", provider("web", "register"), {"email": name("slow"), "password": PW}), 400, "BadRequest")
+    assert time.time() - t0 < 4
+    app_error(call(s, "POST", provider("web", "reset/call"), {"email": ok, "password": PW, "arguments": []}), 400, "InvalidConfiguration")
