@@ -5,14 +5,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need_apt=()
-for pkg in libssl-dev libsqlite3-dev pkg-config; do
+for pkg in libssl-dev libsqlite3-dev pkg-config chromium chromium-driver openssl; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
 done
 if [ ${#need_apt[@]} -gt 0 ]; then
     echo "installing ${need_apt[*]}"
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}"
 fi
-if ! python3 -c "import pytest, requests, cryptography, aiosmtpd" 2>/dev/null; then
+if ! python3 -c "import pytest, requests, cryptography, aiosmtpd, selenium" 2>/dev/null; then
     python3 -m pip install -q -r Tests/blackbox/requirements.txt
 fi
 

@@ -147,7 +147,7 @@ struct LatchkeyConfig {
         functions = try Self.functions(tree)
         engine.apps = try Self.apps(tree, functions: Set(functions.keys))
         pagesDirectory = try tree.string("app_services.pages", default: pagesDirectory)
-        engine.linkTokenTTLSeconds = try tree.int("app_services.link_ttl_seconds", default: 1800, range: 60...86400)
+        engine.linkTokenTTLSeconds = try tree.int("app_services.link_ttl_seconds", default: 1800, range: 1...86400)
         engine.tokens.accessTTLSeconds = try tree.int("tokens.access_ttl_seconds", default: 3600, range: 60...86400)
         engine.tokens.refreshTTLSeconds = try tree.int("tokens.refresh_ttl_seconds", default: 2_592_000, range: 60...31_536_000)
         engine.tokens.refreshReuseGraceSeconds = try tree.int("tokens.refresh_reuse_grace_seconds", default: 5, range: 0...60)
