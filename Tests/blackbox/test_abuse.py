@@ -316,3 +316,31 @@ def test_no_secret_reaches_the_log_at_debug_level(email):
             assert secret not in log, f"secret in log: {secret[:6]}..."
     finally:
         s.cleanup()
+
+
+def test_every_per_ip_rule_answers_429(email):
+    """Each per-IP rule with a budget of 2: the third call is refused in the native error shape."""
+    rules = ["signin_per_ip", "credential_per_ip", "mail_per_ip", "reset_per_ip"]
+    env = {"LATCHKEY_LIMITS_ENABLED": "true", **{f"LATCHKEY_LIMITS_{r.upper()}_REQUESTS": "2" for r in rules}}
+    s = Server(env=env).start()
+    try:
+        sign_up(s, email)  # one mail and one code check from this IP
+        init = lambda: s.post("/oauth2/v2.0/initiate", {"username": email, "challenge_type": ALL_TYPES})
+        ct = strict.ok(init(), "oauth2/initiate")["continuation_token"]
+        strict.ok(init(), "oauth2/initiate")
+        limited(init())                                                        # signin_per_ip
+        ch = strict.ok(s.post("/oauth2/v2.0/challenge", {"continuation_token": ct, "challenge_type": ALL_TYPES}), "oauth2/challenge")
+        grant = lambda: s.post("/oauth2/v2.0/token", {"grant_type": "password", "password": "wrong password!",
+                                                      "continuation_token": ch["continuation_token"]})
+        strict.error(grant(), "invalid_grant")                                 # 2nd credential check (1st was the code)
+        limited(grant())                                                       # credential_per_ip
+        reset = lambda: s.post("/resetpassword/v1.0/start", {"username": email, "challenge_type": ALL_TYPES})
+        st = strict.ok(reset(), "resetpassword/start")
+        strict.ok(reset(), "resetpassword/start")
+        limited(reset())                                                       # reset_per_ip
+        strict.ok(s.post("/resetpassword/v1.0/challenge", {"continuation_token": st["continuation_token"],
+                                                           "challenge_type": ALL_TYPES}), "resetpassword/challenge")
+        limited(s.post("/resetpassword/v1.0/challenge", {"continuation_token": st["continuation_token"],
+                                                         "challenge_type": ALL_TYPES}))  # mail_per_ip (sign-up mail + this)
+    finally:
+        s.cleanup()
