@@ -107,8 +107,14 @@ def test_two_racing_sign_ups_make_one_user(server, email):
 
 
 def test_app_services_config_is_validated():
-    err = run_expecting_config_error(env={"LATCHKEY_APP_SERVICES_APPS": '[{"id": "a", "confirmation": {"mode": "function"}}]'})
+    err = run_expecting_config_error(env={"LATCHKEY_APP_SERVICES_APPS": '[{"id": "a", "confirmation": {"mode": "magic"}}]'})
     assert "app_services.apps[0].confirmation.mode" in err
+    err = run_expecting_config_error(env={"LATCHKEY_APP_SERVICES_APPS": '[{"id": "a", "confirmation": {"mode": "function"}}]'})
+    assert "app_services.apps[0].confirmation.function" in err
+    err = run_expecting_config_error(env={"LATCHKEY_FUNCTIONS": '{"f": {"kind": "webhook", "url": "http://x/h"}}'})
+    assert "functions.f.secret" in err
+    err = run_expecting_config_error(env={"LATCHKEY_FUNCTIONS": '{"f": {"kind": "command", "command": ["relative/path"]}}'})
+    assert "functions.f.command" in err
     err = run_expecting_config_error(env={"LATCHKEY_APP_SERVICES_APPS": '[{"id": "a", "reset": {"mode": "email", "url": "ftp://x"}}]'})
     assert "app_services.apps[0].reset.url" in err
     assert "app_services.apps[1].id" in run_expecting_config_error(env={"LATCHKEY_APP_SERVICES_APPS": '[{"id": "a"}, {"id": "a"}]'})
