@@ -9,7 +9,8 @@ public struct SMTPMailTransport: MailTransport {
     }
 
     public func deliver(_ message: MailMessage) async throws {
-        if case let failure = await deliver(batch: [message])[0], failure != .sent { throw failure }
+        let result = await deliver(batch: [message])[0]
+        if result != .sent { throw result }
     }
 
     public func deliver(batch: [MailMessage]) async -> [DeliveryResult] {

@@ -134,7 +134,7 @@ func hexBytes(_ s: String) -> [UInt8] {
         var parts = token.split(separator: ".").map(String.init)
         parts[1] = Base64URL.encode(Array("{\"sub\":\"admin\",\"exp\":42}".utf8))
         #expect(JWT.verify(parts.joined(separator: "."), keys: [key]) == nil)
-        let jwk = try key.publicJWK()
+        let jwk = key.publicJWK
         #expect(jwk["kty"] == "EC" && jwk["crv"] == "P-256" && Base64URL.decode(jwk["x"]!)?.count == 32)
     }
 }

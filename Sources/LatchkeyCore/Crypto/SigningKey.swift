@@ -9,6 +9,8 @@ public final class SigningKey: @unchecked Sendable {
     let pkey: OpaquePointer
     public let kid: String
     public let algorithm = "ES256"
+    /// The public JWK (RFC 7517) as published at the JWKS endpoint; computed once.
+    public let publicJWK: [String: String]
 
     deinit { EVP_PKEY_free(pkey) }
 
@@ -17,7 +19,9 @@ public final class SigningKey: @unchecked Sendable {
         let jwk = try Self.publicCoordinates(pkey)
         // RFC 7638 thumbprint: stable kid derived from the public key itself.
         let canonical = "{\"crv\":\"P-256\",\"kty\":\"EC\",\"x\":\"\(jwk.x)\",\"y\":\"\(jwk.y)\"}"
-        self.kid = Base64URL.encode(Digest.sha256(Array(canonical.utf8)))
+        let kid = Base64URL.encode(Digest.sha256(Array(canonical.utf8)))
+        self.kid = kid
+        self.publicJWK = ["kty": "EC", "crv": "P-256", "x": jwk.x, "y": jwk.y, "kid": kid, "use": "sig", "alg": "ES256"]
     }
 
     public static func generate() throws -> SigningKey {
@@ -47,12 +51,6 @@ public final class SigningKey: @unchecked Sendable {
         let len = BIO_ctrl(bio, BIO_CTRL_INFO, 0, &ptr)
         guard len > 0, let p = ptr else { throw CryptoError.openSSL("BIO_get_mem_data") }
         return String(decoding: UnsafeRawBufferPointer(start: p, count: Int(len)), as: UTF8.self)
-    }
-
-    /// The public JWK (RFC 7517) as published at the JWKS endpoint.
-    public func publicJWK() throws -> [String: String] {
-        let c = try Self.publicCoordinates(pkey)
-        return ["kty": "EC", "crv": "P-256", "x": c.x, "y": c.y, "kid": kid, "use": "sig", "alg": algorithm]
     }
 
     /// JWS signature in the raw r||s form JWTs use (not DER).

@@ -24,21 +24,15 @@ extension LatchkeyEngine {
         // Only after the password matched: a pending account is no secret to its owner.
         guard user.status == .active else { throw LatchkeyError.userPendingConfirmation }
         return try await transaction { tx in
-            guard var current = try tx.user(id: user.id) else { throw LatchkeyError.invalidCredentials }
+            guard let stored = try tx.user(id: user.id) else { throw LatchkeyError.invalidCredentials }
+            let current = try self.recordSignIn(stored, rehash: rehash, method: "app_services password", caller: caller, in: tx)
             let now = self.time.now()
-            if let rehash { current.passwordHash = rehash }
-            current.failedLoginCount = 0
-            current.lockedUntil = nil
-            current.lastLoginAt = now
-            current.updatedAt = now
-            try tx.update(user: current)
             let refresh = SecureRandom.token()
             let sessionId = SecureRandom.bytes(12).hex
             try tx.insert(refreshToken: RefreshTokenRecord(
                 id: sessionId, familyId: sessionId, userId: user.id, clientId: "app:\(app.id)", scope: Self.appSessionScope,
                 tokenHash: self.secretHash(refresh), createdAt: now,
                 expiresAt: now + Double(self.settings.appSessionTTLSeconds), rotatedAt: nil, revokedAt: nil))
-            try self.audit(tx, "sign_in", caller: caller, userId: user.id, email: user.email, detail: "app_services password")
             let deviceId = SecureRandom.bytes(12).hex
             return AppLogin(accessToken: try self.appAccessToken(user: current, appId: app.id, sessionId: sessionId, deviceId: deviceId),
                             refreshToken: refresh, userId: user.id, deviceId: deviceId)

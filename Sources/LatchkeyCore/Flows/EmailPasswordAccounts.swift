@@ -94,9 +94,7 @@ extension LatchkeyEngine {
     public func resetPassword(token: String?, tokenId: String?, password: String?, caller: CallerInfo) async throws {
         try await limit(.credentialPerIP, caller.ip, caller: caller)
         // Shape first, so a malformed pair is a BadRequest whatever the password.
-        guard let token, let tokenId, Self.isHex(token, length: 64), Self.isHex(tokenId, length: 24) else {
-            throw LatchkeyError.linkTokenMalformed
-        }
+        let (token, tokenId) = try Self.requireLinkShape(token, tokenId)
         let owner = try await store.read { tx -> UserRecord in
             guard let record = try tx.actionToken(tokenId: tokenId.lowercased()), let user = try tx.user(id: record.userId) else {
                 throw LatchkeyError.linkTokenInvalid

@@ -15,9 +15,7 @@ extension LatchkeyEngine {
     /// The user a link token was issued to; consumes it.
     func redeemLinkToken(_ kind: ActionTokenRecord.Kind, token: String?, tokenId: String?,
                          in tx: any StoreWriting) throws -> UserRecord {
-        guard let token, let tokenId, Self.isHex(token, length: 64), Self.isHex(tokenId, length: 24) else {
-            throw LatchkeyError.linkTokenMalformed
-        }
+        let (token, tokenId) = try Self.requireLinkShape(token, tokenId)
         let now = time.now()
         guard var record = try tx.actionToken(tokenId: tokenId.lowercased()), record.kind == kind, record.usedAt == nil,
               record.expiresAt > now, Digest.constantTimeEqual([UInt8](record.tokenHash), [UInt8](secretHash(token.lowercased()))),
@@ -31,6 +29,14 @@ extension LatchkeyEngine {
     /// `<base>?token=…&tokenId=…` (or `&` when the base already has a query).
     func linkURL(_ base: String, token: String, tokenId: String) -> String {
         base + (base.contains("?") ? "&" : "?") + "token=\(token)&tokenId=\(tokenId)"
+    }
+
+    /// A token pair of the issued shape (64 + 24 hex), or `.linkTokenMalformed`.
+    static func requireLinkShape(_ token: String?, _ tokenId: String?) throws -> (String, String) {
+        guard let token, let tokenId, isHex(token, length: 64), isHex(tokenId, length: 24) else {
+            throw LatchkeyError.linkTokenMalformed
+        }
+        return (token, tokenId)
     }
 
     static func isHex(_ s: String, length: Int) -> Bool { s.count == length && s.allSatisfy(\.isHexDigit) }

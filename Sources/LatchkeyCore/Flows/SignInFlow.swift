@@ -141,13 +141,23 @@ extension LatchkeyEngine {
 
     private func completeSignIn(_ user: UserRecord, client: ClientApplication, scope: String?, method: String,
                                 caller: CallerInfo, in tx: any StoreWriting) throws -> TokenSet {
+        let user = try recordSignIn(user, rehash: nil, method: method, caller: caller, in: tx)
+        return try issueTokens(for: user, client: client, scope: scope, familyId: nil, in: tx)
+    }
+
+    /// What every successful sign-in does, in any dialect: clear the failure count and lock, store an
+    /// upgraded hash, note the time, audit.
+    func recordSignIn(_ user: UserRecord, rehash: String?, method: String, caller: CallerInfo,
+                      in tx: any StoreWriting) throws -> UserRecord {
         var user = user
+        let now = time.now()
+        if let rehash { user.passwordHash = rehash }
         user.failedLoginCount = 0
         user.lockedUntil = nil
-        user.lastLoginAt = time.now()
-        user.updatedAt = time.now()
+        user.lastLoginAt = now
+        user.updatedAt = now
         try tx.update(user: user)
         try audit(tx, "sign_in", caller: caller, userId: user.id, email: user.email, detail: method)
-        return try issueTokens(for: user, client: client, scope: scope, familyId: nil, in: tx)
+        return user
     }
 }

@@ -108,7 +108,7 @@ extension LatchkeyEngine {
     }
 
     /// The public keys as a JWKS document.
-    public func jwks() throws -> [[String: String]] {
-        try signingKeys.map { try $0.publicJWK() }
+    public func jwks() -> [[String: String]] {
+        signingKeys.map(\.publicJWK)
     }
 }

@@ -33,7 +33,8 @@ struct AppServicesRoutes: Sendable {
         }
         router.delete("\(base)/auth/session") { request, context in
             await Self.answer(nil) {
-                try await engine.appLogout(refreshToken: Self.bearer(request), caller: self.caller(request, context))
+                let caller = self.clientAddress.caller(request, context: context)
+                try await engine.appLogout(refreshToken: Self.bearer(request), caller: caller)
                 return Response(status: .noContent)
             }
         }
@@ -49,14 +50,11 @@ struct AppServicesRoutes: Sendable {
             guard context.parameters.get("provider") == "local-userpass" else {
                 return AppServicesError.body(.notFound, "AuthProviderNotFound", "authentication provider not found")
             }
-            return try await handler(try await Self.jsonBody(request, context: context), caller(request, context), app)
+            let body = try await Self.jsonBody(request, context: context)
+            return try await handler(body, clientAddress.caller(request, context: context), app)
         }
     }
 
-    private func caller(_ request: Request, _ context: LatchkeyRequestContext) -> CallerInfo {
-        CallerInfo(clientId: nil, ip: clientAddress.resolve(request, context: context), userAgent: request.headers[.userAgent],
-                   acceptLanguage: request.headers[.acceptLanguage])
-    }
 
     private static func answer(_ app: String?, _ body: () async throws -> Response) async -> Response {
         do { return try await body() } catch let error as LatchkeyError {

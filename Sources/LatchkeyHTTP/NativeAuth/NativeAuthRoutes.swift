@@ -33,8 +33,7 @@ struct NativeAuthRoutes: Sendable {
         do {
             let form = try await FormBody.read(request, context: context)
             _ = try engine.requireClient(form["client_id"])  // before anything else, as the SDK expects
-            let caller = CallerInfo(clientId: form["client_id"], ip: clientAddress.resolve(request, context: context),
-                                    userAgent: request.headers[.userAgent], acceptLanguage: request.headers[.acceptLanguage])
+            let caller = clientAddress.caller(request, context: context, clientId: form["client_id"])
             return try await handler(form, caller)
         } catch let error as LatchkeyError {
             return NativeAuthError.response(for: error)

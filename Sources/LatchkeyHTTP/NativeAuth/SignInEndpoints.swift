@@ -32,8 +32,7 @@ extension NativeAuthRoutes {
             tokens = try await engine.refresh(refreshToken: form["refresh_token"], scope: scope, caller: caller)
         case nil, "":
             throw LatchkeyError.missingParameter("grant_type")
-        default:
-            _ = try engine.requireClient(caller.clientId)
+        default:  // the client was checked before the endpoint ran
             return NativeAuthError.body("unsupported_grant_type", "The grant_type is not supported.", [70003])
         }
         return Self.tokenResponse(tokens)

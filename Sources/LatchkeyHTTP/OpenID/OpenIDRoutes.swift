@@ -17,7 +17,7 @@ struct OpenIDRoutes: Sendable {
             router.get("\(prefix)/oauth2/v2.0/authorize") { _, _ in Self.noBrowserFlow() }
         }
         router.get("/discovery/v2.0/keys") { _, _ in
-            JSONResponse.ok(["keys": .array(try engine.jwks().map { .object($0.mapValues(JSONValue.string)) })])
+            JSONResponse.ok(["keys": .array(engine.jwks().map { .object($0.mapValues(JSONValue.string)) })])
         }
         router.get("/oidc/userinfo") { request, _ in try await self.userInfo(request) }
         router.post("/oidc/userinfo") { request, _ in try await self.userInfo(request) }
@@ -40,8 +40,7 @@ struct OpenIDRoutes: Sendable {
             "scopes_supported": ["openid", "profile", "email", "offline_access"],
             "claims_supported": ["sub", "iss", "aud", "exp", "iat", "nbf", "oid", "tid", "ver", "preferred_username",
                                  "email", "email_verified", "name"],
-            "tenant_region_scope": .null,
-        ].compactMapValues { $0 == .null ? nil : $0 })
+        ])
     }
 
     func userInfo(_ request: Request) async throws -> Response {

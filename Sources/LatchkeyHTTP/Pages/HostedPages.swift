@@ -17,7 +17,7 @@ struct HostedPages: Sendable {
             let query = request.uri.queryParameters
             do {
                 try await engine.confirmEmail(token: query["token"].map(String.init), tokenId: query["tokenId"].map(String.init),
-                                              caller: caller(request, context))
+                                              caller: clientAddress.caller(request, context: context))
                 return page("message", .ok, ["title": "Email address confirmed", "message": "Your email address is confirmed. You can sign in now."])
             } catch let error as LatchkeyError {
                 return page("message", Self.status(error), ["title": "Confirmation failed", "message": Self.explain(error), "isError": true])
@@ -34,7 +34,7 @@ struct HostedPages: Sendable {
             let form = try await FormBody.read(request, context: context)
             do {
                 try await engine.resetPassword(token: form["token"], tokenId: form["tokenId"], password: form["password"],
-                                               caller: caller(request, context))
+                                               caller: clientAddress.caller(request, context: context))
                 return page("message", .ok, ["title": "Password changed", "message": "Your password was changed. You can sign in with it now."])
             } catch let error as LatchkeyError {
                 if case .passwordRejected = error {
@@ -46,10 +46,6 @@ struct HostedPages: Sendable {
         }
     }
 
-    private func caller(_ request: Request, _ context: LatchkeyRequestContext) -> CallerInfo {
-        CallerInfo(clientId: nil, ip: clientAddress.resolve(request, context: context), userAgent: request.headers[.userAgent],
-                   acceptLanguage: request.headers[.acceptLanguage])
-    }
 
     private func page(_ name: String, _ status: HTTPResponse.Status, _ context: [String: Any]) -> Response {
         let html = templates.render(context, withTemplate: name) ?? "<!doctype html><title>Latchkey</title>"

@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import LatchkeyCore
 
 /// The client's IP for limits and audit: the socket peer, or — only when that peer is a trusted proxy —
 /// the nearest untrusted address in `X-Forwarded-For` (a client can prepend anything it likes).
@@ -14,6 +15,14 @@ struct ClientAddress: Sendable {
         let hops = request.headers[values: .xForwardedFor].flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         return hops.reversed().first { !trustedProxies.contains($0) } ?? peer
+    }
+}
+
+extension ClientAddress {
+    /// The engine's view of who is calling: client id (native API only), address, user agent, languages.
+    func caller(_ request: Request, context: LatchkeyRequestContext, clientId: String? = nil) -> CallerInfo {
+        CallerInfo(clientId: clientId, ip: resolve(request, context: context), userAgent: request.headers[.userAgent],
+                   acceptLanguage: request.headers[.acceptLanguage])
     }
 }
 

@@ -17,8 +17,3 @@ enum JSONResponse {
 
     static func ok(_ body: [String: JSONValue]) -> Response { make(.ok, body) }
 }
-
-extension Dictionary where Key == String, Value == JSONValue {
-    /// Drops nil entries, so optional fields are omitted rather than sent as null.
-    static func compact(_ pairs: [String: JSONValue?]) -> [String: JSONValue] { pairs.compactMapValues { $0 } }
-}
