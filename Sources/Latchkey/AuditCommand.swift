@@ -17,8 +17,7 @@ struct AuditCommand: AsyncParsableCommand {
         guard let start = Self.parseSince(since, now: Date()) else {
             throw ValidationError("--since takes a duration like 30m, 24h, 7d or an ISO 8601 time")
         }
-        let runtime: Runtime
-        do { runtime = try Runtime.open(options) } catch let error as ExitCodeError { throw ExitCode(error.code) }
+        let runtime = try Runtime.open(options, access: .readOnly)
         let events = try await runtime.store.read { [limit] in try $0.auditEvents(since: start, limit: limit) }
         let formatter = ISO8601DateFormatter()
         for event in events {
@@ -29,8 +28,9 @@ struct AuditCommand: AsyncParsableCommand {
                 let data = try JSONSerialization.data(withJSONObject: line.compactMapValues { $0 }, options: [.sortedKeys])
                 print(String(decoding: data, as: UTF8.self))
             } else {
+                // Client-supplied text (user agent, addresses) may carry ESC sequences: escaped before the terminal.
                 print([formatter.string(from: event.at), event.kind, event.email ?? "-", event.clientIp ?? "-",
-                       event.detail ?? "", event.userAgent ?? ""].joined(separator: "\t"))
+                       event.detail ?? "", event.userAgent ?? ""].map(TerminalText.escape).joined(separator: "\t"))
             }
         }
     }

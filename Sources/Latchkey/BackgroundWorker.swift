@@ -16,9 +16,11 @@ struct BackgroundWorker: Service {
             let delivered = await engine.deliverPendingMail(via: transport, mailbox: mailbox, policy: policy)
             if ContinuousClock.now - lastPurge > .seconds(300) {
                 await engine.purgeExpiredState()
+                engine.pruneRateLimits()
                 lastPurge = .now
             }
-            if delivered == 0 { try? await Task.sleep(for: .milliseconds(100)) }
+            if delivered < 0 { try? await Task.sleep(for: .seconds(5)) }  // the store failed: back off
+            else if delivered == 0 { try? await Task.sleep(for: .milliseconds(100)) }
         }
         // Finish what is due at shutdown so an accepted mail is not left waiting for the next start.
         _ = await engine.deliverPendingMail(via: transport, mailbox: mailbox, policy: policy)

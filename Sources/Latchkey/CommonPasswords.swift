@@ -1,18 +1,26 @@
 import Foundation
 import Logging
 
-/// The shipped list of common passwords (config/common-passwords.txt: one per line, `#` comments).
+/// The list of common passwords refused at sign-up and reset: the one built into the binary
+/// (config/common-passwords.txt at build time), or `passwords.common_list`. One per line, `#` comments.
 enum CommonPasswords {
-    static func load(_ path: String, logger: Logger) -> Set<String> {
+    static func load(_ path: String?) throws -> Set<String> {
+        guard let path else { return parse(EmbeddedDefaults.commonPasswords) }
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            logger.warning("common password list \(path) not found: only a built-in handful of passwords is refused")
-            return []
+            // Running without the list would silently weaken the policy: refuse to start instead.
+            throw StartupError(key: "passwords.common_list", message: "cannot read \(path)", exitCode: .config)
         }
-        let entries = text.split(whereSeparator: \.isNewline)
+        let entries = parse(text)
+        guard !entries.isEmpty else {
+            throw StartupError(key: "passwords.common_list", message: "\(path) lists no passwords", exitCode: .config)
+        }
+        return entries
+    }
+
+    static func parse(_ text: String) -> Set<String> {
+        Set(text.split(whereSeparator: \.isNewline)
             .filter { !$0.hasPrefix("#") }
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-            .filter { !$0.isEmpty }
-        logger.info("loaded \(entries.count) common passwords from \(path)")
-        return Set(entries)
+            .filter { !$0.isEmpty })
     }
 }

@@ -1,16 +1,38 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct Latchkey: AsyncParsableCommand {
+    static let version = "0.7.0"
     static let configuration = CommandConfiguration(
         commandName: "latchkey",
         abstract: "A self-hosted identity server: sign-up, sign-in, password reset and tokens.",
-        subcommands: [ServeCommand.self, MigrateCommand.self, AuditCommand.self, MailCommand.self],
+        version: version,
+        subcommands: [ServeCommand.self, MigrateCommand.self, AuditCommand.self, MailCommand.self, HealthcheckCommand.self],
         defaultSubcommand: ServeCommand.self
     )
+
+    /// `serve` is the default, so ArgumentParser would read `latchkey bogus` as an argument to it; a first word
+    /// that is neither an option nor a command is refused by name instead.
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let commands = Set(configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"])
+        if let first = arguments.first, !first.hasPrefix("-"), !commands.contains(first) {
+            FileHandle.standardError.write(Data("latchkey: unknown command '\(first)' (commands: \(commands.sorted().joined(separator: ", ")))\n".utf8))
+            Foundation.exit(SysExit.usage.rawValue)
+        }
+        do {
+            var command = try parseAsRoot(arguments)
+            if var asyncCommand = command as? AsyncParsableCommand { try await asyncCommand.run() } else { try command.run() }
+        } catch let error as StartupError {
+            error.report()
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 struct ConfigOption: ParsableArguments {
-    @Option(name: .long, help: "YAML configuration file (default: config/latchkey.yaml when present).")
+    @Option(name: .long, help: "YAML configuration file (default: config/latchkey.yaml when present). Relative paths in it are relative to its folder.")
     var config: String?
 }

@@ -13,8 +13,7 @@ struct MailCommand: AsyncParsableCommand {
         @Option(help: "Rows per status.") var limit = 20
 
         func run() async throws {
-            let runtime: Runtime
-            do { runtime = try Runtime.open(options) } catch let error as ExitCodeError { throw ExitCode(error.code) }
+            let runtime = try Runtime.open(options, access: .readOnly)
             let formatter = ISO8601DateFormatter()
             for status in [OutboxRecord.Status.pending, .failed, .sent] {
                 let rows = try await runtime.store.read { [limit] in try $0.mail(status: status, limit: limit) }
@@ -24,7 +23,7 @@ struct MailCommand: AsyncParsableCommand {
                     var line = "  #\(row.id ?? 0)  \(when)  \(EmailAddress.mask(row.recipient))  \(row.kind)  attempts=\(row.attempts)"
                     if status == .pending { line += "  next=\(formatter.string(from: row.nextAttemptAt))" }
                     if let error = row.lastError, status != .sent { line += "  last_error=\(error)" }
-                    print(line)
+                    print(TerminalText.escape(line))
                 }
             }
         }
@@ -35,8 +34,7 @@ struct MailCommand: AsyncParsableCommand {
         @OptionGroup var options: ConfigOption
 
         func run() async throws {
-            let runtime: Runtime
-            do { runtime = try Runtime.open(options) } catch let error as ExitCodeError { throw ExitCode(error.code) }
+            let runtime = try Runtime.open(options, access: .existing)
             let count = try await runtime.store.write { tx in try tx.retryFailedMail(now: Date()) }
             print("queued \(count) failed mail(s) again")
         }

@@ -1,15 +1,11 @@
 import ArgumentParser
 
 struct MigrateCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "migrate", abstract: "Apply pending database migrations and exit.")
+    static let configuration = CommandConfiguration(commandName: "migrate", abstract: "Create the database if needed, apply pending migrations and exit.")
     @OptionGroup var options: ConfigOption
 
     func run() async throws {
-        do {
-            let runtime = try Runtime.open(options)
-            runtime.logger.info("database \(runtime.config.databasePath) is up to date")
-        } catch let error as ExitCodeError {
-            throw ExitCode(error.code)
-        }
+        let runtime = try Runtime.open(options)
+        runtime.logger.info("database \(runtime.config.databasePath) is up to date")
     }
 }

@@ -3,37 +3,62 @@ import LatchkeyCore
 import LatchkeyStorage
 import Logging
 
-/// What both `serve` and `migrate` need: a validated config, a logger and an opened, migrated store.
+/// What every command needs: a validated config, a logger and an opened store. Only `serve` and `migrate`
+/// create or migrate the database; operator commands open what exists (read-only where they only read).
 struct Runtime {
     let config: LatchkeyConfig
     let logger: Logger
     let store: SQLiteStore
 
-    static func open(_ options: ConfigOption) throws -> Runtime {
-        let config: LatchkeyConfig
-        do {
-            config = try LatchkeyConfig.load(path: options.config, environment: ProcessInfo.processInfo.environment)
-        } catch let error as ConfigError {
-            FileHandle.standardError.write(Data("latchkey: configuration error: \(error)\n".utf8))
-            throw ExitCodeError.config
-        }
+    static func open(_ options: ConfigOption, access: SQLiteStore.Access = .create) throws -> Runtime {
+        let config = try loadConfig(options)
         var logger = Logger(label: "latchkey")
         logger.logLevel = Logger.Level(rawValue: config.logLevel) ?? .info
         let store: SQLiteStore
         do {
-            store = try SQLiteStore(path: config.databasePath, migrationsDirectory: config.migrationsDirectory,
+            let migrations = try config.migrationsDirectory.map { directory in
+                do { return try SQLMigrations.read(directory: directory) } catch {
+                    throw StartupError(key: "database.migrations", message: "\(error)", exitCode: .config)
+                }
+            } ?? EmbeddedDefaults.migrations
+            store = try SQLiteStore(path: config.databasePath, migrations: migrations, access: access,
                                     busyTimeoutSeconds: Double(config.busyTimeoutMilliseconds) / 1000)
-            let applied = try store.migrate()
-            for name in applied { logger.info("applied migration \(name)") }
+            if access == .create {
+                for name in try store.migrate() { logger.info("applied migration \(name)") }
+            }
+        } catch let error as SQLiteStore.OpenError {
+            let code: SysExit = switch error.kind { case .missing: .noInput; case .cannotCreate: .cannotCreate; case .unreadable: .noInput }
+            throw StartupError(key: "database.path", message: error.description, exitCode: code)
+        } catch let error as StartupError {
+            throw error
         } catch {
-            logger.critical("cannot open database \(config.databasePath): \(error)")
-            throw ExitCodeError.database
+            throw StartupError(key: "database.path", message: "cannot migrate \(config.databasePath): \(error)", exitCode: .ioError)
         }
         return Runtime(config: config, logger: logger, store: store)
     }
+
+    static func loadConfig(_ options: ConfigOption) throws -> LatchkeyConfig {
+        do {
+            return try LatchkeyConfig.load(path: options.config, environment: ProcessInfo.processInfo.environment)
+        } catch let error as ConfigError {
+            throw StartupError(key: error.key, message: error.message, exitCode: .config)
+        }
+    }
 }
 
-enum ExitCodeError: Error {
-    case config, database
-    var code: Int32 { self == .config ? 78 : 74 }  // sysexits: EX_CONFIG, EX_IOERR
+/// sysexits(3) codes, so scripts and supervisors can tell a bad config from a busy port.
+enum SysExit: Int32 {
+    case usage = 64, noInput = 66, unavailable = 69, software = 70, cannotCreate = 73, ioError = 74, config = 78
+}
+
+/// An error an operator meets at start: printed as one line naming the key and the cause.
+struct StartupError: Error {
+    let key: String
+    let message: String
+    let exitCode: SysExit
+
+    func report() -> Never {
+        FileHandle.standardError.write(Data("latchkey: \(key): \(message)\n".utf8))
+        exit(exitCode.rawValue)
+    }
 }

@@ -7,6 +7,7 @@ import LatchkeyFunctions
 import LatchkeySMTP
 import Logging
 import Mustache
+import NIOCore
 import ServiceLifecycle
 
 struct ServeCommand: AsyncParsableCommand {
@@ -14,19 +15,16 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var options: ConfigOption
 
     func run() async throws {
-        let runtime: Runtime
-        do { runtime = try Runtime.open(options) } catch let error as ExitCodeError { throw ExitCode(error.code) }
-        let config = runtime.config, logger = runtime.logger
+        let config = try Runtime.loadConfig(options)
+        try DevelopmentDefaults.check(config)
+        let runtime = try Runtime.open(options)
+        let logger = runtime.logger
         var settings = config.engine
-        settings.commonPasswords = CommonPasswords.load(config.commonPasswordsPath, logger: logger)
+        settings.commonPasswords = try CommonPasswords.load(config.commonPasswordsPath)
         if !settings.limits.enabled {
             logger.critical("limits.enabled is FALSE: no rate limits, mail quotas or lockouts. Test rigs only, never production.")
         }
-        let composer: MailComposer
-        do { composer = try await MailComposer.load(directory: config.mailTemplates) } catch {
-            FileHandle.standardError.write(Data("latchkey: configuration error: mail.templates: \(error)\n".utf8))
-            throw ExitCode(78)
-        }
+        let composer = try Self.mailComposer(config)
         let functions = config.functions.mapValues { definition -> any OperatorFunction in
             switch definition {
             case .webhook(let url, let secret, let timeout): return WebhookFunction(url: url, secret: secret, timeoutSeconds: timeout)
@@ -42,7 +40,9 @@ struct ServeCommand: AsyncParsableCommand {
             transport = LogMailTransport(logger: logger)
             logger.warning("mail.transport is 'log': mails, one-time codes included, are written to this log. Development only.")
         case .file:
-            transport = try FileMailTransport(path: config.mailFile)
+            do { transport = try FileMailTransport(path: config.mailFile) } catch {
+                throw StartupError(key: "mail.file", message: "cannot open \(config.mailFile) for writing", exitCode: .cannotCreate)
+            }
         case .smtp:
             transport = SMTPMailTransport(settings: config.smtp!, from: config.mailFrom)
             if config.smtp?.verifyCertificate == false {
@@ -60,24 +60,47 @@ struct ServeCommand: AsyncParsableCommand {
         let worker = BackgroundWorker(engine: engine, transport: transport, mailbox: mailbox, policy: config.outbox, logger: logger)
         var serverOptions = ServerOptions(host: config.host, port: config.port, testingMailbox: mailbox)
         serverOptions.idleTimeoutSeconds = Int64(config.idleTimeoutSeconds)
+        serverOptions.headerTimeoutSeconds = Int64(config.headerTimeoutSeconds)
         serverOptions.trustedProxies = config.trustedProxies
-        do { serverOptions.pages = try await MustacheLibrary(directory: config.pagesDirectory) } catch {
-            FileHandle.standardError.write(Data("latchkey: configuration error: app_services.pages: \(error)\n".utf8))
-            throw ExitCode(78)
-        }
-        if serverOptions.pages.getTemplate(named: "reset_form") == nil {
-            FileHandle.standardError.write(Data("latchkey: configuration error: app_services.pages: no templates in \(config.pagesDirectory)\n".utf8))
-            throw ExitCode(78)
-        }
+        serverOptions.pages = try Self.pages(config)
         serverOptions.corsAllowedOrigins = config.corsAllowedOrigins
         if let certificate = config.tlsCertificate, let key = config.tlsKey { serverOptions.tls = (certificate, key) }
-        let app = try LatchkeyServer.application(engine: engine, options: serverOptions, services: [], logger: logger)
+        let app: any ApplicationProtocol
+        do { app = try LatchkeyServer.application(engine: engine, options: serverOptions, services: [], logger: logger) } catch {
+            throw StartupError(key: "server.tls", message: "cannot load the certificate or key: \(error)", exitCode: .config)
+        }
         logger.info("latchkey serving \(config.publicURL) (database \(config.databasePath), mail \(config.mailTransport.rawValue))")
         // Graceful shutdown runs in reverse order: the server stops accepting and finishes in-flight requests,
         // then the mail worker delivers what is due and stops.
-        let group = ServiceGroup(configuration: .init(
-            services: [worker, app],
-            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-        try await group.run()
+        let group = ServiceGroup(configuration: .init(services: [worker, app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        do { try await group.run() } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw StartupError(key: "server.port", message: "\(config.host):\(config.port) is already in use", exitCode: .unavailable)
+        } catch let error as IOError where error.errnoCode == EACCES || error.errnoCode == EADDRNOTAVAIL {
+            throw StartupError(key: "server.host", message: "cannot listen on \(config.host):\(config.port): \(String(cString: strerror(error.errnoCode)))",
+                               exitCode: .unavailable)
+        }
+    }
+
+    static func mailComposer(_ config: LatchkeyConfig) throws -> MailComposer {
+        do {
+            if let directory = config.mailTemplates { return try MailComposer.load(directory: directory) }
+            return try MailComposer.load(templates: EmbeddedDefaults.mailTemplates, source: "(built in)")
+        } catch {
+            throw StartupError(key: "mail.templates", message: "\(error)", exitCode: .config)
+        }
+    }
+
+    static func pages(_ config: LatchkeyConfig) throws -> MustacheLibrary {
+        do {
+            let files = try config.pagesDirectory.map { try TemplateFiles.read(directory: $0, suffix: ".mustache") } ?? EmbeddedDefaults.pages
+            var library = MustacheLibrary()
+            for (name, text) in files { try library.register(text, named: name) }
+            guard library.getTemplate(named: "reset_form") != nil, library.getTemplate(named: "message") != nil else {
+                throw TemplateFiles.Missing(description: "reset_form.mustache and message.mustache are required")
+            }
+            return library
+        } catch {
+            throw StartupError(key: "app_services.pages", message: "\(error)", exitCode: .config)
+        }
     }
 }

@@ -15,6 +15,8 @@ public struct ServerOptions: Sendable {
     public var port: Int
     public var testingMailbox: TestingMailbox?
     public var idleTimeoutSeconds: Int64 = 60
+    /// A whole request head must arrive within this many seconds (slow clients are cut).
+    public var headerTimeoutSeconds: Int64 = 10
     public var trustedProxies: [String] = []
     public var corsAllowedOrigins: [String] = []
     /// PEM certificate chain and private key paths; HTTPS when set.
@@ -29,8 +31,9 @@ public struct ServerOptions: Sendable {
 public enum LatchkeyServer {
     public static func router(engine: LatchkeyEngine, options: ServerOptions) -> Router<LatchkeyRequestContext> {
         let router = Router(context: LatchkeyRequestContext.self)
-        router.add(middleware: ErrorMiddleware())
+        // CORS outermost, so error answers carry its headers too.
         if !options.corsAllowedOrigins.isEmpty { router.add(middleware: AllowListCORSMiddleware(origins: options.corsAllowedOrigins)) }
+        router.add(middleware: ErrorMiddleware())
         NativeAuthRoutes(engine: engine, clientAddress: ClientAddress(trustedProxies: options.trustedProxies)).addRoutes(to: router)
         AppServicesRoutes(engine: engine, clientAddress: ClientAddress(trustedProxies: options.trustedProxies)).addRoutes(to: router)
         HostedPages(engine: engine, templates: options.pages, clientAddress: ClientAddress(trustedProxies: options.trustedProxies))
@@ -45,14 +48,17 @@ public enum LatchkeyServer {
                                    logger: Logger, onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) throws
         -> some ApplicationProtocol {
         // Small header limits: nothing Latchkey serves needs big headers, and big ones cost memory per connection.
-        let http1 = HTTP1Channel.Configuration(idleTimeout: .seconds(options.idleTimeoutSeconds), httpDecoderConfiguration:
-            .init(maxHeaderFieldSize: 16 * 1024, maxHeaderListSize: 32 * 1024, maxHeaderFieldCount: 100))
+        let headTimeout = TimeAmount.seconds(options.headerTimeoutSeconds)
+        let http1 = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [RequestHeadGuard(headTimeout: headTimeout)], idleTimeout: .seconds(options.idleTimeoutSeconds),
+            httpDecoderConfiguration: .init(maxHeaderFieldSize: 16 * 1024, maxHeaderListSize: 32 * 1024, maxHeaderFieldCount: 100))
         var server: HTTPServerBuilder = .http1(configuration: http1)
         if let tls = options.tls {
             let chain = try NIOSSLCertificate.fromPEMFile(tls.certificate).map { NIOSSLCertificateSource.certificate($0) }
             let key = try NIOSSLPrivateKey(file: tls.key, format: .pem)
-            server = try .tls(.http1(configuration: http1),
-                              tlsConfiguration: TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key)))
+            var tlsConfiguration = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key))
+            tlsConfiguration.minimumTLSVersion = .tlsv12  // TLS 1.0 and 1.1 are broken and deprecated (RFC 8996)
+            server = try .tls(.http1(configuration: http1), tlsConfiguration: tlsConfiguration)
         }
         return Application(
             router: router(engine: engine, options: options),

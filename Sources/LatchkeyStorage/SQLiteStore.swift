@@ -4,59 +4,99 @@ import LatchkeyCore
 
 /// The embedded default store: one SQLite file in WAL mode (GRDB's DatabasePool: one writer, many readers).
 public final class SQLiteStore: Store {
-    let pool: DatabasePool
+    /// How a command opens the file: the server creates it; operator commands only open what exists.
+    public enum Access: Sendable { case create, existing, readOnly }
+
+    public struct OpenError: Error, CustomStringConvertible {
+        public enum Kind: Sendable { case missing, cannotCreate, unreadable }
+        public let kind: Kind
+        public let description: String
+    }
+
+    let database: any DatabaseWriter
     let migrator: DatabaseMigrator
 
-    /// Opens (creating if needed) the database at `path`; migrations come from `migrationsDirectory`.
-    public init(path: String, migrationsDirectory: String, busyTimeoutSeconds: Double = 5) throws {
+    /// Opens the database at `path` with the named migrations (`0001_init`, SQL text), in order.
+    public init(path: String, migrations: [(name: String, text: String)], access: Access = .create,
+                busyTimeoutSeconds: Double = 5) throws {
+        let fileManager = FileManager.default
+        if access != .create, !fileManager.fileExists(atPath: path) {
+            throw OpenError(kind: .missing, description: "no database at \(path) (start the server or run `latchkey migrate` first)")
+        }
         let dir = (path as NSString).deletingLastPathComponent
-        if !dir.isEmpty { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+        if access == .create, !dir.isEmpty, !fileManager.fileExists(atPath: dir) {
+            do { try fileManager.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
+                throw OpenError(kind: .cannotCreate, description: "cannot create the folder \(dir) (\(Self.reason(error)))")
+            }
+        }
         var config = Configuration()
         config.busyMode = .timeout(busyTimeoutSeconds)
+        config.readonly = access == .readOnly
         config.prepareDatabase { db in
             // Deleted rows (used codes, wiped mail bodies) are overwritten, not left in free pages.
-            try db.execute(sql: "PRAGMA secure_delete = ON")
+            if !db.configuration.readonly { try db.execute(sql: "PRAGMA secure_delete = ON") }
         }
-        pool = try DatabasePool(path: path, configuration: config)
-        migrator = try SQLMigrations.migrator(directory: migrationsDirectory)
+        do {
+            database = access == .readOnly ? try DatabaseQueue(path: path, configuration: config)
+                                           : try DatabasePool(path: path, configuration: config)
+            // Take the write lock once now, so a read-only file or folder is reported at start, not at the first sign-up.
+            if access != .readOnly { try database.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE; COMMIT") } }
+        } catch {
+            throw OpenError(kind: access == .readOnly ? .unreadable : .cannotCreate,
+                            description: "cannot open \(path)\(access == .readOnly ? "" : " for writing") (\(Self.reason(error)))")
+        }
+        migrator = SQLMigrations.migrator(migrations)
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        if let db = error as? DatabaseError {
+            switch db.resultCode {
+            case .SQLITE_READONLY: return "the file or its folder is read-only"
+            case .SQLITE_CANTOPEN: return "permission denied or the folder is missing"
+            case .SQLITE_NOTADB: return "not an SQLite database"
+            default: return db.message ?? "\(db.resultCode)"
+            }
+        }
+        if let cocoa = error as? CocoaError, let underlying = cocoa.userInfo[NSUnderlyingErrorKey] as? NSError {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return error.localizedDescription
     }
 
     /// Applies pending migrations in order, each in its own transaction. Returns the names applied now.
     @discardableResult
     public func migrate() throws -> [String] {
-        let before = try pool.read { try migrator.appliedIdentifiers($0) }
-        try migrator.migrate(pool)
-        let after = try pool.read { try migrator.appliedIdentifiers($0) }
+        let before = try database.read { try migrator.appliedIdentifiers($0) }
+        try migrator.migrate(database)
+        let after = try database.read { try migrator.appliedIdentifiers($0) }
         return after.filter { !before.contains($0) }.sorted()
     }
 
     public func isReady() async -> Bool {
-        (try? await pool.read { [migrator] db in try migrator.hasCompletedMigrations(db) }) ?? false
+        (try? await database.read { [migrator] db in try migrator.hasCompletedMigrations(db) }) ?? false
     }
 
     public func read<T: Sendable>(_ body: @escaping @Sendable (any StoreReading) throws -> T) async throws -> T {
-        try await pool.read { db in try body(SQLiteTransaction(db: db)) }
+        try await database.read { db in try body(SQLiteTransaction(db: db)) }
     }
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreWriting) throws -> T) async throws -> T {
-        try await pool.write { db in try body(SQLiteTransaction(db: db)) }
+        try await database.write { db in try body(SQLiteTransaction(db: db)) }
     }
 }
 
-/// Migrations are the numbered .sql files of Migrations/sqlite, recorded by GRDB in `grdb_migrations`.
-enum SQLMigrations {
-    static func migrator(directory: String) throws -> DatabaseMigrator {
-        let files = try FileManager.default.contentsOfDirectory(atPath: directory)
-            .filter { $0.hasSuffix(".sql") && $0.first?.isNumber == true }
-            .sorted()
-        guard !files.isEmpty else {
-            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "\(directory)/*.sql"])
-        }
+/// Migrations are numbered SQL texts, recorded by GRDB in `grdb_migrations`.
+public enum SQLMigrations {
+    static func migrator(_ migrations: [(name: String, text: String)]) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        for file in files {
-            let sql = try String(contentsOfFile: (directory as NSString).appendingPathComponent(file), encoding: .utf8)
-            migrator.registerMigration(String(file.dropLast(4))) { db in try db.execute(sql: sql) }
+        for (name, sql) in migrations.sorted(by: { $0.name < $1.name }) {
+            migrator.registerMigration(name) { db in try db.execute(sql: sql) }
         }
         return migrator
+    }
+
+    /// The numbered .sql files of a folder (`database.migrations`), for operators who keep their own copy.
+    public static func read(directory: String) throws -> [(name: String, text: String)] {
+        try TemplateFiles.read(directory: directory, suffix: ".sql").filter { $0.name.first?.isNumber == true && !$0.name.contains("/") }
     }
 }

@@ -84,6 +84,18 @@ struct SQLiteTransaction: StoreWriting {
             .updateAll(db, Column("revoked_at").set(to: at))
     }
 
+    func revokeRefreshTokens(parentId: String, at: Date) throws {
+        try RefreshTokenRecord.filter(Column("parent_id") == parentId && Column("revoked_at") == nil)
+            .updateAll(db, Column("revoked_at").set(to: at))
+    }
+
+    func claimPendingMail(dueBy: Date, limit: Int, leaseUntil: Date) throws -> [OutboxRecord] {
+        let due = try pendingMail(dueBy: dueBy, limit: limit)
+        guard !due.isEmpty else { return [] }
+        try OutboxRecord.filter(keys: due.compactMap(\.id)).updateAll(db, Column("next_attempt_at").set(to: leaseUntil))
+        return due
+    }
+
     func enqueue(mail: OutboxRecord) throws {
         var record = mail
         try record.insert(db)
@@ -109,9 +121,16 @@ struct SQLiteTransaction: StoreWriting {
 
     func insert(signingKey: SigningKeyRecord) throws { try signingKey.insert(db) }
 
-    func purgeExpired(before: Date) throws -> Int {
-        let flows = try FlowRecord.filter(Column("expires_at") < before).deleteAll(db)
-        let codes = try OTPRecord.filter(Column("expires_at") < before).deleteAll(db)
-        return flows + codes
+    func purge(_ cutoffs: PurgeCutoffs) throws -> Int {
+        var removed = try OTPRecord.filter(Column("expires_at") < cutoffs.flowsExpiredBefore).deleteAll(db)
+        removed += try FlowRecord.filter(Column("expires_at") < cutoffs.flowsExpiredBefore).deleteAll(db)
+        removed += try RefreshTokenRecord.filter(Column("expires_at") < cutoffs.tokensExpiredBefore).deleteAll(db)
+        removed += try ActionTokenRecord.filter(Column("expires_at") < cutoffs.tokensExpiredBefore).deleteAll(db)
+        removed += try UserRecord.filter(Column("status") == UserRecord.Status.pending.rawValue
+            && Column("updated_at") < cutoffs.pendingUsersUpdatedBefore).deleteAll(db)
+        removed += try OutboxRecord.filter(Column("status") == OutboxRecord.Status.sent.rawValue
+            && Column("sent_at") < cutoffs.sentMailBefore).deleteAll(db)
+        removed += try AuditEvent.filter(Column("at") < cutoffs.auditBefore).deleteAll(db)
+        return removed
     }
 }

@@ -28,14 +28,14 @@ struct EngineHarness {
 
     static func make(attributes: [AttributeDefinition] = [], configure: (inout EngineSettings) -> Void = { _ in }) async throws -> EngineHarness {
         let directory = NSTemporaryDirectory() + "latchkey-tests-" + UUID().uuidString
-        let store = try SQLiteStore(path: directory + "/db.sqlite", migrationsDirectory: migrations)
+        let store = try SQLiteStore(path: directory + "/db.sqlite", migrations: SQLMigrations.read(directory: migrations))
         try store.migrate()
         var settings = EngineSettings(publicURL: "http://localhost", clients: [ClientApplication(id: client, name: "t")],
                                       attributes: attributes)
         settings.passwords.scrypt = ScryptParameters(logN: 10, r: 8, p: 1)
         configure(&settings)
         let time = ManualTime()
-        let composer = try await MailComposer.load(directory: repositoryRoot + "/config/templates")
+        let composer = try MailComposer.load(directory: repositoryRoot + "/config/templates")
         let engine = try await LatchkeyEngine.start(store: store, settings: settings, mailComposer: composer, time: time,
                                                     logger: Logger(label: "test"))
         return EngineHarness(engine: engine, time: time, store: store, directory: directory)

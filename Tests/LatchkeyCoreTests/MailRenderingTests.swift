@@ -44,7 +44,7 @@ import Testing
 
 @Suite struct MailTemplateTests {
     @Test func localeComesFromAcceptLanguage() async throws {
-        let composer = try await MailComposer.load(directory: EngineHarness.repositoryRoot + "/config/templates")
+        let composer = try MailComposer.load(directory: EngineHarness.repositoryRoot + "/config/templates")
         #expect(composer.locale(for: "de-CH, de;q=0.9, en;q=0.5") == "de")
         #expect(composer.locale(for: "fr-FR, en;q=0.1") == "en")
         #expect(composer.locale(for: "fr;q=0.9, DE;q=0.8") == "de")
@@ -58,6 +58,6 @@ import Testing
         let dir = NSTemporaryDirectory() + "templates-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: dir + "/en", withIntermediateDirectories: true)
         try "x".write(toFile: dir + "/en/sign_up_code.text.mustache", atomically: true, encoding: .utf8)
-        await #expect(throws: MailComposer.TemplateError.self) { _ = try await MailComposer.load(directory: dir) }
+        await #expect(throws: MailComposer.TemplateError.self) { _ = try MailComposer.load(directory: dir) }
     }
 }

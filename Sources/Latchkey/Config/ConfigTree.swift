@@ -12,8 +12,13 @@ public struct ConfigError: Error, CustomStringConvertible {
 final class ConfigTree {
     private var root: [String: Any]
     private var consumed = Set<String>()
+    /// Keys set by the environment: their paths are relative to the working directory, not the file's.
+    private var fromEnvironment = Set<String>()
+    /// The folder of the configuration file; relative paths in the file are relative to it.
+    let fileDirectory: String?
 
-    init(yaml: String?, environment: [String: String], knownSections: [String: [String]]) throws {
+    init(yaml: String?, fileDirectory: String? = nil, environment: [String: String], knownSections: [String: [String]]) throws {
+        self.fileDirectory = fileDirectory
         if let yaml, !yaml.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             guard let parsed = try Yams.load(yaml: yaml) else { root = [:]; return }
             guard let map = parsed as? [String: Any] else { throw ConfigError(key: "(file)", message: "the top level must be a mapping") }
@@ -28,14 +33,31 @@ final class ConfigTree {
     /// LATCHKEY_CLIENTS='[...]' replaces a whole list. Values are read as YAML scalars or flow collections,
     /// so numbers and booleans keep their types.
     private func applyEnvironment(_ env: [String: String], knownSections: [String: [String]]) throws {
+        var known = Set<String>()
         for (section, keys) in knownSections {
             for key in keys.isEmpty ? [""] : keys {
                 let path = key.isEmpty ? [section] : [section] + key.split(separator: ".").map(String.init)
                 let name = "LATCHKEY_" + path.joined(separator: "_").uppercased()
+                known.insert(name)
                 guard let raw = env[name] else { continue }
                 root = Self.setting(try parseEnvValue(raw, name: name), at: path[...], in: root)
+                fromEnvironment.insert(path.joined(separator: "."))
             }
         }
+        // A misspelt variable would otherwise be ignored without a word, like an unknown YAML key must not be.
+        if let unknown = env.keys.filter({ $0.hasPrefix("LATCHKEY_") && !known.contains($0) }).sorted().first {
+            throw ConfigError(key: unknown, message: "names no configuration key")
+        }
+    }
+
+    /// A file path: relative paths written in the file are taken from the file's folder, the environment's and
+    /// the defaults' from the working directory. Nil when not set and no default.
+    func path(_ key: String, default value: String?) throws -> String? {
+        guard lookup(key) != nil else { return value }
+        let raw = try string(key, default: "")
+        guard !raw.isEmpty else { throw ConfigError(key: key, message: "must not be empty") }
+        guard !raw.hasPrefix("/"), !fromEnvironment.contains(key), let base = fileDirectory else { return raw }
+        return (base as NSString).appendingPathComponent(raw)
     }
 
     private static func setting(_ value: Any, at path: ArraySlice<String>, in map: [String: Any]) -> [String: Any] {

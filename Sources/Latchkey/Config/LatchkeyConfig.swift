@@ -11,18 +11,22 @@ struct LatchkeyConfig {
     var port = 8080
     var publicURL = ""
     var idleTimeoutSeconds = 60
+    var headerTimeoutSeconds = 10
+    /// Allows the development defaults (dev client id, mail to the log, a loopback issuer) off loopback.
+    var development = false
     var trustedProxies: [String] = []
     var corsAllowedOrigins: [String] = []
     var tlsCertificate: String?
     var tlsKey: String?
-    var commonPasswordsPath = "config/common-passwords.txt"
+    /// Files that override what the binary carries (nil: the built-in copy).
+    var commonPasswordsPath: String?
     var databasePath = "data/latchkey.sqlite"
-    var migrationsDirectory = "Migrations/sqlite"
+    var migrationsDirectory: String?
     var busyTimeoutMilliseconds = 5000
     var mailTransport = MailTransportKind.log
     var mailFile = "data/mail.jsonl"
-    var mailTemplates = "config/templates"
-    var pagesDirectory = "config/pages"
+    var mailTemplates: String?
+    var pagesDirectory: String?
     var functions: [String: FunctionDefinition] = [:]
 
     enum FunctionDefinition {
@@ -40,7 +44,9 @@ struct LatchkeyConfig {
 
     /// Sections and their scalar keys; an empty list marks a section that is a whole list (clients, attributes).
     static let schema: [String: [String]] = [
-        "server": ["host", "port", "public_url", "idle_timeout_seconds", "trusted_proxies", "cors.allowed_origins",
+        "development": [],
+        "retention": ["audit_days", "sent_mail_days"],
+        "server": ["host", "port", "public_url", "idle_timeout_seconds", "header_timeout_seconds", "trusted_proxies", "cors.allowed_origins",
                    "tls.certificate", "tls.key"],
         "database": ["path", "migrations", "busy_timeout_ms"],
         "mail": ["transport", "file", "templates", "from.address", "from.name", "retry_base_seconds", "max_attempts", "lanes",
@@ -62,20 +68,27 @@ struct LatchkeyConfig {
     /// Reads `path` (or config/latchkey.yaml when it exists) and the environment; throws naming the bad key.
     static func load(path: String?, environment: [String: String]) throws -> LatchkeyConfig {
         var yaml: String?
-        let file = path ?? (FileManager.default.fileExists(atPath: "config/latchkey.yaml") ? "config/latchkey.yaml" : nil)
+        let file = path ?? (FileManager.default.fileExists(atPath: defaultFile) ? defaultFile : nil)
         if let file {
             do { yaml = try String(contentsOfFile: file, encoding: .utf8) } catch {
                 throw ConfigError(key: "--config", message: "cannot read \(file)")
             }
         }
         let tree: ConfigTree
-        do { tree = try ConfigTree(yaml: yaml, environment: environment, knownSections: schema) } catch let error as ConfigError {
+        let folder = file.map { (($0 as NSString).deletingLastPathComponent as NSString).standardizingPath }
+        do {
+            tree = try ConfigTree(yaml: yaml, fileDirectory: folder.map { $0.isEmpty ? "." : $0 }, environment: environment,
+                                  knownSections: schema)
+        } catch let error as ConfigError {
             throw error
         } catch {
             throw ConfigError(key: file ?? "(environment)", message: "not valid YAML: \(error)")
         }
         return try LatchkeyConfig(tree)
     }
+
+    /// Where `latchkey` looks for a configuration file when `--config` is not given.
+    static let defaultFile = "config/latchkey.yaml"
 
     private init(_ tree: ConfigTree) throws {
         host = try tree.string("server.host", default: host)
@@ -88,13 +101,15 @@ struct LatchkeyConfig {
             throw ConfigError(key: "server.public_url", message: "must be an http(s) URL")
         }
         idleTimeoutSeconds = try tree.int("server.idle_timeout_seconds", default: idleTimeoutSeconds, range: 1...3600)
+        headerTimeoutSeconds = try tree.int("server.header_timeout_seconds", default: headerTimeoutSeconds, range: 1...300)
+        development = try tree.bool("development", default: false)
         trustedProxies = try tree.stringList("server.trusted_proxies", default: [])
         for (index, proxy) in trustedProxies.enumerated() where !IPAddressText.isValid(proxy) {
             throw ConfigError(key: "server.trusted_proxies[\(index)]", message: "must be an IP address (got \(proxy))")
         }
         corsAllowedOrigins = try tree.stringList("server.cors.allowed_origins", default: [])
-        let certificate = try tree.string("server.tls.certificate", default: "")
-        let key = try tree.string("server.tls.key", default: "")
+        let certificate = try tree.path("server.tls.certificate", default: nil) ?? ""
+        let key = try tree.path("server.tls.key", default: nil) ?? ""
         if certificate.isEmpty != key.isEmpty {
             throw ConfigError(key: certificate.isEmpty ? "server.tls.certificate" : "server.tls.key",
                               message: "server.tls.certificate and server.tls.key go together")
@@ -107,16 +122,16 @@ struct LatchkeyConfig {
             tlsCertificate = certificate
             tlsKey = key
         }
-        databasePath = try tree.string("database.path", default: databasePath)
-        migrationsDirectory = try tree.string("database.migrations", default: migrationsDirectory)
+        databasePath = try tree.path("database.path", default: databasePath)!
+        migrationsDirectory = try tree.path("database.migrations", default: nil)
         busyTimeoutMilliseconds = try tree.int("database.busy_timeout_ms", default: busyTimeoutMilliseconds, range: 10...60000)
         let transport = try tree.string("mail.transport", default: "log")
         guard let kind = MailTransportKind(rawValue: transport) else {
             throw ConfigError(key: "mail.transport", message: "must be log, file or smtp (got \(transport))")
         }
         mailTransport = kind
-        mailFile = try tree.string("mail.file", default: mailFile)
-        mailTemplates = try tree.string("mail.templates", default: mailTemplates)
+        mailFile = try tree.path("mail.file", default: mailFile)!
+        mailTemplates = try tree.path("mail.templates", default: nil)
         let fromAddress = try tree.string("mail.from.address", default: "no-reply@\(URL(string: publicURL)?.host ?? "localhost")")
         guard EmailAddress.normalize(fromAddress) != nil || fromAddress.hasSuffix("@localhost") else {
             throw ConfigError(key: "mail.from.address", message: "is not an email address")
@@ -140,13 +155,19 @@ struct LatchkeyConfig {
         engine.passwords.scrypt = ScryptParameters(logN: try tree.int("passwords.scrypt_log_n", default: 17, range: 10...20),
                                                    r: try tree.int("passwords.scrypt_r", default: 8, range: 1...32),
                                                    p: try tree.int("passwords.scrypt_p", default: 1, range: 1...16))
+        guard engine.passwords.scrypt.isWithinMemoryBudget else {
+            throw ConfigError(key: "passwords.scrypt_log_n",
+                              message: "with scrypt_r and scrypt_p this needs more than \(ScryptParameters.memoryBudget >> 20) MiB per hash (128·N·r·p)")
+        }
         engine.passwords.minLength = try tree.int("passwords.min_length", default: 8, range: 1...256)
         engine.passwords.maxLength = try tree.int("passwords.max_length", default: 256, range: engine.passwords.minLength...4096)
-        commonPasswordsPath = try tree.string("passwords.common_list", default: commonPasswordsPath)
+        commonPasswordsPath = try tree.path("passwords.common_list", default: nil)
         engine.limits = try Self.limits(tree)
         functions = try Self.functions(tree)
         engine.apps = try Self.apps(tree, functions: Set(functions.keys))
-        pagesDirectory = try tree.string("app_services.pages", default: pagesDirectory)
+        pagesDirectory = try tree.path("app_services.pages", default: nil)
+        engine.auditRetentionDays = try tree.int("retention.audit_days", default: engine.auditRetentionDays, range: 1...36500)
+        engine.sentMailRetentionDays = try tree.int("retention.sent_mail_days", default: engine.sentMailRetentionDays, range: 1...3650)
         engine.linkTokenTTLSeconds = try tree.int("app_services.link_ttl_seconds", default: 1800, range: 1...86400)
         engine.tokens.accessTTLSeconds = try tree.int("tokens.access_ttl_seconds", default: 3600, range: 60...86400)
         engine.tokens.refreshTTLSeconds = try tree.int("tokens.refresh_ttl_seconds", default: 2_592_000, range: 60...31_536_000)
@@ -250,14 +271,14 @@ struct LatchkeyConfig {
             throw ConfigError(key: "mail.smtp.tls", message: "must be starttls, tls or none")
         }
         var password = try tree.string("mail.smtp.password", default: "")
-        let passwordFile = try tree.string("mail.smtp.password_file", default: "")
+        let passwordFile = try tree.path("mail.smtp.password_file", default: nil) ?? ""
         if !passwordFile.isEmpty {
             guard let text = try? String(contentsOfFile: passwordFile, encoding: .utf8) else {
                 throw ConfigError(key: "mail.smtp.password_file", message: "cannot read \(passwordFile)")
             }
             password = text.trimmingCharacters(in: .newlines)
         }
-        let caFile = try tree.string("mail.smtp.ca_file", default: "")
+        let caFile = try tree.path("mail.smtp.ca_file", default: nil) ?? ""
         if !caFile.isEmpty, !FileManager.default.isReadableFile(atPath: caFile) {
             throw ConfigError(key: "mail.smtp.ca_file", message: "cannot read \(caFile)")
         }
@@ -292,10 +313,17 @@ struct LatchkeyConfig {
             let key = "clients[\(index)]"
             guard let id = item["id"] as? String, !id.isEmpty else { throw ConfigError(key: "\(key).id", message: "is required") }
             guard seen.insert(id.lowercased()).inserted else { throw ConfigError(key: "\(key).id", message: "is listed twice") }
-            if let extra = item.keys.first(where: { !["id", "name"].contains($0) }) {
+            if let extra = item.keys.first(where: { !["id", "name", "scopes"].contains($0) }) {
                 throw ConfigError(key: "\(key).\(extra)", message: "unknown key")
             }
-            return ClientApplication(id: id, name: item["name"] as? String ?? id)
+            var scopes: [String] = []
+            if let raw = item["scopes"] {
+                guard let list = raw as? [String], list.allSatisfy({ !$0.isEmpty && !$0.contains(" ") }) else {
+                    throw ConfigError(key: "\(key).scopes", message: "must be a list of scope names")
+                }
+                scopes = list
+            }
+            return ClientApplication(id: id, name: item["name"] as? String ?? id, scopes: scopes)
         }
     }
 

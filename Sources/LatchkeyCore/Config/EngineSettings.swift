@@ -4,7 +4,9 @@ import Foundation
 public struct ClientApplication: Sendable, Equatable {
     public var id: String
     public var name: String
-    public init(id: String, name: String) { self.id = id; self.name = name }
+    /// Scopes this client may ask for beyond the standard OIDC ones (`clients[].scopes`).
+    public var scopes: [String]
+    public init(id: String, name: String, scopes: [String] = []) { self.id = id; self.name = name; self.scopes = scopes }
 }
 
 /// One sign-up attribute of the operator's schema.
@@ -69,6 +71,9 @@ public struct EngineSettings: Sendable {
     public var appSessionTTLSeconds = 5_184_000
     /// Passwords refused as too common (lowercase). Loaded from the shipped list by the executable.
     public var commonPasswords: Set<String> = []
+    /// How long audit events and the rows of delivered mail are kept.
+    public var auditRetentionDays = 365
+    public var sentMailRetentionDays = 30
 
     public init(publicURL: String, clients: [ClientApplication], attributes: [AttributeDefinition]) {
         self.publicURL = publicURL; self.clients = clients; self.attributes = attributes

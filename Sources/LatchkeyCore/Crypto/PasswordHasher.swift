@@ -8,6 +8,14 @@ public struct ScryptParameters: Sendable, Equatable {
     public var p: Int
     public init(logN: Int = 17, r: Int = 8, p: Int = 1) { self.logN = logN; self.r = r; self.p = p }
 
+    /// The most one hash may cost, stored or configured: 128·N·r·p bytes. A tampered row or a careless
+    /// setting cannot turn each verification into gigabytes.
+    public static let memoryBudget: UInt64 = 256 << 20
+    public var isWithinMemoryBudget: Bool {
+        (1...20).contains(logN) && (1...32).contains(r) && (1...16).contains(p)
+            && UInt64(128 * r * p) * (UInt64(1) << UInt64(logN)) <= Self.memoryBudget
+    }
+
     /// Memory scrypt needs: 128 * r * N bytes, plus slack for OpenSSL's own buffers.
     var maxMemory: UInt64 { UInt64(128 * r) * (UInt64(1) << UInt64(logN)) + UInt64(128 * r * p) + 1 << 20 }
 }
@@ -59,10 +67,11 @@ public struct PasswordHasher: Sendable {
         }
         // Bounds keep a tampered row from turning verification into a memory bomb.
         guard let ln = values["ln"], let r = values["r"], let p = values["p"],
-              (1...22).contains(ln), (1...32).contains(r), (1...16).contains(p),
-              let salt = unb64(String(parts[3])), let hash = unb64(String(parts[4])), !hash.isEmpty
+              case let parameters = ScryptParameters(logN: ln, r: r, p: p), parameters.isWithinMemoryBudget,
+              let salt = unb64(String(parts[3])), (8...64).contains(salt.count),
+              let hash = unb64(String(parts[4])), hash.count == keyLength
         else { return nil }
-        return Parsed(parameters: ScryptParameters(logN: ln, r: r, p: p), salt: salt, hash: hash)
+        return Parsed(parameters: parameters, salt: salt, hash: hash)
     }
 
     static func b64(_ bytes: [UInt8]) -> String {

@@ -2,14 +2,26 @@ import Foundation
 
 /// Email addresses as account keys: one account per address, matched case-insensitively.
 public enum EmailAddress {
-    /// The stored form: trimmed and lowercased. Nil when it is not a plausible address.
+    /// RFC 5322 "atext" plus the dot: what an unquoted local part may hold.
+    private static let localBytes = Set("abcdefghijklmnopqrstuvwxyz0123456789!#$%&'*+-/=?^_`{|}~.".utf8)
+    private static let domainBytes = Set("abcdefghijklmnopqrstuvwxyz0123456789-".utf8)
+
+    /// The stored form: trimmed and lowercased. Nil unless it is a plain ASCII address (no control characters,
+    /// no NUL, no quoting, no IDN) within the SMTP length limits, counted in bytes.
     public static func normalize(_ raw: String) -> String? {
         let email = raw.trimmingCharacters(in: .whitespaces).lowercased()
-        guard email.count <= 254, !email.contains(where: { $0.isWhitespace || $0.isNewline }) else { return nil }
-        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, parts[0].count <= 64 else { return nil }
-        let domainLabels = parts[1].split(separator: ".", omittingEmptySubsequences: false)
-        guard domainLabels.count >= 2, domainLabels.allSatisfy({ !$0.isEmpty && $0.count <= 63 }) else { return nil }
+        let bytes = Array(email.utf8)
+        guard (3...254).contains(bytes.count), let at = bytes.firstIndex(of: UInt8(ascii: "@")) else { return nil }
+        let local = bytes[..<at], domain = bytes[(at + 1)...]
+        guard (1...64).contains(local.count), local.allSatisfy(localBytes.contains),
+              local.first != UInt8(ascii: "."), local.last != UInt8(ascii: "."),
+              !zip(local, local.dropFirst()).contains(where: { $0 == UInt8(ascii: ".") && $1 == UInt8(ascii: ".") })
+        else { return nil }
+        let labels = domain.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard labels.count >= 2, labels.allSatisfy({ label in
+            (1...63).contains(label.count) && label.allSatisfy(domainBytes.contains)
+                && label.first != UInt8(ascii: "-") && label.last != UInt8(ascii: "-")
+        }) else { return nil }
         return email
     }
 
@@ -24,5 +36,20 @@ public enum EmailAddress {
         let domain = parts[1]
         guard let dot = domain.lastIndex(of: ".") else { return maskPart(parts[0]) + "@" + maskPart(domain) }
         return maskPart(parts[0]) + "@" + maskPart(domain[..<dot]) + String(domain[dot...])
+    }
+}
+
+/// Text from the outside shown on an operator's terminal: control characters (ESC sequences, NUL, CR) escaped.
+public enum TerminalText {
+    public static func escape(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+                out += String(format: "\\x%02X", scalar.value)
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 }

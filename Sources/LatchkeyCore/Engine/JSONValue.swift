@@ -1,18 +1,41 @@
 import Foundation
 
 /// A JSON value, for claim sets and attribute maps whose shape is decided at run time.
+/// Untrusted text goes through `JSONShape` first; decoding here asks for the container kind before
+/// trying scalars, so each level costs one attempt, not six.
 public enum JSONValue: Codable, Sendable, Equatable {
     case string(String), int(Int), double(Double), bool(Bool), array([JSONValue]), object([String: JSONValue]), null
 
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
     public init(from decoder: Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        if c.decodeNil() { self = .null }
-        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
-        else if let i = try? c.decode(Int.self) { self = .int(i) }
-        else if let d = try? c.decode(Double.self) { self = .double(d) }
-        else if let s = try? c.decode(String.self) { self = .string(s) }
-        else if let a = try? c.decode([JSONValue].self) { self = .array(a) }
-        else { self = .object(try c.decode([String: JSONValue].self)) }
+        if let keyed = try? decoder.container(keyedBy: Key.self) {
+            var object: [String: JSONValue] = [:]
+            for key in keyed.allKeys { object[key.stringValue] = try keyed.decode(JSONValue.self, forKey: key) }
+            self = .object(object)
+        } else if var unkeyed = try? decoder.unkeyedContainer() {
+            var array: [JSONValue] = []
+            while !unkeyed.isAtEnd { array.append(try unkeyed.decode(JSONValue.self)) }
+            self = .array(array)
+        } else {
+            let c = try decoder.singleValueContainer()
+            if c.decodeNil() { self = .null }
+            else if let b = try? c.decode(Bool.self) { self = .bool(b) }
+            else if let i = try? c.decode(Int.self) { self = .int(i) }
+            else if let d = try? c.decode(Double.self) { self = .double(d) }
+            else { self = .string(try c.decode(String.self)) }
+        }
+    }
+
+    /// Decodes untrusted JSON text after the linear shape check; nil when too deep, too big or not JSON.
+    public static func decodeUntrusted<T: Decodable>(_ type: T.Type, from data: Data, limits: JSONShape.Limits = .request) -> T? {
+        guard JSONShape.isWithin(data, limits) else { return nil }
+        return try? JSONDecoder().decode(type, from: data)
     }
 
     public func encode(to encoder: Encoder) throws {

@@ -23,6 +23,8 @@ public enum LatchkeyError: Error, Sendable, Equatable {
     /// The token is valid but this step is not the one the flow is waiting for.
     case flowStepMismatch(String)
     case refreshTokenInvalid
+    /// A requested scope that is neither a standard one nor configured for the client.
+    case invalidScope(String)
     case accessTokenInvalid
     case serverBusy(retryAfterSeconds: Int)
     /// Over a rate limit, or the account is locked after wrong passwords: retry after the delay.

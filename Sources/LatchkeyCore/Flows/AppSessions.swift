@@ -22,18 +22,21 @@ extension LatchkeyEngine {
         }
         let rehash = try await checkPassword(password, for: user, caller: caller)
         // Only after the password matched: a pending account is no secret to its owner.
-        guard user.status == .active else { throw LatchkeyError.userPendingConfirmation }
+        guard user.status == .active else {
+            try await releasePasswordAttempt(userId: user.id)
+            throw LatchkeyError.userPendingConfirmation
+        }
         return try await transaction { tx in
             guard let stored = try tx.user(id: user.id) else { throw LatchkeyError.invalidCredentials }
             let current = try self.recordSignIn(stored, rehash: rehash, method: "app_services password", caller: caller, in: tx)
             let now = self.time.now()
             let refresh = SecureRandom.token()
             let sessionId = SecureRandom.bytes(12).hex
+            let deviceId = SecureRandom.bytes(12).hex
             try tx.insert(refreshToken: RefreshTokenRecord(
                 id: sessionId, familyId: sessionId, userId: user.id, clientId: "app:\(app.id)", scope: Self.appSessionScope,
                 tokenHash: self.secretHash(refresh), createdAt: now,
-                expiresAt: now + Double(self.settings.appSessionTTLSeconds), rotatedAt: nil, revokedAt: nil))
-            let deviceId = SecureRandom.bytes(12).hex
+                expiresAt: now + Double(self.settings.appSessionTTLSeconds), rotatedAt: nil, revokedAt: nil, deviceId: deviceId))
             return AppLogin(accessToken: try self.appAccessToken(user: current, appId: app.id, sessionId: sessionId, deviceId: deviceId),
                             refreshToken: refresh, userId: user.id, deviceId: deviceId)
         }
@@ -43,7 +46,7 @@ extension LatchkeyEngine {
     public func appRefresh(refreshToken: String?) async throws -> String {
         let (session, user) = try await liveSession(refreshToken)
         return try appAccessToken(user: user, appId: String(session.clientId.dropFirst(4)), sessionId: session.id,
-                                  deviceId: "000000000000000000000000")
+                                  deviceId: session.deviceId ?? "000000000000000000000000")
     }
 
     /// `DELETE auth/session`: ends the session; access tokens already issued live until they expire.

@@ -6,7 +6,7 @@ extension LatchkeyEngine {
     func parseAttributes(_ raw: String?) throws -> [String: JSONValue] {
         guard let raw, !raw.isEmpty else { return [:] }
         guard raw.utf8.count <= 16_384,
-              let object = try? JSONDecoder().decode([String: JSONValue].self, from: Data(raw.utf8)) else {
+              let object = JSONValue.decodeUntrusted([String: JSONValue].self, from: Data(raw.utf8)) else {
             throw LatchkeyError.invalidParameter("attributes")
         }
         return object

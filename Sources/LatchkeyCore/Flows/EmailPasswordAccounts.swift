@@ -13,12 +13,18 @@ extension LatchkeyEngine {
         try await limit(.signUpPerIP, caller.ip, caller: caller)
         let email = try requireEmail(rawEmail)
         let accepted = try requireAcceptablePassword(password, email: email)
-        if try await store.read({ try $0.user(email: email) }) != nil { throw LatchkeyError.userAlreadyExists }
+        if let existing = try await store.read({ try $0.user(email: email) }), holdsAddress(existing) {
+            throw LatchkeyError.userAlreadyExists
+        }
         let hash = try await hashPassword(accepted)
         let confirmed = app.confirmation == .auto
         let pair = try await transaction { tx -> (UserRecord, (token: String, tokenId: String)?) in
             let now = self.time.now()
-            let user = UserRecord(id: UUID().uuidString.lowercased(), email: email, passwordHash: hash, emailVerified: confirmed,
+            // An unconfirmed registration whose link expired no longer holds the address.
+            if let stale = try tx.user(email: email), !self.holdsAddress(stale) { try tx.deleteUser(id: stale.id) }
+            // Auto-confirmation activates the account but proves nothing about the mailbox: email_verified stays
+            // false until its owner signs in by emailed code.
+            let user = UserRecord(id: UUID().uuidString.lowercased(), email: email, passwordHash: hash, emailVerified: false,
                                   status: confirmed ? .active : .pending, attributes: [:], now: now)
             try tx.insert(user: user)
             try self.audit(tx, "sign_up", caller: caller, userId: user.id, email: email, detail: "app_services \(app.confirmation.rawValue)")
@@ -58,9 +64,11 @@ extension LatchkeyEngine {
         try await limit(.mailPerIP, caller.ip, caller: caller)
         let email = try requireEmail(rawEmail)
         try await transaction { tx -> Result<Void, LatchkeyError> in
-            guard let user = try tx.user(email: email) else { return .failure(.userNotFound) }
+            guard var user = try tx.user(email: email), self.holdsAddress(user) else { return .failure(.userNotFound) }
             guard user.status == .pending else { return .failure(.userAlreadyConfirmed) }
             if let limited = try self.limit(.mailPerAddress, email, caller: caller, in: tx) { return .failure(limited) }
+            user.updatedAt = self.time.now()  // a new link keeps the registration for another link lifetime
+            try tx.update(user: user)
             try self.mailConfirmationLink(to: user, app: app, caller: caller, in: tx)
             return .success(())
         }.get()
@@ -77,7 +85,7 @@ extension LatchkeyEngine {
             if let limited = try self.limit(.mailPerAddress, email, caller: caller, in: tx) { return .failure(limited) }
             let (token, tokenId) = try self.issueLinkToken(.reset, for: user, in: tx)
             let base = app.resetURL.isEmpty ? "\(self.settings.publicURL)/reset-password" : app.resetURL
-            try self.enqueue(self.mailComposer.compose(.resetLink, to: email, link: self.linkURL(base, token: token, tokenId: tokenId),
+            try self.enqueue(self.mailComposer.compose(.resetLink, to: user.email, link: self.linkURL(base, token: token, tokenId: tokenId),
                                                        validMinutes: self.settings.linkTokenTTLSeconds / 60,
                                                        locale: self.mailLocale(user.attributes, caller: caller), at: self.time.now()), in: tx)
             return .success(())
@@ -120,6 +128,12 @@ extension LatchkeyEngine {
         try tx.revokeRefreshTokens(userId: user.id, at: now)
         try enqueue(mailComposer.compose(.passwordChanged, to: user.email, locale: mailLocale(user.attributes, caller: caller), at: now), in: tx)
         try audit(tx, "password_reset", caller: caller, userId: user.id, email: user.email)
+    }
+
+    /// Whether an account keeps its address: any confirmed one, and a pending one until its link's lifetime
+    /// (from the last mail) has passed.
+    func holdsAddress(_ user: UserRecord) -> Bool {
+        user.status != .pending || user.updatedAt + Double(settings.linkTokenTTLSeconds) > time.now()
     }
 
     private func mailConfirmationLink(to user: UserRecord, app: AppServicesApp, caller: CallerInfo, in tx: any StoreWriting) throws {

@@ -54,6 +54,7 @@ extension LatchkeyEngine {
                                    caller: CallerInfo) async throws -> TokenSet {
         let client = try requireClient(caller.clientId)
         guard let password, !password.isEmpty else { throw LatchkeyError.missingParameter("password") }
+        _ = try grantedScopes(scope, client: client)  // before the password is checked, so a bad scope costs no attempt
         try await limit(.credentialPerIP, caller.ip, caller: caller)
         let (flow, user) = try await store.read { tx -> (FlowRecord, UserRecord) in
             let flow = try self.loadFlow(continuationToken, kind: .signIn, client: caller.clientId, in: tx)
@@ -74,31 +75,54 @@ extension LatchkeyEngine {
         }
     }
 
-    /// Checks `password` for `user`, for every dialect: the lock first, scrypt off the event loop, and a wrong
-    /// password counted (and audited) towards the progressive lock. Returns a new hash when the cost changed.
+    /// Checks `password` for `user`, for every dialect. Returns a new hash when the cost changed; a wrong
+    /// password is `.invalidCredentials`. A match leaves the attempt counted: the caller's sign-in clears it.
     func checkPassword(_ password: String, for user: UserRecord, caller: CallerInfo) async throws -> String? {
-        if let until = user.lockedUntil, until > time.now() {
-            throw LatchkeyError.rateLimited(retryAfterSeconds: Int(until.timeIntervalSince(time.now()).rounded(.up)))
-        }
-        guard let phc = user.passwordHash else { throw LatchkeyError.invalidCredentials }
-        let verdict = try await verifyPassword(password, against: phc)
-        switch verdict {
+        switch try await countedPasswordCheck(password, for: user, caller: caller) {
         case .match: return nil
         case .matchNeedsRehash: return try await hashPassword(password)
-        case .mismatch:
+        case .mismatch: throw LatchkeyError.invalidCredentials
+        }
+    }
+
+    /// The one password check: the lock is read and the attempt counted in one write transaction *before*
+    /// scrypt runs, so guesses sent in parallel each take a slot and the lock holds however many arrive at
+    /// once. A wrong password is audited (and the lock, when it starts).
+    func countedPasswordCheck(_ password: String, for user: UserRecord, caller: CallerInfo) async throws -> PasswordHasher.Verdict {
+        guard let phc = user.passwordHash else { throw LatchkeyError.invalidCredentials }
+        let lockedAt = try await transaction { tx -> Result<Date?, LatchkeyError> in
+            guard var current = try tx.user(id: user.id) else { return .failure(.invalidCredentials) }
+            let now = self.time.now()
+            if let until = current.lockedUntil, until > now {
+                return .failure(.rateLimited(retryAfterSeconds: Int(until.timeIntervalSince(now).rounded(.up))))
+            }
+            current.failedLoginCount += 1
+            current.updatedAt = now
+            if let delay = self.lockoutDelay(afterFailures: current.failedLoginCount) { current.lockedUntil = now + Double(delay) }
+            try tx.update(user: current)
+            return .success(current.lockedUntil)
+        }.get()
+        let verdict = try await verifyPassword(password, against: phc)
+        if verdict == .mismatch {
             try await transaction { tx in
-                guard var current = try tx.user(id: user.id) else { return }
-                current.failedLoginCount += 1
-                current.updatedAt = self.time.now()
-                if let delay = self.lockoutDelay(afterFailures: current.failedLoginCount) {
-                    current.lockedUntil = self.time.now() + Double(delay)
+                guard let current = try tx.user(id: user.id) else { return }
+                if let lockedAt {
                     try self.audit(tx, "lockout", caller: caller, userId: current.id, email: current.email,
-                                   detail: "\(current.failedLoginCount) failures, locked \(delay)s")
+                                   detail: "\(current.failedLoginCount) failures, locked until \(ISO8601DateFormatter().string(from: lockedAt))")
                 }
-                try tx.update(user: current)
                 try self.audit(tx, "sign_in_failed", caller: caller, userId: current.id, email: current.email, detail: "wrong password")
             }
-            throw LatchkeyError.invalidCredentials
+        }
+        return verdict
+    }
+
+    /// Gives back the slot a matching password took when no sign-in follows (a pending account, `reset/call`).
+    func releasePasswordAttempt(userId: String) async throws {
+        try await transaction { tx in
+            guard var current = try tx.user(id: userId) else { return }
+            current.failedLoginCount = 0
+            current.lockedUntil = nil
+            try tx.update(user: current)
         }
     }
 
@@ -110,10 +134,18 @@ extension LatchkeyEngine {
             let flow = try self.loadFlow(continuationToken, kind: .signIn, client: caller.clientId, in: tx)
             guard flow.state.stage == .codeSent else { throw LatchkeyError.flowStepMismatch("no code was sent for this sign-in") }
             if let limited = try self.limit(.codePerAccount, flow.email, caller: caller, in: tx) { return .failure(limited) }
-            guard let id = flow.userId, let user = try tx.user(id: id), user.status == .active else { throw LatchkeyError.userNotFound }
+            guard let id = flow.userId, var user = try tx.user(id: id), user.status == .active else { throw LatchkeyError.userNotFound }
             if let failure = try self.checkCode(code, for: flow, in: tx) {
                 try self.audit(tx, "sign_in_failed", caller: caller, userId: user.id, email: user.email, detail: "wrong code")
                 return .failure(failure)
+            }
+            if !user.emailVerified {
+                // The mailbox's owner proves it now. A password set by whoever registered the address without
+                // proving it (confirmation: auto) is not theirs: it goes, and so do that registrant's sessions.
+                user.emailVerified = true
+                user.passwordHash = nil
+                try tx.revokeRefreshTokens(userId: user.id, at: self.time.now())
+                try self.audit(tx, "email_verified", caller: caller, userId: user.id, email: user.email, detail: "code sign-in; unproven password dropped")
             }
             try tx.deleteFlow(id: flow.id)
             return .success(try self.completeSignIn(user, client: client, scope: scope, method: "code", caller: caller, in: tx))

@@ -27,7 +27,10 @@ extension LatchkeyEngine {
         let given = try parseAttributes(attributes)
         if password != nil { _ = try requireAcceptablePassword(password, email: email) }
         let accepted = try validateAttributes(given)
-        if try await store.read({ try $0.user(email: email) }) != nil { throw LatchkeyError.userAlreadyExists }
+        // A pending App Services registration does not block: proving the mailbox by code replaces it.
+        if let existing = try await store.read({ try $0.user(email: email) }), existing.status != .pending {
+            throw LatchkeyError.userAlreadyExists
+        }
         guard types.oob else { return .redirect }
         let passwordHash: String? = if let password { try await hashPassword(password) } else { nil }
 
@@ -120,6 +123,12 @@ extension LatchkeyEngine {
             return .attributesRequired(continuationToken: try advance(flow, in: tx), required: missing)
         }
         let now = time.now()
+        // The code proved the mailbox: an unconfirmed registration of the address by someone else goes, and with
+        // it its links and password, so confirming it later hands nobody this account.
+        if let pending = try tx.user(email: flow.email), pending.status == .pending {
+            try tx.deleteUser(id: pending.id)
+            try audit(tx, "pending_registration_replaced", caller: caller, userId: pending.id, email: pending.email)
+        }
         let user = UserRecord(id: UUID().uuidString.lowercased(), email: flow.email, passwordHash: flow.state.passwordHash,
                               emailVerified: true, status: .active, attributes: flow.state.attributes, now: now)
         try tx.insert(user: user)  // throws .userAlreadyExists if another sign-up won the race

@@ -11,13 +11,32 @@ public struct TokenSet: Sendable, Equatable {
     public var tenantId: String
 }
 
+/// Which kind of access token an endpoint takes: each dialect's tokens open only that dialect's endpoints.
+public enum AccessTokenAudience: Sendable {
+    /// Native API access tokens (audience: a registered client id): `/oidc/userinfo`.
+    case nativeClients
+    /// App Services session access tokens (audience: a configured app id): `auth/profile`.
+    case appServices
+}
+
 /// Access and ID tokens are ES256 JWTs; refresh tokens are random, stored as HMACs, rotated on every use.
 extension LatchkeyEngine {
     static let defaultScopes = ["openid", "profile", "offline_access"]
+    /// What discovery advertises; a client may be granted more through `clients[].scopes`.
+    public static let standardScopes = ["openid", "profile", "email", "offline_access"]
 
-    func issueTokens(for user: UserRecord, client: ClientApplication, scope: String?, familyId: String?,
+    /// The scopes a token request asks for, or `.invalidScope` naming the first one this client may not have.
+    func grantedScopes(_ raw: String?, client: ClientApplication) throws -> [String] {
+        let scopes = Self.parseScopes(raw)
+        if let refused = scopes.first(where: { !Self.standardScopes.contains($0) && !client.scopes.contains($0) }) {
+            throw LatchkeyError.invalidScope(refused)
+        }
+        return scopes
+    }
+
+    func issueTokens(for user: UserRecord, client: ClientApplication, scope: String?, familyId: String?, parentId: String? = nil,
                      in tx: any StoreWriting) throws -> TokenSet {
-        let scopes = Self.parseScopes(scope)
+        let scopes = try grantedScopes(scope, client: client)
         let now = time.now()
         let iat = Int(now.timeIntervalSince1970)
         let exp = iat + settings.tokens.accessTTLSeconds
@@ -48,7 +67,7 @@ extension LatchkeyEngine {
             try tx.insert(refreshToken: RefreshTokenRecord(
                 id: UUID().uuidString.lowercased(), familyId: familyId ?? UUID().uuidString.lowercased(), userId: user.id,
                 clientId: client.id, scope: scopes.joined(separator: " "), tokenHash: secretHash(token), createdAt: now,
-                expiresAt: now + Double(settings.tokens.refreshTTLSeconds), rotatedAt: nil, revokedAt: nil))
+                expiresAt: now + Double(settings.tokens.refreshTTLSeconds), rotatedAt: nil, revokedAt: nil, parentId: parentId))
             refreshToken = token
         }
         return TokenSet(accessToken: accessToken, idToken: idToken, refreshToken: refreshToken,
@@ -84,23 +103,38 @@ extension LatchkeyEngine {
             if record.rotatedAt == nil {
                 record.rotatedAt = now
                 try tx.update(refreshToken: record)
+            } else {
+                // A retry inside the grace window: the child minted before is replaced, so one token never forks
+                // into several live chains.
+                try tx.revokeRefreshTokens(parentId: record.id, at: now)
             }
             // A refresh can narrow the scopes but never widen them.
             let granted = Set(record.scope.split(separator: " ").map(String.init))
             let asked = scope.map { Self.parseScopes($0).filter { granted.contains($0) } } ?? []
             let effective = asked.isEmpty ? record.scope : (asked + ["offline_access"]).joined(separator: " ")
-            return .success(try self.issueTokens(for: user, client: client, scope: effective, familyId: record.familyId, in: tx))
+            return .success(try self.issueTokens(for: user, client: client, scope: effective, familyId: record.familyId,
+                                                 parentId: record.id, in: tx))
         }.get()
     }
 
-    /// The user behind a valid, unexpired access token issued by this server.
-    public func userForAccessToken(_ token: String) async throws -> UserRecord {
+    /// The user behind a valid, unexpired access token issued by this server for `audience`.
+    public func userForAccessToken(_ token: String, audience: AccessTokenAudience) async throws -> UserRecord {
         guard let claims = JWT.verify(token, keys: signingKeys),
               claims["iss"] == .string(settings.issuer),
               let exp = claims["exp"]?.intValue, Double(exp) > time.now().timeIntervalSince1970,
-              claims["scp"] != nil,  // ID tokens carry no scp: they are not access tokens
+              let scp = claims["scp"]?.stringValue,  // ID tokens carry no scp: they are not access tokens
+              let aud = claims["aud"]?.stringValue,
               let sub = claims["sub"]?.stringValue
         else { throw LatchkeyError.accessTokenInvalid }
+        let isAppSession = scp == Self.appSessionScope
+        switch audience {
+        case .nativeClients:
+            guard !isAppSession, settings.clients.contains(where: { $0.id.caseInsensitiveCompare(aud) == .orderedSame }) else {
+                throw LatchkeyError.accessTokenInvalid
+            }
+        case .appServices:
+            guard isAppSession, settings.apps.contains(where: { $0.id == aud }) else { throw LatchkeyError.accessTokenInvalid }
+        }
         guard let user = try await store.read({ try $0.user(id: sub) }), user.status == .active else {
             throw LatchkeyError.accessTokenInvalid
         }

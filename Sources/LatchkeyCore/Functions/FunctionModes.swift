@@ -57,8 +57,12 @@ extension LatchkeyEngine {
             throw LatchkeyError.userNotFound
         }
         let accepted = try requireAcceptablePassword(password, email: email)
+        // The current-password check is a password check like any other: counted, locked, audited.
         var currentValid = false
-        if let phc = user.passwordHash { currentValid = try await verifyPassword(accepted, against: phc) != .mismatch }
+        if user.passwordHash != nil {
+            currentValid = try await countedPasswordCheck(accepted, for: user, caller: caller) != .mismatch
+            if currentValid { try await releasePasswordAttempt(userId: user.id) }
+        }
         let hash = try await hashPassword(accepted)
         let tokens = try await transaction { tx in try self.issueLinkToken(.reset, for: user, in: tx) }
         let outcome = await callFunction(app.resetFunction, [.object([

@@ -9,7 +9,7 @@ public struct FunctionOutcome: Sendable, Equatable {
 
     /// Parses a function's JSON answer; anything else is a `fail` carrying the reason.
     public static func parse(_ data: Data) -> FunctionOutcome {
-        guard let object = try? JSONDecoder().decode([String: JSONValue].self, from: data),
+        guard let object = JSONValue.decodeUntrusted([String: JSONValue].self, from: data),
               let raw = object["status"]?.stringValue, let status = Status(rawValue: raw) else {
             return FunctionOutcome(status: .fail, message: "answer is not {\"status\": \"success\"|\"pending\"|\"fail\"}")
         }

@@ -5,7 +5,8 @@ extension LatchkeyEngine {
     /// whether this denial is the first of its window (the one worth an audit event).
     private func rateCheck(_ rule: LimitSettings.Rule, _ subject: String?) -> (LatchkeyError, Bool)? {
         guard settings.limits.enabled, let subject, !subject.isEmpty, let spec = settings.limits.rules[rule] else { return nil }
-        switch rateLimiter.take("\(rule.rawValue)|\(subject)", rule: spec, now: time.now()) {
+        let key = rule.isPerIP ? RateLimitSubject.network(of: subject) : subject
+        switch rateLimiter.take("\(rule.rawValue)|\(key)", rule: spec, now: time.now()) {
         case .allowed: return nil
         case .denied(let retryAfter, let first): return (.rateLimited(retryAfterSeconds: retryAfter), first)
         }
@@ -33,6 +34,9 @@ extension LatchkeyEngine {
         if first, let subject { try auditDenial(rule, subject, caller: caller, in: tx) }
         return error
     }
+
+    /// Forgets rate-limit buckets that have long refilled; the background worker calls it on a timer.
+    public func pruneRateLimits() { rateLimiter.prune(now: time.now()) }
 
     /// The delay a user must wait after `failures` consecutive wrong passwords (nil: none yet).
     func lockoutDelay(afterFailures failures: Int) -> Int? {

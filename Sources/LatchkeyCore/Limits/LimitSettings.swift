@@ -8,6 +8,8 @@ public struct LimitSettings: Sendable, Equatable {
         case mailPerIP = "mail_per_ip"
         case mailPerAddress = "mail_per_address"
         case resetPerIP = "reset_per_ip"
+
+        var isPerIP: Bool { self != .codePerAccount && self != .mailPerAddress }
     }
 
     public var enabled = true

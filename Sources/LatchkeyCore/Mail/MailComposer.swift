@@ -13,21 +13,28 @@ public struct MailComposer: Sendable {
         public let description: String
     }
 
-    public static func load(directory: String, productName: String = "Latchkey") async throws -> MailComposer {
-        guard FileManager.default.fileExists(atPath: directory) else {
-            throw TemplateError(description: "template directory \(directory) does not exist")
+    /// Templates from a folder (`mail.templates`).
+    public static func load(directory: String, productName: String = "Latchkey") throws -> MailComposer {
+        let files: [(name: String, text: String)]
+        do { files = try TemplateFiles.read(directory: directory, suffix: ".mustache") } catch {
+            throw TemplateError(description: "\(error)")
         }
-        let library: MustacheLibrary
-        do { library = try await MustacheLibrary(directory: directory) } catch {
-            throw TemplateError(description: "cannot parse templates in \(directory): \(error)")
+        return try load(templates: files, source: directory, productName: productName)
+    }
+
+    /// Templates by name (`<locale>/<kind>.<part>`), e.g. the set built into the binary.
+    public static func load(templates: [(name: String, text: String)], source: String,
+                            productName: String = "Latchkey") throws -> MailComposer {
+        var library = MustacheLibrary()
+        for (name, text) in templates {
+            do { try library.register(text, named: name) } catch {
+                throw TemplateError(description: "cannot parse \(source)/\(name).mustache: \(error)")
+            }
         }
-        let locales = Set(try FileManager.default.contentsOfDirectory(atPath: directory).filter {
-            var isDirectory: ObjCBool = false
-            return FileManager.default.fileExists(atPath: "\(directory)/\($0)", isDirectory: &isDirectory) && isDirectory.boolValue
-        }.map { $0.lowercased() })
+        let locales = Set(templates.compactMap { $0.name.split(separator: "/").count == 2 ? $0.name.split(separator: "/")[0].lowercased() : nil })
         for kind in MailKind.allCases {
             for part in ["subject", "text", "html"] where library.getTemplate(named: "en/\(kind.rawValue).\(part)") == nil {
-                throw TemplateError(description: "missing \(directory)/en/\(kind.rawValue).\(part).mustache (English is the fallback)")
+                throw TemplateError(description: "missing \(source)/en/\(kind.rawValue).\(part).mustache (English is the fallback)")
             }
         }
         return MailComposer(library: library, locales: locales, productName: productName)

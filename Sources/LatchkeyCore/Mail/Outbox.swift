@@ -10,6 +10,8 @@ public struct OutboxPolicy: Sendable {
     /// Messages fetched per round, and how many connections send them side by side.
     public var batchSize = 20
     public var lanes = 2
+    /// A claimed mail whose outcome could not be recorded is tried again after this long, not at once.
+    public var claimLeaseSeconds = 300.0
     public init() {}
 }
 
@@ -25,12 +27,20 @@ extension LatchkeyEngine {
 
     /// Delivers the mails that are due, once; returns how many went out. The worker calls this in a loop.
     /// At least once: a crash between the relay's acceptance and the row update resends that one mail.
+    /// Rows are claimed (their next attempt moved a lease ahead) before sending; returns -1 when the store failed,
+    /// so the worker backs off instead of spinning.
     public func deliverPendingMail(via transport: any MailTransport, mailbox: TestingMailbox?, policy: OutboxPolicy = OutboxPolicy()) async -> Int {
         let now = time.now()
         let due: [OutboxRecord]
-        do { due = try await store.read { try $0.pendingMail(dueBy: now, limit: policy.batchSize) } } catch {
-            logger.error("outbox read failed", metadata: ["error": "\(error)"])
-            return 0
+        do {
+            due = try await store.write { tx in
+                try tx.claimPendingMail(dueBy: now, limit: policy.batchSize, leaseUntil: now + policy.claimLeaseSeconds)
+            }
+        } catch is CancellationError {
+            return 0  // shutting down
+        } catch {
+            logger.error("outbox claim failed", metadata: ["error": "\(error)"])
+            return -1
         }
         guard !due.isEmpty else { return 0 }
         var ready: [(OutboxRecord, MailMessage)] = []
@@ -91,17 +101,25 @@ extension LatchkeyEngine {
         }
         let updates = finished
         do { try await transaction { tx in for record in updates { try tx.update(mail: record) } } } catch {
-            logger.error("outbox update failed")
+            logger.error("outbox update failed: the claimed mails are tried again after the lease")
+            return -1
         }
         return delivered
     }
 
-    /// Deletes flows and codes that expired more than a day ago (kept that long to answer `expired_token`).
+    /// Deletes what has outlived its use: flows and codes a day after expiry (kept that long to answer
+    /// `expired_token`), expired refresh and link tokens, unconfirmed accounts past their link's lifetime, and
+    /// delivered mail and audit rows past their retention.
     public func purgeExpiredState() async {
-        let cutoff = time.now() - 86400
+        let now = time.now()
+        let day = 86400.0
+        let cutoffs = PurgeCutoffs(flowsExpiredBefore: now - day, tokensExpiredBefore: now - day,
+                                   pendingUsersUpdatedBefore: now - Double(settings.linkTokenTTLSeconds),
+                                   sentMailBefore: now - Double(settings.sentMailRetentionDays) * day,
+                                   auditBefore: now - Double(settings.auditRetentionDays) * day)
         do {
-            let removed = try await transaction { tx in try tx.purgeExpired(before: cutoff) }
-            if removed > 0 { logger.debug("purged \(removed) expired flow rows") }
+            let removed = try await transaction { tx in try tx.purge(cutoffs) }
+            if removed > 0 { logger.debug("purged \(removed) expired rows") }
         } catch {
             logger.error("purge failed")
         }

@@ -81,6 +81,10 @@ public struct RefreshTokenRecord: Codable, Sendable, Equatable {
     public var expiresAt: Date
     public var rotatedAt: Date?
     public var revokedAt: Date?
+    /// The token this one was minted from by a refresh (nil for the first of a family).
+    public var parentId: String? = nil
+    /// App Services sessions: the device id their login answered, repeated on every refresh.
+    public var deviceId: String? = nil
 }
 
 /// A mail waiting for (or done with) delivery. The body is sealed, never in clear in the database.

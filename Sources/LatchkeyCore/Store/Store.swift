@@ -39,6 +39,11 @@ public protocol StoreWriting: StoreReading {
     func update(refreshToken: RefreshTokenRecord) throws
     func revokeRefreshTokens(familyId: String, at: Date) throws
     func revokeRefreshTokens(userId: String, at: Date) throws
+    /// Revokes the live tokens minted from `parentId`.
+    func revokeRefreshTokens(parentId: String, at: Date) throws
+    /// Takes up to `limit` due pending mails and moves their next attempt to `leaseUntil` in the same write, so a
+    /// failure to record the outcome cannot resend them in a tight loop (and, later, two workers never share one).
+    func claimPendingMail(dueBy: Date, limit: Int, leaseUntil: Date) throws -> [OutboxRecord]
     func enqueue(mail: OutboxRecord) throws
     func update(mail: OutboxRecord) throws
     /// Puts failed mails back in the queue (attempts reset); returns how many.
@@ -46,6 +51,6 @@ public protocol StoreWriting: StoreReading {
     func append(audit: AuditEvent) throws
     func setServerValue(name: String, value: Data) throws
     func insert(signingKey: SigningKeyRecord) throws
-    /// Drops expired flows and codes; returns how many rows went.
-    func purgeExpired(before: Date) throws -> Int
+    /// Drops what has outlived its use; returns how many rows went.
+    func purge(_ cutoffs: PurgeCutoffs) throws -> Int
 }

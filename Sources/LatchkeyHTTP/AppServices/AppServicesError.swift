@@ -36,7 +36,7 @@ enum AppServicesError {
         case .serverBusy(let seconds):
             return body(.serviceUnavailable, "InternalServerError", "server busy", headers: [.retryAfter: String(seconds)])
         case .storeFailure: return body(.internalServerError, "InternalServerError", "internal server error")
-        case .unknownClient, .unsupportedChallengeType, .userHasNoPassword, .invalidAttributes, .invalidCode, .flowTokenInvalid,
+        case .unknownClient, .unsupportedChallengeType, .invalidScope, .userHasNoPassword, .invalidAttributes, .invalidCode, .flowTokenInvalid,
              .flowTokenExpired, .flowStepMismatch:
             return body(.badRequest, "BadRequest", "bad request")
         }

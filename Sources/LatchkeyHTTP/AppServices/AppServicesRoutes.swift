@@ -8,7 +8,7 @@ import NIOCore
 struct AppServicesRoutes: Sendable {
     let engine: LatchkeyEngine
     let clientAddress: ClientAddress
-    typealias Handler = @Sendable ([String: JSONValue], CallerInfo, String) async throws -> Response
+    typealias Handler = @Sendable (AppServicesBody, CallerInfo, String) async throws -> Response
 
     func addRoutes(to router: Router<LatchkeyRequestContext>) {
         let base = "/api/client/v2.0"
@@ -29,17 +29,17 @@ struct AppServicesRoutes: Sendable {
             }
         }
         router.post("\(base)/auth/session") { request, _ in
-            await Self.answer(nil) { JSONResponse.ok(["access_token": .string(try await engine.appRefresh(refreshToken: Self.bearer(request)))]) }
+            await Self.answer(nil) { JSONResponse.ok(["access_token": .string(try await engine.appRefresh(refreshToken: BearerToken.read(request)))]) }
         }
         router.delete("\(base)/auth/session") { request, context in
             await Self.answer(nil) {
                 let caller = self.clientAddress.caller(request, context: context)
-                try await engine.appLogout(refreshToken: Self.bearer(request), caller: caller)
+                try await engine.appLogout(refreshToken: BearerToken.read(request), caller: caller)
                 return Response(status: .noContent)
             }
         }
         router.get("\(base)/auth/profile") { request, _ in
-            await Self.answer(nil) { try await self.profile(Self.bearer(request)) }
+            await Self.answer(nil) { try await self.profile(BearerToken.read(request)) }
         }
     }
 
@@ -66,21 +66,17 @@ struct AppServicesRoutes: Sendable {
         }
     }
 
-    /// The JSON object body (Extended JSON is plain JSON here); an empty body counts as `{}`.
-    static func jsonBody(_ request: Request, context: LatchkeyRequestContext) async throws -> [String: JSONValue] {
+    /// The JSON object body (Extended JSON is plain JSON here), shape-checked before decoding; empty counts as `{}`.
+    static func jsonBody(_ request: Request, context: LatchkeyRequestContext) async throws -> AppServicesBody {
         var request = request
         let buffer = try await request.collectBody(upTo: context.maxUploadSize)
-        if buffer.readableBytes == 0 { return [:] }
-        guard let object = try? JSONDecoder().decode([String: JSONValue].self, from: Data(buffer: buffer)) else {
-            throw LatchkeyError.invalidParameter("request body must be a JSON object")
+        if buffer.readableBytes == 0 { return AppServicesBody() }
+        guard let body = JSONValue.decodeUntrusted(AppServicesBody.self, from: Data(buffer: buffer)) else {
+            throw LatchkeyError.invalidParameter("request body must be a JSON object of the provider's fields")
         }
-        return object
+        return body
     }
 
-    static func bearer(_ request: Request) -> String? {
-        guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else { return nil }
-        return String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
-    }
 
     /// A successful call with no body: 200 and no Content-Type (realm-web reads "no Content-Type" as no body).
     static var done: Response { Response(status: .ok, headers: [.cacheControl: "no-store"]) }

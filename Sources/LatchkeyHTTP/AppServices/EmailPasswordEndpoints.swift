@@ -4,48 +4,45 @@ import LatchkeyCore
 
 /// `auth/providers/local-userpass/*` and the profile.
 extension AppServicesRoutes {
-    func register(_ body: [String: JSONValue], _ caller: CallerInfo, _ app: String) async throws -> Response {
-        try await engine.register(appId: app, email: body["email"]?.stringValue, password: body["password"]?.stringValue, caller: caller)
+    func register(_ body: AppServicesBody, _ caller: CallerInfo, _ app: String) async throws -> Response {
+        try await engine.register(appId: app, email: body.email, password: body.password, caller: caller)
         return Response(status: .created, headers: [.cacheControl: "no-store"])
     }
 
-    func confirm(_ body: [String: JSONValue], _ caller: CallerInfo, _ app: String) async throws -> Response {
-        try await engine.confirm(appId: app, token: body["token"]?.stringValue, tokenId: body["tokenId"]?.stringValue, caller: caller)
+    func confirm(_ body: AppServicesBody, _ caller: CallerInfo, _ app: String) async throws -> Response {
+        try await engine.confirm(appId: app, token: body.token, tokenId: body.tokenId, caller: caller)
         return Self.done
     }
 
-    func confirmSend(_ body: [String: JSONValue], _ caller: CallerInfo, _ app: String) async throws -> Response {
-        try await engine.resendConfirmation(appId: app, email: body["email"]?.stringValue, caller: caller)
+    func confirmSend(_ body: AppServicesBody, _ caller: CallerInfo, _ app: String) async throws -> Response {
+        try await engine.resendConfirmation(appId: app, email: body.email, caller: caller)
         return Self.done
     }
 
-    func confirmCall(_ body: [String: JSONValue], _ caller: CallerInfo, _ app: String) async throws -> Response {
-        try await engine.retryConfirmation(appId: app, email: body["email"]?.stringValue, caller: caller)
+    func confirmCall(_ body: AppServicesBody, _ caller: CallerInfo, _ app: String) async throws -> Response {
+        try await engine.retryConfirmation(appId: app, email: body.email, caller: caller)
         return Self.done
     }
 
-    func reset(_ body: [String: JSONValue], _ caller: CallerInfo, _ app: String) async throws -> Response {
-        try await engine.resetPassword(appId: app, token: body["token"]?.stringValue, tokenId: body["tokenId"]?.stringValue,
-                                       password: body["password"]?.stringValue, caller: caller)
+    func reset(_ body: AppServicesBody, _ caller: CallerInfo, _ app: String) async throws -> Response {
+        try await engine.resetPassword(appId: app, token: body.token, tokenId: body.tokenId,
+                                       password: body.password, caller: caller)
         return Self.done
     }
 
-    func resetSend(_ body: [String: JSONValue], _ caller: CallerInfo, _ app: String) async throws -> Response {
-        try await engine.sendPasswordReset(appId: app, email: body["email"]?.stringValue, caller: caller)
+    func resetSend(_ body: AppServicesBody, _ caller: CallerInfo, _ app: String) async throws -> Response {
+        try await engine.sendPasswordReset(appId: app, email: body.email, caller: caller)
         return Self.done
     }
 
-    func resetCall(_ body: [String: JSONValue], _ caller: CallerInfo, _ app: String) async throws -> Response {
-        guard case .array(let arguments)? = body["arguments"] ?? .array([]) else {
-            throw LatchkeyError.invalidParameter("arguments must be an array")
-        }
-        try await engine.callResetFunction(appId: app, email: body["email"]?.stringValue, password: body["password"]?.stringValue,
-                                           arguments: arguments, caller: caller)
+    func resetCall(_ body: AppServicesBody, _ caller: CallerInfo, _ app: String) async throws -> Response {
+        try await engine.callResetFunction(appId: app, email: body.email, password: body.password,
+                                           arguments: body.arguments ?? [], caller: caller)
         return Self.done
     }
 
-    func login(_ body: [String: JSONValue], _ caller: CallerInfo, _ app: String) async throws -> Response {
-        let login = try await engine.appLogin(appId: app, username: body["username"]?.stringValue, password: body["password"]?.stringValue,
+    func login(_ body: AppServicesBody, _ caller: CallerInfo, _ app: String) async throws -> Response {
+        let login = try await engine.appLogin(appId: app, username: body.username, password: body.password,
                                               caller: caller)
         return JSONResponse.ok(["access_token": .string(login.accessToken), "refresh_token": .string(login.refreshToken),
                                 "user_id": .string(login.userId), "device_id": .string(login.deviceId)])
@@ -53,7 +50,7 @@ extension AppServicesRoutes {
 
     func profile(_ accessToken: String?) async throws -> Response {
         guard let accessToken else { throw LatchkeyError.sessionInvalid }
-        let user = try await engine.userForAccessToken(accessToken)
+        let user = try await engine.userForAccessToken(accessToken, audience: .appServices)
         // A stable identity id distinct from the user id, as the hosted service has.
         let identity = String(Digest.sha256(Array("identity:local-userpass:\(user.id)".utf8)).hex.prefix(24))
         return JSONResponse.ok([

@@ -44,6 +44,8 @@ enum NativeAuthError {
             return body("expired_token", "The continuation token has expired.", [552003])
         case .flowStepMismatch(let why):
             return body("invalid_request", "The continuation token is not valid for this step: \(why).", [55200])
+        case .invalidScope(let scope):
+            return body("invalid_scope", "The scope '\(scope)' is not allowed for this client.", [70011])
         case .refreshTokenInvalid:
             return body("invalid_grant", "The refresh token is invalid, expired or revoked.", [70000])
         case .accessTokenInvalid:

@@ -28,28 +28,28 @@ struct OpenIDRoutes: Sendable {
         let root = tenant.map { "\(base)/\($0)" } ?? base
         return JSONResponse.ok([
             "issuer": .string(engine.settings.issuer),
+            // MSAL's metadata parser requires the string (specs/native-auth.md §4.8); the endpoint answers every
+            // request with unsupported_response_type, which is why no response type is advertised.
             "authorization_endpoint": .string("\(root)/oauth2/v2.0/authorize"),
             "token_endpoint": .string("\(root)/oauth2/v2.0/token"),
             "jwks_uri": .string("\(base)/discovery/v2.0/keys"),
             "userinfo_endpoint": .string("\(base)/oidc/userinfo"),
-            "response_types_supported": ["code", "id_token", "code id_token", "id_token token"],
+            // Native authentication only: no browser authorization endpoint, so no response types.
+            "response_types_supported": [],
             "subject_types_supported": ["public"],
             "id_token_signing_alg_values_supported": ["ES256"],
             "token_endpoint_auth_methods_supported": ["none"],
             "grant_types_supported": ["password", "oob", "continuation_token", "refresh_token"],
-            "scopes_supported": ["openid", "profile", "email", "offline_access"],
+            "scopes_supported": .array(LatchkeyEngine.standardScopes.map(JSONValue.string)),
             "claims_supported": ["sub", "iss", "aud", "exp", "iat", "nbf", "oid", "tid", "ver", "preferred_username",
                                  "email", "email_verified", "name"],
         ])
     }
 
     func userInfo(_ request: Request) async throws -> Response {
-        guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer "),
-              case let token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces), !token.isEmpty else {
-            return NativeAuthError.response(for: LatchkeyError.accessTokenInvalid)
-        }
+        guard let token = BearerToken.read(request) else { return NativeAuthError.response(for: LatchkeyError.accessTokenInvalid) }
         do {
-            let user = try await engine.userForAccessToken(token)
+            let user = try await engine.userForAccessToken(token, audience: .nativeClients)
             var body: [String: JSONValue] = ["sub": .string(user.id), "email": .string(user.email),
                                              "email_verified": .bool(user.emailVerified),
                                              "preferred_username": .string(user.email)]
@@ -59,7 +59,9 @@ struct OpenIDRoutes: Sendable {
             return NativeAuthError.response(for: error)
         }
     }
+}
 
+extension OpenIDRoutes {
     /// Latchkey signs users in through its APIs only; there is no browser authorization flow.
     static func noBrowserFlow() -> Response {
         JSONResponse.make(.badRequest, ["error": "unsupported_response_type",

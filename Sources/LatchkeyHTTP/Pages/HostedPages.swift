@@ -31,7 +31,10 @@ struct HostedPages: Sendable {
             return page("reset_form", .ok, ["title": "Choose a new password", "token": String(token), "tokenId": String(tokenId)])
         }
         router.post("/reset-password") { request, context in
-            let form = try await FormBody.read(request, context: context)
+            let form: FormBody
+            do { form = try await FormBody.read(request, context: context) } catch let error as LatchkeyError {
+                return page("message", .badRequest, ["title": "Reset failed", "message": Self.explain(error), "isError": true])
+            }
             do {
                 try await engine.resetPassword(token: form["token"], tokenId: form["tokenId"], password: form["password"],
                                                caller: clientAddress.caller(request, context: context))
@@ -48,11 +51,7 @@ struct HostedPages: Sendable {
 
 
     private func page(_ name: String, _ status: HTTPResponse.Status, _ context: [String: Any]) -> Response {
-        let html = templates.render(context, withTemplate: name) ?? "<!doctype html><title>Latchkey</title>"
-        return Response(status: status, headers: [
-            .contentType: "text/html; charset=utf-8", .cacheControl: "no-store", HTTPField.Name("Referrer-Policy")!: "no-referrer",
-            HTTPField.Name("Content-Security-Policy")!: "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
-        ], body: .init(byteBuffer: .init(string: html)))
+        HTMLPage.response(status: status, html: templates.render(context, withTemplate: name) ?? "<!doctype html><title>Latchkey</title>")
     }
 
     static func status(_ error: LatchkeyError) -> HTTPResponse.Status {
@@ -72,6 +71,7 @@ struct HostedPages: Sendable {
         case .passwordRejected(.tooWeak): return "This password is too weak."
         case .passwordRejected(.recentlyUsed): return "Choose a password different from your current one."
         case .rateLimited: return "Too many attempts. Try again in a few minutes."
+        case .invalidParameter: return "The form could not be read. Open the link from the mail again."
         default: return "The request could not be completed."
         }
     }

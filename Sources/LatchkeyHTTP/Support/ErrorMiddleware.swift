@@ -2,9 +2,11 @@ import HTTPTypes
 import Hummingbird
 import LatchkeyCore
 import Logging
+import NIOHTTP1
 
-/// Turns what escapes a route into JSON: HTTP errors keep their status (404, 405, 413, ...), anything
-/// unexpected becomes a generic 500 and a log line. Also echoes `client-request-id` and sets nosniff.
+/// Turns what escapes a route into an answer in the path's dialect: HTTP errors keep their status
+/// (404, 405, 413, ...), broken body framing is the client's 400, anything unexpected a 500 and a log line.
+/// Also echoes `client-request-id` and sets nosniff.
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = LatchkeyRequestContext
 
@@ -12,22 +14,36 @@ struct ErrorMiddleware: RouterMiddleware {
         var response: Response
         do {
             response = try await next(request, context)
-        } catch let error as HTTPResponseError {
-            // Router and body-limit errors (404, 405, 413, ...) keep their status but speak JSON.
-            let status = error.status
-            let code = status.code == 413 ? "request_too_large" : status.code == 404 ? "not_found" : "invalid_request"
-            let message = (error as? HTTPError)?.body ?? status.reasonPhrase
-            response = JSONResponse.make(status, ["error": .string(code), "error_description": .string(message)])
         } catch {
-            context.logger.error("unhandled error", metadata: ["error": "\(String(reflecting: type(of: error)))"])
-            response = JSONResponse.make(.internalServerError, ["error": "server_error",
-                                                                "error_description": "The server could not complete the request."])
+            response = Self.response(for: error, dialect: Dialect(path: request.uri.path), logger: context.logger)
         }
         if let id = request.headers[.clientRequestId], UUIDString.isValid(id) {
             response.headers[.clientRequestId] = id
         }
         response.headers[.xContentTypeOptions] = "nosniff"
         return response
+    }
+
+    static func response(for error: any Error, dialect: Dialect, logger: Logger) -> Response {
+        switch error {
+        case let error as HTTPResponseError:
+            let message = (error as? HTTPError)?.body ?? error.status.reasonPhrase
+            var response = dialect.response(status: error.status, message: message)
+            if error.status == .methodNotAllowed || error.status == .notFound { response.headers[.cacheControl] = "no-store" }
+            return response
+        case is HTTPParserError:
+            // Bad chunk sizes, unknown transfer codings, a body cut short: the client's mistake.
+            return dialect.response(status: .badRequest, message: "The request body is not valid HTTP/1.1 framing.")
+        case let error as LatchkeyError:
+            switch dialect {
+            case .native: return NativeAuthError.response(for: error)
+            case .appServices: return AppServicesError.response(for: error, appId: nil)
+            case .pages: return dialect.response(status: .badRequest, message: "The request could not be understood.")
+            }
+        default:
+            logger.error("unhandled error", metadata: ["error": "\(String(reflecting: type(of: error)))"])
+            return dialect.response(status: .internalServerError, message: "The server could not complete the request.")
+        }
     }
 }
 

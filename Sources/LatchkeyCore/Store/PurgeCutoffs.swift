@@ -1,0 +1,21 @@
+import Foundation
+
+/// What the periodic sweep removes: everything older than its cutoff.
+public struct PurgeCutoffs: Sendable {
+    /// Flows and codes that expired before this (kept a while to answer `expired_token`).
+    public var flowsExpiredBefore: Date
+    /// Refresh tokens and link tokens that expired before this.
+    public var tokensExpiredBefore: Date
+    /// Pending (unconfirmed) accounts last touched before this: they no longer hold their address.
+    public var pendingUsersUpdatedBefore: Date
+    /// Delivered mail rows sent before this.
+    public var sentMailBefore: Date
+    /// Audit events before this.
+    public var auditBefore: Date
+
+    public init(flowsExpiredBefore: Date, tokensExpiredBefore: Date, pendingUsersUpdatedBefore: Date, sentMailBefore: Date,
+                auditBefore: Date) {
+        self.flowsExpiredBefore = flowsExpiredBefore; self.tokensExpiredBefore = tokensExpiredBefore
+        self.pendingUsersUpdatedBefore = pendingUsersUpdatedBefore; self.sentMailBefore = sentMailBefore; self.auditBefore = auditBefore
+    }
+}

@@ -1,0 +1,13 @@
+import LatchkeyCore
+
+/// Every field the email/password provider's calls send; each endpoint reads the ones it needs.
+/// A field of the wrong JSON type makes the whole body a BadRequest.
+struct AppServicesBody: Decodable, Sendable {
+    var email: String?
+    var password: String?
+    var username: String?
+    var token: String?
+    var tokenId: String?
+    /// `reset/call`: the extra arguments spread after the reset payload.
+    var arguments: [JSONValue]?
+}

@@ -1,0 +1,34 @@
+import HTTPTypes
+import Hummingbird
+import LatchkeyCore
+
+/// Which wire protocol a path belongs to, so that errors raised before a route runs (404, 405, 413, broken
+/// framing) still answer in that protocol's own shape.
+enum Dialect {
+    case native, appServices, pages
+
+    static let appServicesPrefix = "/api/client/v2.0"
+
+    init(path: String) {
+        if path.hasPrefix(Self.appServicesPrefix) { self = .appServices }
+        else if path == "/confirm" || path == "/reset-password" || path.hasPrefix("/confirm?") || path.hasPrefix("/reset-password?") {
+            self = .pages
+        } else { self = .native }
+    }
+
+    /// An error that no route turned into a response, in this dialect's shape.
+    func response(status: HTTPResponse.Status, message: String) -> Response {
+        switch self {
+        case .native:
+            let code = status == .contentTooLarge ? "request_too_large" : status == .notFound ? "not_found"
+                : status.code >= 500 ? "server_error" : "invalid_request"
+            return JSONResponse.make(status, ["error": .string(code), "error_description": .string(message)])
+        case .appServices:
+            let code = status == .notFound ? "NotFound" : status.code >= 500 ? "InternalServerError" : "BadRequest"
+            return AppServicesError.body(status, code, message)
+        case .pages:
+            return HTMLPage.plain(status: status, title: status.code >= 500 ? "Something went wrong" : "Request not understood",
+                                  message: message)
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import HTTPTypes
+import NIOCore
+import NIOHTTPTypes
+
+/// Sits right after the HTTP/1.1 decoder. Two jobs the router cannot do:
+/// - a deadline for a whole request head: a client that trickles header bytes resets the idle timer with
+///   every byte, so without this one slow client holds a connection forever;
+/// - CONNECT: the decoder treats it as a tunnel and waits for more, so it is refused here at once.
+final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    private let headTimeout: TimeAmount
+    private var deadline: Scheduled<Void>?
+    private var refusing = false
+
+    init(headTimeout: TimeAmount) { self.headTimeout = headTimeout }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { armDeadline(context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        armDeadline(context)
+        context.fireChannelActive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) { deadline?.cancel() }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let part = unwrapInboundIn(data)
+        if case .head(let head) = part {
+            deadline?.cancel()
+            deadline = nil
+            if head.method == .connect { refuse(context); return }
+        }
+        guard !refusing else { return }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        // The answer is complete: the next request's head has its own deadline.
+        if case .end = unwrapOutboundIn(data) { armDeadline(context) }
+        context.write(data, promise: promise)
+    }
+
+    private func armDeadline(_ context: ChannelHandlerContext) {
+        deadline?.cancel()
+        let channel = context.channel
+        deadline = context.eventLoop.scheduleTask(in: headTimeout) { channel.close(promise: nil) }
+    }
+
+    private func refuse(_ context: ChannelHandlerContext) {
+        refusing = true
+        let body = #"{"error":"invalid_request","error_description":"CONNECT is not supported."}"#
+        let headers: HTTPFields = [.contentType: "application/json", .contentLength: String(body.utf8.count), .connection: "close",
+                                   .cacheControl: "no-store", .allow: "GET, POST, DELETE, OPTIONS", HTTPField.Name("X-Content-Type-Options")!: "nosniff"]
+        context.write(wrapOutboundOut(.head(HTTPResponse(status: .methodNotAllowed, headerFields: headers))), promise: nil)
+        context.write(wrapOutboundOut(.body(ByteBuffer(string: body))), promise: nil)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+    }
+}
