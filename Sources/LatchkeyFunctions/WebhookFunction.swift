@@ -6,10 +6,16 @@ import NIOFoundationCompat
 
 /// `kind: webhook`: POSTs the JSON argument list to the operator's URL, signed per Standard Webhooks
 /// (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256(id.timestamp.body)>`).
+/// No redirects (a 307/308 would re-post the new password and token elsewhere), and one deadline around
+/// the whole call, answer body included.
 public struct WebhookFunction: OperatorFunction {
     public let url: String
     let key: [UInt8]
     public let timeoutSeconds: Int
+
+    /// One client for every webhook, redirects refused; it lives as long as the process.
+    static let client = HTTPClient(eventLoopGroupProvider: .singleton,
+                                   configuration: HTTPClient.Configuration(redirectConfiguration: .disallow))
 
     /// `secret` is `whsec_<base64 key>` as Standard Webhooks issues them, or any other string used as is.
     public init(url: String, secret: String, timeoutSeconds: Int) {
@@ -23,6 +29,20 @@ public struct WebhookFunction: OperatorFunction {
     }
 
     public func call(_ arguments: [JSONValue]) async -> FunctionOutcome {
+        let seconds = timeoutSeconds
+        return await withTaskGroup(of: FunctionOutcome.self) { group in
+            group.addTask { await self.post(arguments, deadline: .now() + .seconds(Int64(seconds))) }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(seconds))
+                return FunctionOutcome(status: .fail, message: "webhook timed out after \(seconds) s")
+            }
+            let first = await group.next()!
+            group.cancelAll()
+            return first
+        }
+    }
+
+    private func post(_ arguments: [JSONValue], deadline: NIODeadline) async -> FunctionOutcome {
         do {
             let body = try JSONEncoder().encode(arguments)
             let id = "msg_" + SecureRandom.token(byteCount: 16)
@@ -36,11 +56,11 @@ public struct WebhookFunction: OperatorFunction {
             request.headers.add(name: "webhook-timestamp", value: timestamp)
             request.headers.add(name: "webhook-signature", value: "v1,\(signature)")
             request.body = .bytes(ByteBuffer(data: body))
-            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(Int64(timeoutSeconds)))
-            let answer = try await response.body.collect(upTo: 64 * 1024)
+            let response = try await Self.client.execute(request, deadline: deadline)
             guard (200..<300).contains(response.status.code) else {
                 return FunctionOutcome(status: .fail, message: "webhook answered HTTP \(response.status.code)")
             }
+            let answer = try await response.body.collect(upTo: 64 * 1024)
             return FunctionOutcome.parse(Data(buffer: answer))
         } catch {
             return FunctionOutcome(status: .fail, message: "webhook failed: \(error)")

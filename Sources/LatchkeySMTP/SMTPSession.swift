@@ -28,6 +28,7 @@ struct SMTPSession {
         let implicitTLS = settings.security == .tls
         // SNI and hostname checks need a name: an IP literal relay is verified against its certificate's IP entries.
         let host: String? = IPLiteral.isIP(settings.host) ? nil : settings.host
+        let tlsSwitch = SMTPReplyDecoder.TLSSwitch()
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(.seconds(Int64(settings.timeoutSeconds)))
             .connect(host: settings.host, port: settings.port) { channel in
@@ -35,7 +36,7 @@ struct SMTPSession {
                     if implicitTLS, let tls {
                         try channel.pipeline.syncOperations.addHandler(try NIOSSLClientHandler(context: tls, serverHostname: host))
                     }
-                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineBasedFrameDecoder()))
+                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(SMTPReplyDecoder(tlsSwitch: tlsSwitch)))
                     return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
                 }
             }
@@ -68,11 +69,15 @@ struct SMTPSession {
                 guard ehlo.lines.contains(where: { $0.uppercased().hasPrefix("STARTTLS") }) else {
                     throw SMTPFailure.connection("the server does not offer STARTTLS (mail.smtp.tls: starttls)")
                 }
+                tlsSwitch.set(.awaitingReply)
                 try expect(try await command("STARTTLS"), "STARTTLS")
                 guard let tls else { throw SMTPFailure.connection("no TLS context") }
                 try await channel.channel.eventLoop.submit {
+                    // On the event loop: no read can slip in between the check and the handler.
+                    guard tlsSwitch.current == .switching else { throw SMTPFailure.connection("STARTTLS reply out of order") }
                     try channel.channel.pipeline.syncOperations.addHandler(try NIOSSLClientHandler(context: tls, serverHostname: host),
                                                                            position: .first)
+                    tlsSwitch.set(.secured)
                 }.get()
                 ehlo = try await command("EHLO \(settings.heloName)")  // capabilities are new after TLS
                 try expect(ehlo, "EHLO after STARTTLS")

@@ -98,10 +98,10 @@ import LatchkeyStorage
         let h = try await EngineHarness.make()
         let done = try await h.signUp("u@example.com")
         let tokens = try await h.engine.signInWithContinuationToken(continuationToken: done, username: nil, scope: nil, caller: h.caller)
-        #expect(try await h.engine.userForAccessToken(tokens.accessToken).email == "u@example.com")
-        await #expect(throws: LatchkeyError.accessTokenInvalid) { _ = try await h.engine.userForAccessToken(tokens.idToken!) }
+        #expect(try await h.engine.userForAccessToken(tokens.accessToken, audience: .nativeClients).email == "u@example.com")
+        await #expect(throws: LatchkeyError.accessTokenInvalid) { _ = try await h.engine.userForAccessToken(tokens.idToken!, audience: .nativeClients) }
         h.time.advance(seconds: 3601)
-        await #expect(throws: LatchkeyError.accessTokenInvalid) { _ = try await h.engine.userForAccessToken(tokens.accessToken) }
+        await #expect(throws: LatchkeyError.accessTokenInvalid) { _ = try await h.engine.userForAccessToken(tokens.accessToken, audience: .nativeClients) }
     }
 }
 

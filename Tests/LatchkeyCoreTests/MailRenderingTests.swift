@@ -58,6 +58,6 @@ import Testing
         let dir = NSTemporaryDirectory() + "templates-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: dir + "/en", withIntermediateDirectories: true)
         try "x".write(toFile: dir + "/en/sign_up_code.text.mustache", atomically: true, encoding: .utf8)
-        await #expect(throws: MailComposer.TemplateError.self) { _ = try MailComposer.load(directory: dir) }
+        #expect(throws: MailComposer.TemplateError.self) { _ = try MailComposer.load(directory: dir) }
     }
 }

@@ -101,6 +101,16 @@ class Server:
         assert r.status_code == 200, r.text
         return r.json()["messages"]
 
+    def wait_for_subject(self, to, fragment, timeout=10):
+        """The subjects of the mails to `to`, once one containing `fragment` has been delivered."""
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            subjects = [m["subject"] for m in self.mails(to)]
+            if any(fragment in s for s in subjects):
+                return subjects
+            time.sleep(0.05)
+        raise AssertionError(f"no mail to {to} with {fragment!r} in its subject")
+
     def wait_for_code(self, to, previous=0, timeout=10):
         """The code in the newest mail to `to`, once more than `previous` mails arrived."""
         deadline = time.time() + timeout

@@ -114,8 +114,10 @@ def test_refresh_within_grace_window_is_a_retry(server, email):
     form = {"grant_type": "refresh_token", "refresh_token": first["refresh_token"], "client_info": "1"}
     a = strict.tokens(server.post("/oauth2/v2.0/token", form))
     b = strict.tokens(server.post("/oauth2/v2.0/token", form))
-    strict.tokens(server.post("/oauth2/v2.0/token", {**form, "refresh_token": a["refresh_token"]}))
-    strict.tokens(server.post("/oauth2/v2.0/token", {**form, "refresh_token": b["refresh_token"]}))
+    # The retry replaced the first child: one token never forks into two live chains.
+    strict.error(server.post("/oauth2/v2.0/token", {**form, "refresh_token": a["refresh_token"]}), "invalid_grant")
+    c = strict.tokens(server.post("/oauth2/v2.0/token", {**form, "refresh_token": b["refresh_token"]}))
+    strict.tokens(server.post("/oauth2/v2.0/token", {**form, "refresh_token": c["refresh_token"]}))
 
 
 def test_userinfo(server, email):

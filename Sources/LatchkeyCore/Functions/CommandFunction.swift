@@ -1,25 +1,35 @@
 import Foundation
 
 /// `kind: command`: an executable run without a shell, the JSON argument list on stdin, the JSON answer on
-/// stdout. A non-zero exit, garbage or the timeout is a `fail`.
+/// stdout. A non-zero exit, garbage or the timeout is a `fail`. One deadline covers the whole call: writing
+/// stdin (a child that never reads cannot hang us), running, and reading stdout.
 public struct CommandFunction: OperatorFunction {
     public let argv: [String]
     public let timeoutSeconds: Int
+    /// Each call holds three threads (writer, reader, waiter); more calls than this at once fail at once.
+    static let maxConcurrentCalls = 16
+    private static let running = CallCounter(limit: maxConcurrentCalls)
 
     public init(argv: [String], timeoutSeconds: Int) { self.argv = argv; self.timeoutSeconds = timeoutSeconds }
 
     public func call(_ arguments: [JSONValue]) async -> FunctionOutcome {
         guard let input = try? JSONEncoder().encode(arguments) else { return FunctionOutcome(status: .fail, message: "cannot encode") }
+        guard Self.running.enter() else {
+            return FunctionOutcome(status: .fail, message: "more than \(Self.maxConcurrentCalls) command calls at once")
+        }
         let argv = self.argv, timeout = timeoutSeconds
         return await withCheckedContinuation { continuation in
-            // Blocking pipe reads and waits belong on their own thread, never on a Swift concurrency thread.
+            // Blocking pipe I/O and waits belong on their own threads, never on a Swift concurrency thread.
             Thread.detachNewThread {
-                continuation.resume(returning: Self.runBlocking(argv: argv, input: input, timeoutSeconds: timeout))
+                let outcome = Self.runBlocking(argv: argv, input: input, timeoutSeconds: timeout)
+                Self.running.leave()
+                continuation.resume(returning: outcome)
             }
         }
     }
 
     static func runBlocking(argv: [String], input: Data, timeoutSeconds: Int) -> FunctionOutcome {
+        let deadline = DispatchTime.now() + .seconds(timeoutSeconds)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: argv[0])
         process.arguments = Array(argv.dropFirst())
@@ -30,17 +40,24 @@ public struct CommandFunction: OperatorFunction {
         let finished = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in finished.signal() }
         do { try process.run() } catch { return FunctionOutcome(status: .fail, message: "cannot start \(argv[0]): \(error)") }
-        try? stdin.fileHandleForWriting.write(contentsOf: input)
-        try? stdin.fileHandleForWriting.close()
+        // Writing blocks once the pipe is full and the child does not read: a thread of its own, ended by the
+        // child's exit (EPIPE) when the deadline kills it.
+        let writer = Thread {
+            try? stdin.fileHandleForWriting.write(contentsOf: input)
+            try? stdin.fileHandleForWriting.close()
+        }
+        writer.start()
         let output = OutputBox()
         let reader = Thread { output.data = stdout.fileHandleForReading.readDataToEndOfFile() }
         reader.start()
-        if finished.wait(timeout: .now() + .seconds(timeoutSeconds)) == .timedOut {
+        if finished.wait(timeout: deadline) == .timedOut {
             process.terminate()
             if finished.wait(timeout: .now() + .seconds(2)) == .timedOut { kill(process.processIdentifier, SIGKILL); finished.wait() }
             return FunctionOutcome(status: .fail, message: "timed out after \(timeoutSeconds) s")
         }
-        while !reader.isFinished { usleep(1000) }
+        // The child is gone; a grandchild holding stdout open must not hold us past the deadline either.
+        while !reader.isFinished && DispatchTime.now() < deadline { usleep(1000) }
+        guard reader.isFinished else { return FunctionOutcome(status: .fail, message: "timed out after \(timeoutSeconds) s") }
         guard process.terminationStatus == 0 else {
             return FunctionOutcome(status: .fail, message: "exited with status \(process.terminationStatus)")
         }
@@ -49,4 +66,14 @@ public struct CommandFunction: OperatorFunction {
 
     /// Written by the reader thread before `isFinished`, read after: no concurrent access.
     private final class OutputBox: @unchecked Sendable { var data = Data() }
+}
+
+/// A counter of calls in flight with a ceiling.
+final class CallCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    private let limit: Int
+    init(limit: Int) { self.limit = limit }
+    func enter() -> Bool { lock.withLock { guard count < limit else { return false }; count += 1; return true } }
+    func leave() { lock.withLock { count -= 1 } }
 }
