@@ -3,6 +3,7 @@ import json
 import os
 import signal
 import socket
+import ssl
 import subprocess
 import threading
 import time
@@ -262,6 +263,19 @@ def test_tls(tmp_path):
         r = requests.post(s.base + "/oauth2/v2.0/initiate", data={"client_id": CLIENT_ID, "username": "x@example.com",
                                                                   "challenge_type": ALL_TYPES}, verify=str(cert))
         strict.error(r, "user_not_found")
+        # TLS 1.0 and 1.1 are refused; 1.2 is accepted (the client side allows all of them).
+        for version, accepted in ((ssl.TLSVersion.TLSv1, False), (ssl.TLSVersion.TLSv1_1, False), (ssl.TLSVersion.TLSv1_2, True)):
+            ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+            ctx.check_hostname, ctx.verify_mode = False, ssl.CERT_NONE
+            ctx.set_ciphers("DEFAULT:@SECLEVEL=0")
+            ctx.minimum_version = ctx.maximum_version = version
+            with socket.create_connection(("127.0.0.1", s.port), timeout=5) as raw:
+                if accepted:
+                    with ctx.wrap_socket(raw) as tls:
+                        assert tls.version() == "TLSv1.2"
+                else:
+                    with pytest.raises(ssl.SSLError):
+                        ctx.wrap_socket(raw)
         with pytest.raises(requests.ConnectionError):
             requests.get(s.base.replace("https://", "http://") + "/health/ready", timeout=2)
     finally:
