@@ -8,12 +8,13 @@ enum Dialect {
     case native, appServices, pages
 
     static let appServicesPrefix = "/api/client/v2.0"
+    /// The hosted pages and anything below them answer in HTML.
+    static let pagePaths = ["/confirm", "/reset-password"]
 
     init(path: String) {
         if path.hasPrefix(Self.appServicesPrefix) { self = .appServices }
-        else if path == "/confirm" || path == "/reset-password" || path.hasPrefix("/confirm?") || path.hasPrefix("/reset-password?") {
-            self = .pages
-        } else { self = .native }
+        else if Self.pagePaths.contains(where: { path == $0 || path.hasPrefix($0 + "/") }) { self = .pages }
+        else { self = .native }
     }
 
     /// An error that no route turned into a response, in this dialect's shape.

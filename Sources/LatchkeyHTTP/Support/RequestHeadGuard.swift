@@ -1,11 +1,13 @@
 import HTTPTypes
 import NIOCore
+import NIOHTTP1
 import NIOHTTPTypes
 
 /// Sits right after the HTTP/1.1 decoder. Two jobs the router cannot do:
 /// - a deadline for a whole request head: a client that trickles header bytes resets the idle timer with
 ///   every byte, so without this one slow client holds a connection forever;
-/// - CONNECT: the decoder treats it as a tunnel and waits for more, so it is refused here at once.
+/// - CONNECT: the decoder treats it as a tunnel and waits for more, so it is refused here at once;
+/// - a head the parser cannot read (bad method, bad request line) gets a JSON 400 instead of a bare one.
 final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -15,6 +17,8 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private let headTimeout: TimeAmount
     private var deadline: Scheduled<Void>?
     private var refusing = false
+    /// A head was passed on and its answer is not complete yet: errors then belong to the route reading the body.
+    private var inFlight = false
 
     init(headTimeout: TimeAmount) { self.headTimeout = headTimeout }
 
@@ -39,7 +43,11 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
         if case .head(let head) = part {
             deadline?.cancel()
             deadline = nil
-            if head.method == .connect { refuse(context); return }
+            if head.method == .connect {
+                refuse(context, status: .methodNotAllowed, description: "CONNECT is not supported.")
+                return
+            }
+            inFlight = true
         }
         guard !refusing else { return }
         context.fireChannelRead(data)
@@ -47,7 +55,10 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         // The answer is complete: the next request's head has its own deadline.
-        if case .end = unwrapOutboundIn(data) { armDeadline(context) }
+        if case .end = unwrapOutboundIn(data) {
+            inFlight = false
+            armDeadline(context)
+        }
         context.write(data, promise: promise)
     }
 
@@ -57,14 +68,25 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
         deadline = context.eventLoop.scheduleTask(in: headTimeout) { channel.close(promise: nil) }
     }
 
-    private func refuse(_ context: ChannelHandlerContext) {
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard !inFlight, !refusing, error is HTTPParserError else { return context.fireErrorCaught(error) }
+        // No path was read, so no dialect is known: the body carries both dialects' fields.
+        refuse(context, status: .badRequest, description: "The request head is not valid HTTP/1.1.", code: "BadRequest")
+    }
+
+    private func refuse(_ context: ChannelHandlerContext, status: HTTPResponse.Status, description: String, code: String? = nil) {
         refusing = true
-        let body = #"{"error":"invalid_request","error_description":"CONNECT is not supported."}"#
+        let body = #"{"error":"invalid_request","error_description":"\#(description)""# + (code.map { #","error_code":"\#($0)""# } ?? "") + "}"
         let headers: HTTPFields = [.contentType: "application/json", .contentLength: String(body.utf8.count), .connection: "close",
                                    .cacheControl: "no-store", .allow: "GET, POST, DELETE, OPTIONS", HTTPField.Name("X-Content-Type-Options")!: "nosniff"]
-        context.write(wrapOutboundOut(.head(HTTPResponse(status: .methodNotAllowed, headerFields: headers))), promise: nil)
+        context.write(wrapOutboundOut(.head(HTTPResponse(status: status, headerFields: headers))), promise: nil)
         context.write(wrapOutboundOut(.body(ByteBuffer(string: body))), promise: nil)
+        // Close our side only and keep discarding what the client still sends: a full close with unread bytes in
+        // the socket would reset the connection and the client would lose this answer. The full close follows.
         let channel = context.channel
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
+            channel.close(mode: .output).whenFailure { _ in channel.close(promise: nil) }
+            channel.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
+        }
     }
 }

@@ -1,0 +1,141 @@
+"""What an operator meets first: the binary runs from any folder with its defaults inside it, configuration
+paths are relative to the file, read-only commands create nothing, and start-up errors are one line with
+the key and a sysexits code."""
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+
+import pytest
+import requests
+
+import strict
+from conftest import sign_up
+from harness import ALL_TYPES, BINARY, Server, free_port
+
+
+def clean_env(**extra):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LATCHKEY_")}
+    env.update(extra)
+    return env
+
+
+def run(args, cwd, env=None, timeout=30):
+    return subprocess.run([BINARY, *args], cwd=cwd, env=env or clean_env(), capture_output=True, timeout=timeout)
+
+
+@pytest.fixture
+def elsewhere():
+    """A binary copied out of the checkout, a config in its own folder, and an unrelated working directory."""
+    root = tempfile.mkdtemp(prefix="latchkey-op-")
+    os.makedirs(f"{root}/bin"), os.makedirs(f"{root}/etc"), os.makedirs(f"{root}/cwd")
+    shutil.copy(BINARY, f"{root}/bin/latchkey")
+    yield root
+    shutil.rmtree(root, ignore_errors=True)
+
+
+def test_runs_from_any_folder_with_relative_paths_from_its_config(elsewhere):
+    port = free_port()
+    with open(f"{elsewhere}/etc/latchkey.yaml", "w") as f:
+        f.write(f"server:\n  port: {port}\ndatabase:\n  path: state/latchkey.sqlite\npasswords:\n  scrypt_log_n: 12\n"
+                "testing:\n  mailbox: true\n")
+    proc = subprocess.Popen([f"{elsewhere}/bin/latchkey", "serve", "--config", f"{elsewhere}/etc/latchkey.yaml"],
+                            cwd=f"{elsewhere}/cwd", env=clean_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    s = Server()
+    s.base, s.proc = f"http://127.0.0.1:{port}", proc
+    try:
+        for _ in range(200):
+            try:
+                if requests.get(s.base + "/health/ready", timeout=1).status_code == 200:
+                    break
+            except requests.ConnectionError:
+                pass
+            assert proc.poll() is None, proc.stdout.read().decode()
+            import time
+            time.sleep(0.05)
+        assert os.path.exists(f"{elsewhere}/etc/state/latchkey.sqlite")
+        assert os.listdir(f"{elsewhere}/cwd") == []
+        # Built-in templates, pages and common-password list are in use.
+        email = "anywhere@example.com"
+        strict.error(s.post("/signup/v1.0/start", {"username": email, "password": "password123", "challenge_type": ALL_TYPES}),
+                     "invalid_grant", "password_banned")
+        sign_up(s, email)
+        assert "Latchkey" in s.mails(email)[-1]["subject"] or s.mails(email)[-1]["subject"]
+        page = requests.get(s.base + "/reset-password?token=a&tokenId=b")
+        assert page.status_code == 200 and "<form" in page.text
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_read_only_commands_create_nothing(elsewhere):
+    cwd = f"{elsewhere}/cwd"
+    for args in (["audit"], ["mail", "status"], ["mail", "retry"]):
+        out = run(args, cwd)
+        assert out.returncode == 66, (args, out.returncode, out.stderr)
+        assert out.stderr.decode().startswith("latchkey: database.path: no database at")
+        assert os.listdir(cwd) == []
+    assert run(["migrate"], cwd).returncode == 0
+    assert os.path.exists(f"{cwd}/data/latchkey.sqlite")
+    assert run(["audit"], cwd).returncode == 0 and run(["mail", "status"], cwd).returncode == 0
+
+
+def test_start_errors_are_one_line_with_the_key(elsewhere):
+    cwd = f"{elsewhere}/cwd"
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen()
+    try:
+        out = run(["serve"], cwd, clean_env(LATCHKEY_SERVER_PORT=str(busy.getsockname()[1])))
+        assert out.returncode == 69, out.stderr
+        assert f"latchkey: server.port: 127.0.0.1:{busy.getsockname()[1]} is already in use" in out.stderr.decode()
+        assert "CancellationError" not in out.stderr.decode() + out.stdout.decode()
+    finally:
+        busy.close()
+    out = run(["serve"], cwd, clean_env(LATCHKEY_DATABASE_PATH="/etc/hostname/latchkey.sqlite"))
+    assert out.returncode == 73 and out.stderr.decode().startswith("latchkey: database.path: cannot open"), out.stderr
+    out = run(["serve"], cwd, clean_env(LATCHKEY_DATABASE_PATH="/proc/latchkey/db.sqlite"))
+    assert out.returncode == 73 and out.stderr.decode().startswith("latchkey: database.path: cannot create the folder"), out.stderr
+    out = run(["serve"], cwd, clean_env(LATCHKEY_DATABASE_MIGRATIONS=f"{elsewhere}/missing"))
+    assert out.returncode == 78 and "latchkey: database.migrations: folder" in out.stderr.decode(), out.stderr
+    out = run(["serve"], cwd, clean_env(LATCHKEY_SERVER_PROT="9001"))
+    assert out.returncode == 78 and out.stderr.decode().strip() == "latchkey: LATCHKEY_SERVER_PROT: names no configuration key"
+    out = run(["serve"], cwd, clean_env(LATCHKEY_PASSWORDS_COMMON_LIST=f"{elsewhere}/nope.txt"))
+    assert out.returncode == 78 and "passwords.common_list: cannot read" in out.stderr.decode()
+    out = run(["serve"], cwd, clean_env(LATCHKEY_PASSWORDS_SCRYPT_LOG_N="20", LATCHKEY_PASSWORDS_SCRYPT_R="32"))
+    assert out.returncode == 78 and "passwords.scrypt_log_n" in out.stderr.decode()
+    for line in (out.stderr.decode().strip(),):
+        assert "\n" not in line
+    assert os.listdir(cwd) in ([], ["data"])
+
+
+def test_read_only_database_is_reported_at_start(elsewhere):
+    """As an unprivileged user (root writes anywhere): a database file it may read but not write."""
+    cwd = f"{elsewhere}/cwd"
+    assert run(["migrate"], cwd).returncode == 0
+    os.chmod(elsewhere, 0o755), os.chmod(cwd, 0o755), os.chmod(f"{cwd}/data", 0o755), os.chmod(f"{elsewhere}/bin", 0o755)
+    os.chmod(f"{cwd}/data/latchkey.sqlite", 0o644)
+    drop = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] if os.geteuid() == 0 else []
+    out = subprocess.run([*drop, f"{elsewhere}/bin/latchkey", "serve"], cwd=cwd, env=clean_env(), capture_output=True, timeout=30)
+    assert out.returncode == 73, out.stderr
+    assert out.stderr.decode().startswith("latchkey: database.path: cannot open data/latchkey.sqlite for writing"), out.stderr
+
+
+def test_version_and_unknown_command(elsewhere):
+    out = run(["--version"], elsewhere)
+    assert out.returncode == 0 and out.stdout.decode().strip().count(".") == 2
+    out = run(["bogus"], elsewhere)
+    assert out.returncode == 64 and "unknown command 'bogus'" in out.stderr.decode()
+
+
+def test_healthcheck_follows_the_configured_port():
+    s = Server().start()
+    try:
+        out = subprocess.run([BINARY, "healthcheck"], env=s.env, cwd=s.dir, capture_output=True, timeout=30)
+        assert out.returncode == 0 and out.stdout.decode().strip() == "ready"
+        s.stop()
+        out = subprocess.run([BINARY, "healthcheck"], env=s.env, cwd=s.dir, capture_output=True, timeout=30)
+        assert out.returncode == 1 and out.stdout.decode().startswith("not ready")
+    finally:
+        s.cleanup()
