@@ -138,3 +138,43 @@ def test_signed_webhook_confirmation(fn_server):
     app_error(call(s, "POST", provider("web", "register"), {"email": name("slow"), "password": PW}), 400, "BadRequest")
     assert time.time() - t0 < 4
     app_error(call(s, "POST", provider("web", "reset/call"), {"email": ok, "password": PW, "arguments": []}), 400, "InvalidConfiguration")
+
+
+class Redirector(BaseHTTPRequestHandler):
+    """Answers the webhook with a 307 to /elsewhere, and records whether anything arrives there."""
+    followed = []
+
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        if self.path == "/elsewhere":
+            Redirector.followed.append(self.path)
+            self.send_response(200)
+            self.send_header("Content-Length", "20")
+            self.end_headers()
+            self.wfile.write(b'{"status":"success"}')
+            return
+        self.send_response(307)
+        self.send_header("Location", "/elsewhere")
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+def test_webhooks_follow_no_redirect():
+    hook = HTTPServer(("127.0.0.1", free_port()), Redirector)
+    threading.Thread(target=hook.serve_forever, daemon=True).start()
+    functions = {"hook": {"kind": "webhook", "url": f"http://127.0.0.1:{hook.server_port}/hook", "secret": SECRET, "timeout_seconds": 2}}
+    apps = [{"id": "redir", "confirmation": {"mode": "auto"}, "reset": {"mode": "function", "function": "hook"}}]
+    s = Server(env={"LATCHKEY_FUNCTIONS": json.dumps(functions), "LATCHKEY_APP_SERVICES_APPS": json.dumps(apps)}).start()
+    try:
+        user = name("redirected")
+        no_body(call(s, "POST", provider("redir", "register"), {"email": user, "password": PW}), 201)
+        app_error(call(s, "POST", provider("redir", "reset/call"), {"email": user, "password": "a new passphrase", "arguments": []}),
+                  400, "FunctionExecutionError")
+        assert Redirector.followed == []  # the new password and token were not re-posted anywhere
+        assert "webhook answered HTTP 307" in s.read_log()
+    finally:
+        s.cleanup()
+        hook.shutdown()
