@@ -1,6 +1,7 @@
 # syntax=docker/dockerfile:1
-# Build stage: the official Swift 6 toolchain on Debian bookworm.
-FROM swift:6.0-bookworm AS build
+# Build stage: the official Swift toolchain on Debian bookworm. 6.2 is what the dependencies' manifests need
+# (hummingbird 2.28, async-http-client 1.37, swift-log 1.16, service-lifecycle 2.13 declare tools 6.2).
+FROM swift:6.2-bookworm AS build
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libssl-dev libsqlite3-dev pkg-config \
  && rm -rf /var/lib/apt/lists/*
@@ -13,26 +14,25 @@ COPY Tests ./Tests
 RUN swift build -c release --product latchkey --static-swift-stdlib \
  && install -D "$(swift build -c release --show-bin-path)/latchkey" /out/latchkey
 
-# Runtime stage: slim Debian with only the shared libraries Latchkey links (OpenSSL 3, SQLite 3).
+# Runtime stage: slim Debian with only the shared libraries Latchkey links (OpenSSL 3, SQLite 3). Migrations,
+# templates, pages and the common-password list are inside the binary.
 FROM debian:bookworm-slim
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libssl3 libsqlite3-0 ca-certificates curl \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libssl3 libsqlite3-0 ca-certificates \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --user-group --home-dir /data --no-create-home latchkey \
- && mkdir -p /data && chown latchkey:latchkey /data
-WORKDIR /app
+ && mkdir -p /data /etc/latchkey && chown latchkey:latchkey /data
 COPY --from=build /out/latchkey /app/latchkey
-COPY Migrations /app/Migrations
-COPY config /app/config
+# Mount a configuration at /etc/latchkey/latchkey.yaml; these defaults apply where it is silent.
 ENV LATCHKEY_SERVER_HOST=0.0.0.0 \
     LATCHKEY_SERVER_PORT=8080 \
     LATCHKEY_DATABASE_PATH=/data/latchkey.sqlite \
-    LATCHKEY_DATABASE_MIGRATIONS=/app/Migrations/sqlite \
     LATCHKEY_MAIL_FILE=/data/mail.jsonl
+WORKDIR /data
 VOLUME /data
 USER latchkey
 EXPOSE 8080
-HEALTHCHECK --interval=30s --timeout=3s --start-period=10s --retries=3 \
-  CMD curl -fsS http://127.0.0.1:8080/health/ready || exit 1
+# `latchkey healthcheck` reads the same configuration as the server, so it follows the port and TLS.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 CMD ["/app/latchkey", "healthcheck"]
 ENTRYPOINT ["/app/latchkey"]
 CMD ["serve"]

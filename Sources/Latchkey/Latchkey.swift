@@ -33,6 +33,6 @@ struct Latchkey: AsyncParsableCommand {
 }
 
 struct ConfigOption: ParsableArguments {
-    @Option(name: .long, help: "YAML configuration file (default: config/latchkey.yaml when present). Relative paths in it are relative to its folder.")
+    @Option(name: .long, help: "YAML configuration file (default: config/latchkey.yaml, else /etc/latchkey/latchkey.yaml, when present). Relative paths in it are relative to its folder.")
     var config: String?
 }

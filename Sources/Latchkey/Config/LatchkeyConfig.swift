@@ -68,7 +68,7 @@ struct LatchkeyConfig {
     /// Reads `path` (or config/latchkey.yaml when it exists) and the environment; throws naming the bad key.
     static func load(path: String?, environment: [String: String]) throws -> LatchkeyConfig {
         var yaml: String?
-        let file = path ?? (FileManager.default.fileExists(atPath: defaultFile) ? defaultFile : nil)
+        let file = path ?? defaultFiles.first { FileManager.default.fileExists(atPath: $0) }
         if let file {
             do { yaml = try String(contentsOfFile: file, encoding: .utf8) } catch {
                 throw ConfigError(key: "--config", message: "cannot read \(file)")
@@ -87,8 +87,9 @@ struct LatchkeyConfig {
         return try LatchkeyConfig(tree)
     }
 
-    /// Where `latchkey` looks for a configuration file when `--config` is not given.
-    static let defaultFile = "config/latchkey.yaml"
+    /// Where `latchkey` looks for a configuration file when `--config` is not given: the working directory's
+    /// config/latchkey.yaml, else the system-wide one (the image's mount point).
+    static let defaultFiles = ["config/latchkey.yaml", "/etc/latchkey/latchkey.yaml"]
 
     private init(_ tree: ConfigTree) throws {
         host = try tree.string("server.host", default: host)
