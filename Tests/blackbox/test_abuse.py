@@ -299,6 +299,41 @@ def test_cors_only_for_configured_origins():
         s.cleanup()
 
 
+MSAL_HEADERS = ["content-type", "x-client-SKU", "x-client-VER", "x-client-OS", "x-client-CPU", "x-client-current-telemetry",
+                "x-client-last-telemetry", "client-request-id"]
+
+
+def test_cors_lets_msal_js_call_and_read_its_headers():
+    """What MSAL.js's native-auth client sends on every call, from an allowed origin; nothing for others."""
+    s = Server(env={"LATCHKEY_SERVER_CORS_ALLOWED_ORIGINS": "[https://app.example.com]", "LATCHKEY_LIMITS_ENABLED": "true",
+                    "LATCHKEY_LIMITS_SIGNIN_PER_IP_REQUESTS": "1"}).start()
+    try:
+        pre = requests.options(s.base + "/oauth2/v2.0/initiate", headers={
+            "Origin": "https://app.example.com", "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": ",".join(h.lower() for h in MSAL_HEADERS)})
+        assert pre.status_code == 204
+        allowed = {h.strip().lower() for h in pre.headers["Access-Control-Allow-Headers"].split(",")}
+        assert {h.lower() for h in MSAL_HEADERS} <= allowed, allowed
+        rid = str(uuid.uuid4())
+        msal = {"Origin": "https://app.example.com", "client-request-id": rid, "x-client-SKU": "MSAL.JS", "x-client-VER": "4.0",
+                "x-client-OS": "Linux", "x-client-CPU": "x64", "x-client-current-telemetry": "5|0,0|", "x-client-last-telemetry": "5|0|||0,0"}
+        answers = [s.post("/oauth2/v2.0/initiate", {"username": "x@example.com", "challenge_type": ALL_TYPES}, headers=msal)
+                   for _ in range(2)]
+        assert answers[1].status_code == 429
+        for r in answers:
+            exposed = {h.strip().lower() for h in r.headers["Access-Control-Expose-Headers"].split(",")}
+            assert {"client-request-id", "retry-after"} <= exposed and r.headers["client-request-id"] == rid
+        other = s.post("/oauth2/v2.0/initiate", {"username": "x@example.com", "challenge_type": ALL_TYPES},
+                       headers={**msal, "Origin": "https://evil.example.com"})
+        assert not [h for h in other.headers if h.lower().startswith("access-control-")]
+        pre = requests.options(s.base + "/oauth2/v2.0/initiate", headers={
+            "Origin": "https://evil.example.com", "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "x-client-cpu"})
+        assert not [h for h in pre.headers if h.lower().startswith("access-control-")]
+    finally:
+        s.cleanup()
+
+
 def test_no_secret_reaches_the_log_at_debug_level(email):
     s = Server(env={"LATCHKEY_LOG_LEVEL": "trace", "LATCHKEY_MAIL_TRANSPORT": "file", "LATCHKEY_TESTING_MAILBOX": "true"}).start()
     try:

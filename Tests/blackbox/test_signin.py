@@ -140,6 +140,11 @@ def test_discovery(server, path):
         assert isinstance(doc[key], str) and doc[key].startswith("http://127.0.0.1:")
     if "tenant" in path:
         assert "/tenant.onmicrosoft.com/oauth2/v2.0/token" in doc["token_endpoint"]
+    # Only what is served: MSAL requires the authorization_endpoint string, which answers unsupported_response_type,
+    # so no response type is advertised.
+    assert doc["response_types_supported"] == []
+    r = server.get(doc["authorization_endpoint"].replace(doc["issuer"], "") + "?response_type=code&client_id=x")
+    assert r.status_code == 400 and r.json()["error"] == "unsupported_response_type"
     jwks_doc = server.get(doc["jwks_uri"].replace(doc["issuer"], "")).json()
     assert jwks_doc["keys"] and jwks_doc["keys"][0]["alg"] == "ES256" and "d" not in jwks_doc["keys"][0]
 
