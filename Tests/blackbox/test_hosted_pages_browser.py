@@ -7,6 +7,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 
 from harness import Server
 from test_app_services import APPS, NEW_PW, PW, call, link_pair, login, no_body, provider
@@ -52,9 +53,11 @@ def test_reset_form_weak_then_good_password(browser, pages_server, email, tmp_pa
     # The browser's own minlength check would stop a short password; a common one passes it and the server refuses it.
     field.send_keys("password123")
     browser.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    WebDriverWait(browser, 5).until(lambda b: "too common" in b.page_source)
     assert "too common" in browser.find_element(By.CLASS_NAME, "error").text
     browser.save_screenshot(os.environ.get("LATCHKEY_SCREENSHOTS", str(tmp_path)) + "/reset-weak.png")
     browser.find_element(By.NAME, "password").send_keys(NEW_PW)
     browser.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    assert browser.find_element(By.TAG_NAME, "h1").text == "Password changed"
+    # The click returns before the next page has loaded: wait for it rather than read the old one.
+    WebDriverWait(browser, 5).until(lambda b: "<h1>Password changed</h1>" in b.page_source)
     assert login(s, "auto-app", email, NEW_PW).status_code == 200

@@ -12,7 +12,12 @@ public struct CommandFunction: OperatorFunction {
 
     public init(argv: [String], timeoutSeconds: Int) { self.argv = argv; self.timeoutSeconds = timeoutSeconds }
 
+    /// A child killed at the deadline leaves the writer with a broken pipe: that must be an error on the write,
+    /// not SIGPIPE ending the whole server.
+    private static let brokenPipesAreErrors: Void = { signal(SIGPIPE, SIG_IGN); () }()
+
     public func call(_ arguments: [JSONValue]) async -> FunctionOutcome {
+        Self.brokenPipesAreErrors
         guard let input = try? JSONEncoder().encode(arguments) else { return FunctionOutcome(status: .fail, message: "cannot encode") }
         guard Self.running.enter() else {
             return FunctionOutcome(status: .fail, message: "more than \(Self.maxConcurrentCalls) command calls at once")
