@@ -97,3 +97,13 @@ def test_router_errors_speak_each_dialect(hostile):
         answer = rawhttp.send(hostile.port, raw)
         assert answer.status >= 400 and (status is None or answer.status == status)
         assert answer.headers["content-type"].startswith("text/html"), answer.headers
+
+
+def test_bracketed_form_keys_are_refused_before_decoding(hostile):
+    body = "client_id=" + CLIENT_ID + "&username=a" + "[a]" * 20000 + "=1"
+    r = requests.post(hostile.base + "/signup/v1.0/start", data=body.encode(), headers={"Content-Type": "application/x-www-form-urlencoded"})
+    assert r.status_code == 400 and r.json()["error"] == "invalid_request"
+    # A JSON attribute value sent unencoded (curl -d) keeps working.
+    r = requests.post(hostile.base + "/signup/v1.0/start", data=f'client_id={CLIENT_ID}&username=b@example.com&challenge_type=oob redirect'
+                      '&attributes={"displayName":"[x]"}'.encode(), headers={"Content-Type": "application/x-www-form-urlencoded"})
+    assert r.status_code == 200, r.text
