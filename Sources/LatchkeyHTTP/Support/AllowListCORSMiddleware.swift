@@ -16,13 +16,15 @@ struct AllowListCORSMiddleware: RouterMiddleware {
     ].map { HTTPField.Name($0)! }
     static let exposedHeaders = ["client-request-id", "Retry-After", "WWW-Authenticate"]
 
+    /// Only reached for a listed origin, so answering with the request's origin is answering with a listed one.
+    let cors = CORSMiddleware<LatchkeyRequestContext>(
+        allowOrigin: CORSMiddleware<LatchkeyRequestContext>.AllowOriginExtended.originBased, allowHeaders: Self.allowedHeaders,
+        allowMethods: [.get, .post, .delete, .options], exposedHeaders: Self.exposedHeaders, maxAge: .seconds(600))
+
     init(origins: [String]) { self.origins = Set(origins) }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let origin = request.headers[.origin], origins.contains(origin) else { return try await next(request, context) }
-        let cors = CORSMiddleware<Context>(allowOrigin: .custom(origin), allowHeaders: Self.allowedHeaders,
-                                           allowMethods: [.get, .post, .delete, .options], exposedHeaders: Self.exposedHeaders,
-                                           maxAge: .seconds(600))
         var response = try await cors.handle(request, context: context, next: next)
         if request.method != .options {
             response.headers[.accessControlExposeHeaders] = Self.exposedHeaders.joined(separator: ", ")
