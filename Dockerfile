@@ -23,9 +23,9 @@ RUN apt-get update \
  && useradd --system --uid 10001 --user-group --home-dir /data --no-create-home latchkey \
  && mkdir -p /data /etc/latchkey && chown latchkey:latchkey /data
 COPY --from=build /out/latchkey /app/latchkey
-# Mount a configuration at /etc/latchkey/latchkey.yaml; these defaults apply where it is silent.
+# Mount a configuration at /etc/latchkey/latchkey.yaml. Only what belongs to the image is set here, since the
+# environment overrides the file: listen on every interface, keep the state in /data.
 ENV LATCHKEY_SERVER_HOST=0.0.0.0 \
-    LATCHKEY_SERVER_PORT=8080 \
     LATCHKEY_DATABASE_PATH=/data/latchkey.sqlite \
     LATCHKEY_MAIL_FILE=/data/mail.jsonl
 WORKDIR /data
