@@ -137,7 +137,7 @@ CREATE INDEX users_pending ON users(status, updated_at);
 <html><body style="font-family:sans-serif">
 <p>Öffnen Sie diesen Link, um Ihre E-Mail-Adresse zu bestätigen:</p>
 <p><a href="{{link}}">{{link}}</a></p>
-<p>Der Link ist {{minutes}} Minuten gültig. Falls Sie ihn nicht angefordert haben, ignorieren Sie diese E-Mail.</p>
+<p>Der Link ist {{minutes}} Minuten gültig. Bestätigen Sie nur, wenn Sie sich selbst registriert haben: Die Bestätigung lässt das bei der Registrierung gewählte Passwort dieses Konto öffnen. Falls nicht, ignorieren Sie diese E-Mail; dann geschieht nichts.</p>
 </body></html>
 
 """#),
@@ -150,7 +150,8 @@ Bestätigen Sie Ihre E-Mail-Adresse für {{{product}}}
 
 {{{link}}}
 
-Der Link ist {{minutes}} Minuten gültig. Falls Sie ihn nicht angefordert haben, ignorieren Sie diese E-Mail.
+Der Link ist {{minutes}} Minuten gültig. Bestätigen Sie nur, wenn Sie sich selbst registriert haben: Die Bestätigung
+lässt das bei der Registrierung gewählte Passwort dieses Konto öffnen. Falls nicht, ignorieren Sie diese E-Mail; dann geschieht nichts.
 
 """#),
         ("de/password_changed.html", #"""
@@ -257,7 +258,7 @@ Er ist {{minutes}} Minuten gültig. Falls Sie ihn nicht angefordert haben, ignor
 <html><body style="font-family:sans-serif">
 <p>Open this link to confirm your email address:</p>
 <p><a href="{{link}}">{{link}}</a></p>
-<p>The link expires in {{minutes}} minutes. If you did not ask for it, ignore this mail.</p>
+<p>The link expires in {{minutes}} minutes. Confirm only if you signed up yourself: confirming lets the password chosen at sign-up open this account. If you did not sign up, ignore this mail and nothing happens.</p>
 </body></html>
 
 """#),
@@ -270,7 +271,8 @@ Open this link to confirm your email address:
 
 {{{link}}}
 
-The link expires in {{minutes}} minutes. If you did not ask for it, ignore this mail.
+The link expires in {{minutes}} minutes. Confirm only if you signed up yourself: confirming lets the password
+chosen at sign-up open this account. If you did not sign up, ignore this mail and nothing happens.
 
 """#),
         ("en/password_changed.html", #"""
