@@ -22,16 +22,19 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     init(headTimeout: TimeAmount) { self.headTimeout = headTimeout }
 
+    /// Watches the raw bytes just before the HTTP/1.1 decoder: a head's deadline starts with its first byte, so a
+    /// quiet keep-alive connection is left to the idle timeout.
     func handlerAdded(context: ChannelHandlerContext) {
-        if context.channel.isActive { armDeadline(context) }
-    }
-
-    func channelActive(context: ChannelHandlerContext) {
-        armDeadline(context)
-        context.fireChannelActive()
+        guard let decoder = try? context.pipeline.syncOperations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self) else { return }
+        try? context.pipeline.syncOperations.addHandler(ByteWatch(owner: self, context: context), position: .before(decoder))
     }
 
     func handlerRemoved(context: ChannelHandlerContext) { deadline?.cancel() }
+
+    /// Bytes reached the decoder: when no request is being read or answered, they start a head.
+    fileprivate func bytesArrived(_ context: ChannelHandlerContext) {
+        if !inFlight && deadline == nil && !refusing { armDeadline(context) }
+    }
 
     func channelInactive(context: ChannelHandlerContext) {
         deadline?.cancel()
@@ -54,16 +57,14 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        // The answer is complete: the next request's head has its own deadline.
-        if case .end = unwrapOutboundIn(data) {
-            inFlight = false
-            armDeadline(context)
-        }
+        // The answer is complete: the next head's deadline starts with its first byte.
+        if case .end = unwrapOutboundIn(data) { inFlight = false }
         context.write(data, promise: promise)
     }
 
     private func armDeadline(_ context: ChannelHandlerContext) {
         deadline?.cancel()
+        deadline = nil
         let channel = context.channel
         deadline = context.eventLoop.scheduleTask(in: headTimeout) { channel.close(promise: nil) }
     }
@@ -88,5 +89,21 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
             channel.close(mode: .output).whenFailure { _ in channel.close(promise: nil) }
             channel.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
         }
+    }
+}
+
+/// Tells the guard when bytes arrive, before the decoder buffers them out of its sight.
+private final class ByteWatch: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    private weak var owner: RequestHeadGuard?
+    /// The guard's own context: its deadline closes the channel from there.
+    private let ownerContext: ChannelHandlerContext
+
+    init(owner: RequestHeadGuard, context: ChannelHandlerContext) { self.owner = owner; self.ownerContext = context }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        owner?.bytesArrived(ownerContext)
+        context.fireChannelRead(data)
     }
 }
