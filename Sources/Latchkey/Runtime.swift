@@ -11,7 +11,10 @@ struct Runtime {
     let store: SQLiteStore
 
     static func open(_ options: ConfigOption, access: SQLiteStore.Access = .create) throws -> Runtime {
-        let config = try loadConfig(options)
+        try open(loadConfig(options), access: access)
+    }
+
+    static func open(_ config: LatchkeyConfig, access: SQLiteStore.Access = .create) throws -> Runtime {
         var logger = Logger(label: "latchkey")
         logger.logLevel = Logger.Level(rawValue: config.logLevel) ?? .info
         let store: SQLiteStore
@@ -48,7 +51,7 @@ struct Runtime {
 
 /// sysexits(3) codes, so scripts and supervisors can tell a bad config from a busy port.
 enum SysExit: Int32 {
-    case usage = 64, noInput = 66, unavailable = 69, software = 70, cannotCreate = 73, ioError = 74, config = 78
+    case usage = 64, noInput = 66, unavailable = 69, cannotCreate = 73, ioError = 74, config = 78
 }
 
 /// An error an operator meets at start: printed as one line naming the key and the cause.

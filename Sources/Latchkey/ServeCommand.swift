@@ -16,8 +16,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let config = try Runtime.loadConfig(options)
-        try DevelopmentDefaults.check(config)
-        let runtime = try Runtime.open(options)
+        try DevelopmentDefaults.check(config)  // before the database is created: a refused start leaves nothing behind
+        let runtime = try Runtime.open(config)
         let logger = runtime.logger
         var settings = config.engine
         settings.commonPasswords = try CommonPasswords.load(config.commonPasswordsPath)

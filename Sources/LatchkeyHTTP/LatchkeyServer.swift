@@ -33,10 +33,11 @@ public enum LatchkeyServer {
         let router = Router(context: LatchkeyRequestContext.self)
         // CORS outermost, so error answers carry its headers too.
         if !options.corsAllowedOrigins.isEmpty { router.add(middleware: AllowListCORSMiddleware(origins: options.corsAllowedOrigins)) }
-        router.add(middleware: ErrorMiddleware())
+        let pages = HTMLPages(templates: options.pages)
+        router.add(middleware: ErrorMiddleware(pages: pages))
         NativeAuthRoutes(engine: engine, clientAddress: ClientAddress(trustedProxies: options.trustedProxies)).addRoutes(to: router)
         AppServicesRoutes(engine: engine, clientAddress: ClientAddress(trustedProxies: options.trustedProxies)).addRoutes(to: router)
-        HostedPages(engine: engine, templates: options.pages, clientAddress: ClientAddress(trustedProxies: options.trustedProxies))
+        HostedPages(engine: engine, pages: pages, clientAddress: ClientAddress(trustedProxies: options.trustedProxies))
             .addRoutes(to: router)
         OpenIDRoutes(engine: engine).addRoutes(to: router)
         OperatorRoutes(engine: engine, testingMailbox: options.testingMailbox).addRoutes(to: router)

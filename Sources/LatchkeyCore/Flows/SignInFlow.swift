@@ -90,7 +90,7 @@ extension LatchkeyEngine {
     /// once. A wrong password is audited (and the lock, when it starts).
     func countedPasswordCheck(_ password: String, for user: UserRecord, caller: CallerInfo) async throws -> PasswordHasher.Verdict {
         guard let phc = user.passwordHash else { throw LatchkeyError.invalidCredentials }
-        let lockedAt = try await transaction { tx -> Result<Date?, LatchkeyError> in
+        let (failures, lockedUntil) = try await transaction { tx -> Result<(Int, Date?), LatchkeyError> in
             guard var current = try tx.user(id: user.id) else { return .failure(.invalidCredentials) }
             let now = self.time.now()
             if let until = current.lockedUntil, until > now {
@@ -100,17 +100,16 @@ extension LatchkeyEngine {
             current.updatedAt = now
             if let delay = self.lockoutDelay(afterFailures: current.failedLoginCount) { current.lockedUntil = now + Double(delay) }
             try tx.update(user: current)
-            return .success(current.lockedUntil)
+            return .success((current.failedLoginCount, current.lockedUntil))
         }.get()
         let verdict = try await verifyPassword(password, against: phc)
         if verdict == .mismatch {
             try await transaction { tx in
-                guard let current = try tx.user(id: user.id) else { return }
-                if let lockedAt {
-                    try self.audit(tx, "lockout", caller: caller, userId: current.id, email: current.email,
-                                   detail: "\(current.failedLoginCount) failures, locked until \(ISO8601DateFormatter().string(from: lockedAt))")
+                if let lockedUntil {
+                    try self.audit(tx, "lockout", caller: caller, userId: user.id, email: user.email,
+                                   detail: "\(failures) failures, locked until \(ISO8601DateFormatter().string(from: lockedUntil))")
                 }
-                try self.audit(tx, "sign_in_failed", caller: caller, userId: current.id, email: current.email, detail: "wrong password")
+                try self.audit(tx, "sign_in_failed", caller: caller, userId: user.id, email: user.email, detail: "wrong password")
             }
         }
         return verdict

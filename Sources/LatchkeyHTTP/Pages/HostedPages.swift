@@ -9,7 +9,7 @@ import Mustache
 /// token appears only in the form's hidden fields.
 struct HostedPages: Sendable {
     let engine: LatchkeyEngine
-    let templates: MustacheLibrary
+    let pages: HTMLPages
     let clientAddress: ClientAddress
 
     func addRoutes(to router: Router<LatchkeyRequestContext>) {
@@ -51,7 +51,7 @@ struct HostedPages: Sendable {
 
 
     private func page(_ name: String, _ status: HTTPResponse.Status, _ context: [String: Any]) -> Response {
-        HTMLPage.response(status: status, html: templates.render(context, withTemplate: name) ?? "<!doctype html><title>Latchkey</title>")
+        pages.render(name, status, context)
     }
 
     static func status(_ error: LatchkeyError) -> HTTPResponse.Status {

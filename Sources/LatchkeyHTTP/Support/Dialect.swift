@@ -18,7 +18,7 @@ enum Dialect {
     }
 
     /// An error that no route turned into a response, in this dialect's shape.
-    func response(status: HTTPResponse.Status, message: String) -> Response {
+    func response(status: HTTPResponse.Status, message: String, pages: HTMLPages) -> Response {
         switch self {
         case .native:
             let code = status == .contentTooLarge ? "request_too_large" : status == .notFound ? "not_found"
@@ -28,8 +28,7 @@ enum Dialect {
             let code = status == .notFound ? "NotFound" : status.code >= 500 ? "InternalServerError" : "BadRequest"
             return AppServicesError.body(status, code, message)
         case .pages:
-            return HTMLPage.plain(status: status, title: status.code >= 500 ? "Something went wrong" : "Request not understood",
-                                  message: message)
+            return pages.error(status, message: message)
         }
     }
 }

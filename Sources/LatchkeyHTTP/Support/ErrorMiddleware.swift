@@ -9,13 +9,14 @@ import NIOHTTP1
 /// Also echoes `client-request-id` and sets nosniff.
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = LatchkeyRequestContext
+    let pages: HTMLPages
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response: Response
         do {
             response = try await next(request, context)
         } catch {
-            response = Self.response(for: error, dialect: Dialect(path: request.uri.path), logger: context.logger)
+            response = self.response(for: error, dialect: Dialect(path: request.uri.path), logger: context.logger)
         }
         if let id = request.headers[.clientRequestId], UUIDString.isValid(id) {
             response.headers[.clientRequestId] = id
@@ -24,25 +25,25 @@ struct ErrorMiddleware: RouterMiddleware {
         return response
     }
 
-    static func response(for error: any Error, dialect: Dialect, logger: Logger) -> Response {
+    func response(for error: any Error, dialect: Dialect, logger: Logger) -> Response {
         switch error {
         case let error as HTTPResponseError:
             let message = (error as? HTTPError)?.body ?? error.status.reasonPhrase
-            var response = dialect.response(status: error.status, message: message)
+            var response = dialect.response(status: error.status, message: message, pages: pages)
             if error.status == .methodNotAllowed || error.status == .notFound { response.headers[.cacheControl] = "no-store" }
             return response
         case is HTTPParserError:
             // Bad chunk sizes, unknown transfer codings, a body cut short: the client's mistake.
-            return dialect.response(status: .badRequest, message: "The request body is not valid HTTP/1.1 framing.")
+            return dialect.response(status: .badRequest, message: "The request body is not valid HTTP/1.1 framing.", pages: pages)
         case let error as LatchkeyError:
             switch dialect {
             case .native: return NativeAuthError.response(for: error)
             case .appServices: return AppServicesError.response(for: error, appId: nil)
-            case .pages: return dialect.response(status: .badRequest, message: "The request could not be understood.")
+            case .pages: return dialect.response(status: .badRequest, message: "The request could not be understood.", pages: pages)
             }
         default:
             logger.error("unhandled error", metadata: ["error": "\(String(reflecting: type(of: error)))"])
-            return dialect.response(status: .internalServerError, message: "The server could not complete the request.")
+            return dialect.response(status: .internalServerError, message: "The server could not complete the request.", pages: pages)
         }
     }
 }
