@@ -16,7 +16,7 @@ struct MailCommand: AsyncParsableCommand {
             let runtime = try Runtime.open(options, access: .readOnly)
             let formatter = ISO8601DateFormatter()
             for status in [OutboxRecord.Status.pending, .failed, .sent] {
-                let rows = try await runtime.store.read { [limit] in try $0.mail(status: status, limit: limit) }
+                let rows = try await runtime.store.direct.outbox.list(status: status, limit: limit)
                 print("\(status.rawValue) (\(rows.count)\(rows.count == limit ? "+" : ""))")
                 for row in rows {
                     let when = formatter.string(from: row.sentAt ?? row.createdAt)
@@ -35,7 +35,7 @@ struct MailCommand: AsyncParsableCommand {
 
         func run() async throws {
             let runtime = try Runtime.open(options, access: .existing)
-            let count = try await runtime.store.write { tx in try tx.retryFailedMail(now: Date()) }
+            let count = try await runtime.store.direct.outbox.retryFailed(now: Date())
             print("queued \(count) failed mail(s) again")
         }
     }

@@ -34,11 +34,14 @@ public enum LatchkeyServer {
         // CORS outermost, so error answers carry its headers too.
         if !options.corsAllowedOrigins.isEmpty { router.add(middleware: AllowListCORSMiddleware(origins: options.corsAllowedOrigins)) }
         let pages = HTMLPages(templates: options.pages)
-        router.add(middleware: ErrorMiddleware(pages: pages))
-        NativeAuthRoutes(engine: engine, clientAddress: ClientAddress(trustedProxies: options.trustedProxies)).addRoutes(to: router)
-        AppServicesRoutes(engine: engine, clientAddress: ClientAddress(trustedProxies: options.trustedProxies)).addRoutes(to: router)
-        HostedPages(engine: engine, pages: pages, clientAddress: ClientAddress(trustedProxies: options.trustedProxies))
+        let clientAddress = ClientAddress(trustedProxies: options.trustedProxies)
+        let appServicesErrors = AppServicesError(passwords: engine.settings.passwords)
+        // Server-wide: what no dialect's own middleware answered (404, 405, 413, broken framing), in the path's dialect.
+        router.add(middleware: ErrorMiddleware(pages: pages, appServicesErrors: appServicesErrors))
+        NativeAuthRoutes(engine: engine, clientAddress: clientAddress, errors: NativeAuthErrorMiddleware()).addRoutes(to: router)
+        AppServicesRoutes(engine: engine, clientAddress: clientAddress, errors: AppServicesErrorMiddleware(errors: appServicesErrors))
             .addRoutes(to: router)
+        HostedPages(engine: engine, pages: pages, clientAddress: clientAddress).addRoutes(to: router)
         OpenIDRoutes(engine: engine).addRoutes(to: router)
         OperatorRoutes(engine: engine, testingMailbox: options.testingMailbox).addRoutes(to: router)
         return router
@@ -47,7 +50,7 @@ public enum LatchkeyServer {
     /// The application: HTTP/1.1 server plus background services (the outbox worker).
     public static func application(engine: LatchkeyEngine, options: ServerOptions, services: [any Service],
                                    logger: Logger, onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) throws
-        -> some ApplicationProtocol {
+        -> Application<RouterResponder<LatchkeyRequestContext>> {
         // Small header limits: nothing Latchkey serves needs big headers, and big ones cost memory per connection.
         let headTimeout = TimeAmount.seconds(options.headerTimeoutSeconds)
         let http1 = HTTP1Channel.Configuration(

@@ -21,8 +21,8 @@ extension OTPRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
     public static let databaseTableName = "otp_codes"
 }
 
-extension RefreshTokenRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
-    public static let databaseTableName = "refresh_tokens"
+extension SessionRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
+    public static let databaseTableName = "sessions"
 }
 
 extension ActionTokenRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {

@@ -15,6 +15,7 @@ public final class SQLiteStore: Store {
 
     let database: any DatabaseWriter
     let migrator: DatabaseMigrator
+    let gate = WriteGate()
 
     /// Opens the database at `path` with the named migrations (`0001_init`, SQL text), in order.
     public init(path: String, migrations: [(name: String, text: String)], access: Access = .create,
@@ -32,6 +33,8 @@ public final class SQLiteStore: Store {
         var config = Configuration()
         config.busyMode = .timeout(busyTimeoutSeconds)
         config.readonly = access == .readOnly
+        // A transaction spans several awaited calls on the writer connection (see `transaction`).
+        config.allowsUnsafeTransactions = true
         config.prepareDatabase { db in
             // Deleted rows (used codes, wiped mail bodies) are overwritten, not left in free pages.
             if !db.configuration.readonly { try db.execute(sql: "PRAGMA secure_delete = ON") }
@@ -76,12 +79,32 @@ public final class SQLiteStore: Store {
         (try? await database.read { [migrator] db in try migrator.hasCompletedMigrations(db) }) ?? false
     }
 
-    public func read<T: Sendable>(_ body: @escaping @Sendable (any StoreReading) throws -> T) async throws -> T {
-        try await database.read { db in try body(SQLiteTransaction(db: db)) }
+    public var direct: any Repositories { SQLiteRepositories(database: database, gate: gate, inTransaction: false) }
+
+    /// BEGIN IMMEDIATE on the writer connection, the body's calls on that connection, then COMMIT; the write gate is
+    /// held throughout, so no other write of this process lands inside it, and the file lock keeps other processes
+    /// out. BEGIN, COMMIT and ROLLBACK run in their own task: a cancelled request cannot leave a transaction open.
+    public func transaction<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T {
+        await gate.acquire()
+        do {
+            try await onWriter { db in
+                if db.isInsideTransaction { try db.execute(sql: "ROLLBACK") }
+                try db.execute(sql: "BEGIN IMMEDIATE")
+            }
+            let result = try await body(SQLiteRepositories(database: database, gate: gate, inTransaction: true))
+            try await onWriter { try $0.execute(sql: "COMMIT") }
+            await gate.release()
+            return result
+        } catch {
+            try? await onWriter { db in if db.isInsideTransaction { try db.execute(sql: "ROLLBACK") } }
+            await gate.release()
+            throw error
+        }
     }
 
-    public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreWriting) throws -> T) async throws -> T {
-        try await database.write { db in try body(SQLiteTransaction(db: db)) }
+    private func onWriter(_ body: @escaping @Sendable (Database) throws -> Void) async throws {
+        let database = self.database
+        try await Task { try await database.writeWithoutTransaction(body) }.value
     }
 }
 

@@ -80,7 +80,7 @@ import LatchkeyStorage
         await #expect(throws: LatchkeyError.refreshTokenInvalid) {
             _ = try await h.engine.refresh(refreshToken: rt2, scope: nil, caller: h.caller)
         }
-        let events = try await h.store.read { try $0.auditEvents(since: .distantPast, limit: 100) }
+        let events = try await h.store.direct.audit.events(since: .distantPast, limit: 100)
         #expect(events.contains { $0.kind == "refresh_token_reuse" })
     }
 
@@ -128,14 +128,14 @@ import LatchkeyStorage
             return await group.reduce(into: [Bool]()) { $0.append($1) }
         }
         #expect(outcomes.filter { $0 }.count == 1)
-        let user = try await h.store.read { try $0.user(email: "race@example.com") }
+        let user = try await h.store.direct.users.find(email: "race@example.com")
         #expect(user != nil)
     }
 
     @Test func emailsMatchCaseInsensitively() async throws {
         let h = try await EngineHarness.make()
         _ = try await h.signUp("Mixed.Case@Example.COM")
-        await #expect(throws: LatchkeyError.userAlreadyExists) {
+        await #expect(throws: LatchkeyError.emailTaken) {
             _ = try await h.engine.signUpStart(username: "mixed.case@example.com", password: nil, attributes: nil,
                                                challengeTypes: "oob redirect", caller: h.caller)
         }
@@ -143,13 +143,13 @@ import LatchkeyStorage
 
     @Test func passwordPolicy() async throws {
         let h = try await EngineHarness.make()
-        #expect(h.engine.passwordProblem("short", email: "a@b.co") == .tooShort)
-        #expect(h.engine.passwordProblem(String(repeating: "x", count: 257), email: "a@b.co") == .tooLong)
-        #expect(h.engine.passwordProblem("alice@example.com", email: "alice@example.com") == .banned)
-        #expect(h.engine.passwordProblem("alicealice", email: "alicealice@example.com") == .banned)
-        #expect(h.engine.passwordProblem("password123", email: "a@b.co") == .banned)
-        #expect(h.engine.passwordProblem("aaaaaaaaaa", email: "a@b.co") == .tooWeak)
-        #expect(h.engine.passwordProblem("correct horse battery", email: "a@b.co") == nil)
+        #expect(h.engine.passwordProblem("short", identifiers: ["a@b.co"]) == .tooShort)
+        #expect(h.engine.passwordProblem(String(repeating: "x", count: 257), identifiers: ["a@b.co"]) == .tooLong)
+        #expect(h.engine.passwordProblem("alice@example.com", identifiers: ["alice@example.com"]) == .banned)
+        #expect(h.engine.passwordProblem("alicealice", identifiers: ["alicealice@example.com"]) == .banned)
+        #expect(h.engine.passwordProblem("password123", identifiers: ["a@b.co"]) == .banned)
+        #expect(h.engine.passwordProblem("aaaaaaaaaa", identifiers: ["a@b.co"]) == .tooWeak)
+        #expect(h.engine.passwordProblem("correct horse battery", identifiers: ["a@b.co"]) == nil)
     }
 
     @Test func attributesAreCheckedAgainstTheSchema() async throws {

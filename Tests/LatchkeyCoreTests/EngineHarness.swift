@@ -61,3 +61,11 @@ struct EngineHarness {
         return done
     }
 }
+
+/// Tests write challenge lists the way the native API spells them.
+extension ChallengeTypes: ExpressibleByStringLiteral {
+    public init(stringLiteral value: String) {
+        let words = Set(value.split(separator: " ").map(String.init))
+        self.init(oob: words.contains("oob"), password: words.contains("password"), redirect: words.contains("redirect"))
+    }
+}

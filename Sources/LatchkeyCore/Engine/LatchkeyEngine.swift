@@ -51,24 +51,19 @@ public final class LatchkeyEngine: Sendable {
                              functions: [String: any OperatorFunction] = [:],
                              time: any TimeSource = SystemTime(), logger: Logger) async throws -> LatchkeyEngine {
         let now = time.now()
-        let bootstrap = try await store.write { tx -> (Data, Data, [SigningKeyRecord]) in
-            let key: Data
-            if let existing = try tx.serverValue(name: "token_key") { key = existing } else {
-                key = Data(SecureRandom.bytes(32))
-                try tx.setServerValue(name: "token_key", value: key)
-            }
-            let tenant: Data
-            if let existing = try tx.serverValue(name: "tenant_id") { tenant = existing } else {
-                tenant = Data(UUID().uuidString.lowercased().utf8)
-                try tx.setServerValue(name: "tenant_id", value: tenant)
-            }
-            var keys = try tx.signingKeys()
+        // Insert-if-absent: replicas starting at once agree on one key, one tenant id and one first signing key.
+        let bootstrap = try await store.transaction { tx -> (Data, Data, [SigningKeyRecord]) in
+            let key = try await tx.serverValues.insertIfAbsent(name: "token_key", value: Data(SecureRandom.bytes(32)))
+            let tenant = try await tx.serverValues.insertIfAbsent(name: "tenant_id", value: Data(UUID().uuidString.lowercased().utf8))
+            var keys = try await tx.serverValues.signingKeys()
             if keys.isEmpty {
                 let generated = try SigningKey.generate()
-                let record = SigningKeyRecord(kid: generated.kid, algorithm: generated.algorithm,
-                                              privateKeyPem: try generated.privateKeyPEM(), createdAt: now)
-                try tx.insert(signingKey: record)
-                keys = [record]
+                let claimed = try await tx.serverValues.insertIfAbsent(name: "first_signing_key", value: Data(generated.kid.utf8))
+                if claimed == Data(generated.kid.utf8) {
+                    try await tx.serverValues.insert(signingKey: SigningKeyRecord(
+                        kid: generated.kid, algorithm: generated.algorithm, privateKeyPem: try generated.privateKeyPEM(), createdAt: now))
+                }
+                keys = try await tx.serverValues.signingKeys()
             }
             return (key, tenant, keys)
         }
@@ -81,19 +76,13 @@ public final class LatchkeyEngine: Sendable {
 
     // MARK: Shared rules
 
-    /// The registered client for `id`, or `.unknownClient`.
+    /// The registered native client for `id`.
     public func requireClient(_ id: String?) throws -> ClientApplication {
-        guard let id, !id.isEmpty else { throw LatchkeyError.missingParameter("client_id") }
+        guard let id, !id.isEmpty else { throw LatchkeyError.missing(.clientId) }
         guard let client = settings.clients.first(where: { $0.id.caseInsensitiveCompare(id) == .orderedSame }) else {
             throw LatchkeyError.unknownClient
         }
         return client
-    }
-
-    func requireEmail(_ raw: String?) throws -> String {
-        guard let raw, !raw.isEmpty else { throw LatchkeyError.invalidUsername }
-        guard let email = EmailAddress.normalize(raw) else { throw LatchkeyError.invalidUsername }
-        return email
     }
 
     /// How any secret handed to a client (code, continuation or refresh token) is stored.
@@ -111,26 +100,34 @@ public final class LatchkeyEngine: Sendable {
         return try await hashingPool.run { hasher.verify(password, against: phc) }
     }
 
-    /// Runs a write transaction, turning storage failures into `.storeFailure` after logging them.
-    func transaction<T: Sendable>(_ body: @escaping @Sendable (any StoreWriting) throws -> T) async throws -> T {
+    /// Runs a write transaction. Uniqueness conflicts become the engine's errors; other storage failures are
+    /// logged and become `.storeFailure`.
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T {
         do {
-            return try await store.write(body)
+            return try await store.transaction(body)
         } catch let error as LatchkeyError {
             throw error
+        } catch let conflict as StoreConflict {
+            throw conflict == .emailTaken ? LatchkeyError.emailTaken : LatchkeyError.usernameTaken
+        } catch is CancellationError {
+            throw CancellationError()
         } catch {
             logger.error("store write failed", metadata: ["error": "\(error)"])
             throw LatchkeyError.storeFailure
         }
     }
 
+    /// Stand-alone reads, outside any transaction.
+    var reader: any Repositories { store.direct }
+
     /// The language to write to someone in: their `locale` attribute, else what their client asked for.
     func mailLocale(_ attributes: [String: JSONValue], caller: CallerInfo) -> String? {
         attributes["locale"]?.stringValue ?? caller.acceptLanguage
     }
 
-    func audit(_ tx: any StoreWriting, _ kind: String, caller: CallerInfo, userId: String? = nil,
-               email: String? = nil, detail: String? = nil) throws {
-        try tx.append(audit: AuditEvent(id: nil, at: time.now(), kind: kind, userId: userId, email: email,
-                                        clientIp: caller.ip, userAgent: caller.userAgent, detail: detail))
+    func audit(_ tx: any Repositories, _ kind: String, caller: CallerInfo, userId: String? = nil,
+               email: String? = nil, detail: String? = nil) async throws {
+        try await tx.audit.append(AuditEvent(id: nil, at: time.now(), kind: kind, userId: userId, email: email,
+                                             clientIp: caller.ip, userAgent: caller.userAgent, detail: detail))
     }
 }

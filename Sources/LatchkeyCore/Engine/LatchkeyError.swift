@@ -3,14 +3,23 @@ public enum PasswordProblem: String, Sendable, Equatable {
     case tooShort, tooLong, tooWeak, banned, recentlyUsed
 }
 
-/// Every way an engine call can fail. Dialects map these cases, and only these, to their wire errors.
+/// A value an engine call needs and did not get. Each dialect names it in its own parameter vocabulary.
+public enum RequiredInput: Sendable, Equatable {
+    case clientId, email, password, newPassword, code, continuationToken, refreshToken, challengeTypes, attributes
+}
+
+/// Every way an engine call can fail, in the engine's terms. Each dialect maps these, and only these, to its
+/// own wire errors; no case carries wire text.
 public enum LatchkeyError: Error, Sendable, Equatable {
+    /// No registered client or app by that id.
     case unknownClient
-    case missingParameter(String)
-    case invalidParameter(String)
+    case missing(RequiredInput)
+    case invalidEmail
     case invalidUsername
+    /// The client cannot fall back to the browser (its challenge types leave out redirect).
     case unsupportedChallengeType
-    case userAlreadyExists
+    case emailTaken
+    case usernameTaken
     case userNotFound
     case userHasNoPassword
     case passwordRejected(PasswordProblem)
@@ -29,25 +38,23 @@ public enum LatchkeyError: Error, Sendable, Equatable {
     case serverBusy(retryAfterSeconds: Int)
     /// Over a rate limit, or the account is locked after wrong passwords: retry after the delay.
     case rateLimited(retryAfterSeconds: Int)
-    // App Services dialect (email/password provider, link tokens, sessions).
-    case unknownApp
-    /// A token/tokenId pair that is not even well-formed.
+    /// A link token pair that is not even well-formed.
     case linkTokenMalformed
     /// Well-formed but unknown, used, expired, or for another purpose.
     case linkTokenInvalid
     case userAlreadyConfirmed
     case userPendingConfirmation
     case sessionInvalid
-    /// The app resets passwords through a function, not by mail.
-    case resetRequiresFunction
-    /// The confirmation function answered `fail` (or failed): no account was created / it stays pending.
-    case confirmationFailed(email: String)
-    /// The reset function answered `fail` (or failed).
-    case resetFailed(email: String)
-    /// `confirm/call` on an app that does not confirm by function.
-    case noConfirmationFunction(autoConfirm: Bool, email: String)
-    /// `reset/call` on an app that does not reset by function.
-    case noResetFunction(email: String)
+    /// The app recovers passwords through its function, not by mailed link.
+    case recoveryNotByMail
+    /// The verification function answered `fail` (or failed): no account was created / it stays pending.
+    case verificationFunctionRefused(email: String)
+    /// The recovery function answered `fail` (or failed).
+    case recoveryFunctionRefused(email: String)
+    /// A function-run verification asked of an app that verifies otherwise.
+    case noVerificationFunction(automatic: Bool, email: String)
+    /// A function-run recovery asked of an app that recovers by mail.
+    case noRecoveryFunction(email: String)
     /// The store failed; nothing was written. Details go to the log only.
     case storeFailure
 }

@@ -3,39 +3,52 @@ import Foundation
 /// Continuation tokens: random, stored only as an HMAC, a fresh one for every step that succeeds.
 extension LatchkeyEngine {
     func newFlow(_ kind: FlowRecord.Kind, email: String, userId: String?, state: FlowState,
-                 in tx: any StoreWriting) throws -> String {
+                 in tx: any Repositories) async throws -> String {
         let token = SecureRandom.token()
         let now = time.now()
-        try tx.save(flow: FlowRecord(id: UUID().uuidString.lowercased(), tokenHash: secretHash(token), kind: kind,
-                                     email: email, userId: userId, state: state,
-                                     expiresAt: now + Double(settings.tokens.flowTTLSeconds), createdAt: now))
+        try await tx.flows.insert(FlowRecord(id: UUID().uuidString.lowercased(), tokenHash: secretHash(token), kind: kind,
+                                             email: email, userId: userId, state: state,
+                                             expiresAt: now + Double(settings.tokens.flowTTLSeconds), createdAt: now))
         return token
     }
 
     /// The checks every flow's first step makes, in this order: a known client, the per-IP budget for this
-    /// kind of start, a plausible email address, and a challenge_type list that includes `redirect`.
-    func beginFlow(_ rule: LimitSettings.Rule, username: String?, challengeTypes: String?,
+    /// kind of start, a plausible email address, and challenge types that include the browser fallback.
+    func beginFlow(_ rule: LimitSettings.Rule, username: String?, challengeTypes: ChallengeTypes?,
                    caller: CallerInfo) async throws -> (ClientApplication, String, ChallengeTypes) {
         let client = try requireClient(caller.clientId)
         try await limit(rule, caller.ip, caller: caller)
-        return (client, try requireEmail(username), try ChallengeTypes.parse(challengeTypes))
+        return (client, try requireEmail(username), try requireRedirect(challengeTypes))
     }
 
-    /// Saves the flow's new state under a new token; the old token stops working.
-    func advance(_ flow: FlowRecord, in tx: any StoreWriting) throws -> String {
+    /// The SDKs must be able to fall back to the browser: every challenge list includes redirect.
+    func requireRedirect(_ types: ChallengeTypes?) throws -> ChallengeTypes {
+        guard let types else { throw LatchkeyError.missing(.challengeTypes) }
+        guard types.redirect else { throw LatchkeyError.unsupportedChallengeType }
+        return types
+    }
+
+    /// Saves the flow's new state under a new token, only if the token it was loaded with is still its token: the
+    /// old token stops working, and of two calls racing with one token only one moves the flow.
+    func advance(_ flow: FlowRecord, in tx: any Repositories) async throws -> String {
         var next = flow
         let token = SecureRandom.token()
         next.tokenHash = secretHash(token)
         next.expiresAt = time.now() + Double(settings.tokens.flowTTLSeconds)
-        try tx.save(flow: next)
+        guard try await tx.flows.advance(next, from: flow.tokenHash) else { throw LatchkeyError.flowTokenInvalid }
         return token
+    }
+
+    /// Ends the flow, once: a second use of its token is `.flowTokenInvalid`.
+    func finish(_ flow: FlowRecord, in tx: any Repositories) async throws {
+        guard try await tx.flows.complete(id: flow.id, tokenHash: flow.tokenHash) else { throw LatchkeyError.flowTokenInvalid }
     }
 
     /// The live flow of `kind` behind `token`, started by the same client; a token from another kind of
     /// flow or another app is as good as unknown.
-    func loadFlow(_ token: String?, kind: FlowRecord.Kind, client: String?, in tx: any StoreReading) throws -> FlowRecord {
-        guard let token, !token.isEmpty else { throw LatchkeyError.missingParameter("continuation_token") }
-        guard token.count <= 512, let flow = try tx.flow(tokenHash: secretHash(token)), flow.kind == kind,
+    func loadFlow(_ token: String?, kind: FlowRecord.Kind, client: String?, in tx: any Repositories) async throws -> FlowRecord {
+        guard let token, !token.isEmpty else { throw LatchkeyError.missing(.continuationToken) }
+        guard token.count <= 512, let flow = try await tx.flows.find(tokenHash: secretHash(token)), flow.kind == kind,
               flow.state.clientId.caseInsensitiveCompare(client ?? "") == .orderedSame else {
             throw LatchkeyError.flowTokenInvalid
         }
@@ -44,21 +57,10 @@ extension LatchkeyEngine {
     }
 }
 
-/// Which challenge types the client said it can handle (`challenge_type`, space separated).
+/// Which challenges the client said it can handle; each dialect reads its own spelling of the list.
 public struct ChallengeTypes: Sendable, Equatable {
     public var oob: Bool
     public var password: Bool
     public var redirect: Bool
-
-    /// Parses the SDK's list; the docs require `redirect` in every list.
-    public static func parse(_ raw: String?) throws -> ChallengeTypes {
-        guard let raw, !raw.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw LatchkeyError.missingParameter("challenge_type")
-        }
-        let words = Set(raw.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "+" }).map { $0.lowercased() })
-        let parsed = ChallengeTypes(oob: words.contains("oob"), password: words.contains("password"),
-                                    redirect: words.contains("redirect"))
-        guard parsed.redirect else { throw LatchkeyError.unsupportedChallengeType }
-        return parsed
-    }
+    public init(oob: Bool, password: Bool, redirect: Bool) { self.oob = oob; self.password = password; self.redirect = redirect }
 }

@@ -4,25 +4,23 @@ import Foundation
 /// (the 24-hex shape of the hosted service's ObjectIds). Stored as an HMAC, single use, 30 minutes.
 extension LatchkeyEngine {
     func issueLinkToken(_ kind: ActionTokenRecord.Kind, for user: UserRecord,
-                        in tx: any StoreWriting) throws -> (token: String, tokenId: String) {
+                        in tx: any Repositories) async throws -> (token: String, tokenId: String) {
         let token = SecureRandom.bytes(32).hex, tokenId = SecureRandom.bytes(12).hex
         let now = time.now()
-        try tx.replace(actionToken: ActionTokenRecord(tokenId: tokenId, tokenHash: secretHash(token), kind: kind, userId: user.id,
-                                                      expiresAt: now + Double(settings.linkTokenTTLSeconds), usedAt: nil, createdAt: now))
+        try await tx.linkTokens.replace(ActionTokenRecord(tokenId: tokenId, tokenHash: secretHash(token), kind: kind, userId: user.id,
+                                                          expiresAt: now + Double(settings.linkTokenTTLSeconds), usedAt: nil,
+                                                          createdAt: now))
         return (token, tokenId)
     }
 
-    /// The user a link token was issued to; consumes it.
+    /// The user a link token was issued to; consumes it in one conditional write (two redemptions: one wins).
     func redeemLinkToken(_ kind: ActionTokenRecord.Kind, token: String?, tokenId: String?,
-                         in tx: any StoreWriting) throws -> UserRecord {
+                         in tx: any Repositories) async throws -> UserRecord {
         let (token, tokenId) = try Self.requireLinkShape(token, tokenId)
-        let now = time.now()
-        guard var record = try tx.actionToken(tokenId: tokenId.lowercased()), record.kind == kind, record.usedAt == nil,
-              record.expiresAt > now, Digest.constantTimeEqual([UInt8](record.tokenHash), [UInt8](secretHash(token.lowercased()))),
-              let user = try tx.user(id: record.userId)
+        guard let userId = try await tx.linkTokens.redeem(tokenId: tokenId.lowercased(), kind: kind,
+                                                          tokenHash: secretHash(token.lowercased()), now: time.now()),
+              let user = try await tx.users.find(id: userId)
         else { throw LatchkeyError.linkTokenInvalid }
-        record.usedAt = now
-        try tx.update(actionToken: record)
         return user
     }
 

@@ -12,9 +12,9 @@ extension LatchkeyEngine {
         }
     }
 
-    private func auditDenial(_ rule: LimitSettings.Rule, _ subject: String, caller: CallerInfo, in tx: any StoreWriting) throws {
+    private func auditDenial(_ rule: LimitSettings.Rule, _ subject: String, caller: CallerInfo, in tx: any Repositories) async throws {
         let perAccount = rule == .codePerAccount || rule == .mailPerAddress
-        try audit(tx, "rate_limited", caller: caller, email: perAccount ? subject : nil, detail: rule.rawValue)
+        try await audit(tx, "rate_limited", caller: caller, email: perAccount ? subject : nil, detail: rule.rawValue)
         logger.notice("rate limit hit", metadata: ["rule": "\(rule.rawValue)", "ip": "\(caller.ip ?? "-")"])
     }
 
@@ -22,16 +22,16 @@ extension LatchkeyEngine {
     func limit(_ rule: LimitSettings.Rule, _ subject: String?, caller: CallerInfo) async throws {
         guard let (error, first) = rateCheck(rule, subject) else { return }
         if first, let subject {
-            _ = try? await store.write { tx in try self.auditDenial(rule, subject, caller: caller, in: tx) }
+            try? await auditDenial(rule, subject, caller: caller, in: store.direct)
         }
         throw error
     }
 
     /// Inside a write transaction: returns the error for the caller to hand back after the commit
     /// (so the audit event lands even though the request fails).
-    func limit(_ rule: LimitSettings.Rule, _ subject: String?, caller: CallerInfo, in tx: any StoreWriting) throws -> LatchkeyError? {
+    func limit(_ rule: LimitSettings.Rule, _ subject: String?, caller: CallerInfo, in tx: any Repositories) async throws -> LatchkeyError? {
         guard let (error, first) = rateCheck(rule, subject) else { return nil }
-        if first, let subject { try auditDenial(rule, subject, caller: caller, in: tx) }
+        if first, let subject { try await auditDenial(rule, subject, caller: caller, in: tx) }
         return error
     }
 

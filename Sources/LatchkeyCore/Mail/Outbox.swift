@@ -17,10 +17,10 @@ public struct OutboxPolicy: Sendable {
 
 extension LatchkeyEngine {
     /// Queues a mail in the caller's transaction: it is sent only if the state that caused it is committed.
-    func enqueue(_ message: MailMessage, in tx: any StoreWriting) throws {
+    func enqueue(_ message: MailMessage, in tx: any Repositories) async throws {
         let sealed = mailBox.seal(Array(try JSONEncoder().encode(message)))
         let now = time.now()
-        try tx.enqueue(mail: OutboxRecord(id: nil, recipient: message.to, subject: message.subject, kind: message.kind.rawValue,
+        try await tx.outbox.enqueue(OutboxRecord(id: nil, recipient: message.to, subject: message.subject, kind: message.kind.rawValue,
                                           sealedBody: Data(sealed), status: .pending, attempts: 0,
                                           createdAt: now, nextAttemptAt: now, sentAt: nil, lastError: nil))
     }
@@ -33,9 +33,7 @@ extension LatchkeyEngine {
         let now = time.now()
         let due: [OutboxRecord]
         do {
-            due = try await store.write { tx in
-                try tx.claimPendingMail(dueBy: now, limit: policy.batchSize, leaseUntil: now + policy.claimLeaseSeconds)
-            }
+            due = try await store.direct.outbox.claimDue(dueBy: now, limit: policy.batchSize, leaseUntil: now + policy.claimLeaseSeconds)
         } catch is CancellationError {
             return 0  // shutting down
         } catch {
@@ -100,7 +98,7 @@ extension LatchkeyEngine {
             finished.append(record)
         }
         let updates = finished
-        do { try await transaction { tx in for record in updates { try tx.update(mail: record) } } } catch {
+        do { try await transaction { tx in for record in updates { try await tx.outbox.update(record) } } } catch {
             logger.error("outbox update failed: the claimed mails are tried again after the lease")
             return -1
         }
@@ -118,7 +116,7 @@ extension LatchkeyEngine {
                                    sentMailBefore: now - Double(settings.sentMailRetentionDays) * day,
                                    auditBefore: now - Double(settings.auditRetentionDays) * day)
         do {
-            let removed = try await transaction { tx in try tx.purge(cutoffs) }
+            let removed = try await store.direct.maintenance.purge(cutoffs)
             if removed > 0 { logger.debug("purged \(removed) expired rows") }
         } catch {
             logger.error("purge failed")

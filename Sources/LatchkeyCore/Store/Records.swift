@@ -1,11 +1,14 @@
 import Foundation
 
-/// A user account. One per normalized email address, across all dialects.
+/// A user account. At most one per normalized email address and one per username (case-insensitive), across
+/// all dialects; an account has an email, a username, or both.
 public struct UserRecord: Codable, Sendable, Equatable {
     public enum Status: String, Codable, Sendable { case active, pending, disabled }
     public var id: String
-    public var email: String
-    public var username: String?
+    public var email: String?
+    /// The username as the user chose it; `usernameKey` is its case-folded form, which is what is unique.
+    public private(set) var username: String?
+    public private(set) var usernameKey: String?
     public var passwordHash: String?
     public var emailVerified: Bool
     public var status: Status
@@ -16,13 +19,27 @@ public struct UserRecord: Codable, Sendable, Equatable {
     public var lastLoginAt: Date?
     public var lockedUntil: Date?
 
-    public init(id: String, email: String, passwordHash: String?, emailVerified: Bool, status: Status,
+    public init(id: String, email: String?, username: String? = nil, passwordHash: String?, emailVerified: Bool, status: Status,
                 attributes: [String: JSONValue], now: Date) {
-        self.id = id; self.email = email; self.username = nil; self.passwordHash = passwordHash
+        self.id = id; self.email = email; self.passwordHash = passwordHash
         self.emailVerified = emailVerified; self.status = status; self.attributes = attributes
         self.failedLoginCount = 0; self.createdAt = now; self.updatedAt = now; self.lastLoginAt = nil
         self.lockedUntil = nil
+        setUsername(username)
     }
+
+    public mutating func setUsername(_ name: String?) {
+        username = name
+        usernameKey = name.map(Self.usernameKey)
+    }
+
+    /// Usernames compare without regard to case or Unicode compatibility forms.
+    public static func usernameKey(_ name: String) -> String {
+        name.precomposedStringWithCompatibilityMapping.lowercased()
+    }
+
+    /// How the user is named to people and in tokens: the email when there is one.
+    public var displayName: String { email ?? username ?? id }
 }
 
 /// The server-side state behind a continuation token. The token itself is only stored as an HMAC.
@@ -69,12 +86,17 @@ public struct OTPRecord: Codable, Sendable, Equatable {
     public var createdAt: Date
 }
 
-/// A refresh token. Rotated on every use; all rotations of one sign-in share a family.
-public struct RefreshTokenRecord: Codable, Sendable, Equatable {
+/// A session of any dialect: a native refresh-token family, an App Services session, a Parse session. The token
+/// handed out is stored only as an HMAC. Native refresh tokens rotate on every use and all rotations of one sign-in
+/// share a family; the other kinds keep one token for the session's life (the family is the session itself).
+public struct SessionRecord: Codable, Sendable, Equatable {
+    public enum Kind: String, Codable, Sendable { case native, appServices = "app_services", parse }
     public var id: String
     public var familyId: String
     public var userId: String
-    public var clientId: String
+    public var kind: Kind
+    /// Who the session was opened for: the native client id, or the App Services / Parse app id.
+    public var audience: String
     public var scope: String
     public var tokenHash: Data
     public var createdAt: Date
@@ -85,6 +107,13 @@ public struct RefreshTokenRecord: Codable, Sendable, Equatable {
     public var parentId: String? = nil
     /// App Services sessions: the device id their login answered, repeated on every refresh.
     public var deviceId: String? = nil
+
+    public init(id: String, familyId: String, userId: String, kind: Kind, audience: String, scope: String, tokenHash: Data,
+                createdAt: Date, expiresAt: Date, parentId: String? = nil, deviceId: String? = nil) {
+        self.id = id; self.familyId = familyId; self.userId = userId; self.kind = kind; self.audience = audience
+        self.scope = scope; self.tokenHash = tokenHash; self.createdAt = createdAt; self.expiresAt = expiresAt
+        self.parentId = parentId; self.deviceId = deviceId
+    }
 }
 
 /// A mail waiting for (or done with) delivery. The body is sealed, never in clear in the database.

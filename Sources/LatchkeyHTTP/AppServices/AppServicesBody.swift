@@ -2,7 +2,7 @@ import LatchkeyCore
 
 /// Every field the email/password provider's calls send; each endpoint reads the ones it needs.
 /// A field of the wrong JSON type makes the whole body a BadRequest.
-struct AppServicesBody: Decodable, Sendable {
+struct AppServicesBody: JSONObjectBody, Sendable {
     var email: String?
     var password: String?
     var username: String?

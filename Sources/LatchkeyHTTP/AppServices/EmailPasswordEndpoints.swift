@@ -56,8 +56,8 @@ extension AppServicesRoutes {
         return JSONResponse.ok([
             "user_id": .string(user.id), "domain_id": .string(engine.tenantId), "type": "normal",
             "identities": [.object(["id": .string(identity), "provider_type": "local-userpass", "provider_id": "local-userpass",
-                                    "provider_data": .object(["email": .string(user.email)])])],
-            "data": .object(["email": .string(user.email)]),
+                                    "provider_data": .object(["email": .string(user.displayName)])])],
+            "data": .object(["email": .string(user.displayName)]),
         ])
     }
 }

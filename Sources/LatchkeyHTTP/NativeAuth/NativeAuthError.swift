@@ -10,17 +10,15 @@ enum NativeAuthError {
         switch error {
         case .unknownClient:
             return body("unauthorized_client", "The client_id is not registered with this server.", [700016])
-        case .missingParameter("client_id"):
+        case .missing(.clientId):
             return body("unauthorized_client", "client_id parameter is empty or not valid", [900144])
-        case .missingParameter(let name):
-            return body("invalid_request", "\(name) parameter is empty or not valid", [90100])
-        case .invalidParameter(let name):
-            return body("invalid_request", "\(name) parameter is empty or not valid", [90100])
-        case .invalidUsername:
-            return body("invalid_request", "username parameter is empty or not valid", [90100])
+        case .missing(let input):
+            return malformed(parameterName(input))
+        case .invalidEmail, .invalidUsername:
+            return malformed("username")
         case .unsupportedChallengeType:
             return body("unsupported_challenge_type", "The challenge_type list must include redirect.", [901007])
-        case .userAlreadyExists:
+        case .emailTaken, .usernameTaken:
             return body("user_already_exists", "It looks like you may already have an account.", [1003037])
         case .userNotFound:
             return body("user_not_found", "The username does not exist.", [50034])
@@ -58,12 +56,32 @@ enum NativeAuthError {
             return JSONResponse.make(.serviceUnavailable, ["error": "temporarily_unavailable",
                                                            "error_description": "The server is busy; retry shortly."],
                                      headers: [.retryAfter: String(seconds)])
-        case .unknownApp, .linkTokenMalformed, .linkTokenInvalid, .userAlreadyConfirmed, .userPendingConfirmation, .sessionInvalid,
-             .resetRequiresFunction, .confirmationFailed, .resetFailed, .noConfirmationFunction, .noResetFunction:
+        case .linkTokenMalformed, .linkTokenInvalid, .userAlreadyConfirmed, .userPendingConfirmation, .sessionInvalid,
+             .recoveryNotByMail, .verificationFunctionRefused, .recoveryFunctionRefused, .noVerificationFunction, .noRecoveryFunction:
             return body("invalid_request", "The request is not valid for this endpoint.", [90100])
         case .storeFailure:
             return JSONResponse.make(.internalServerError, ["error": "server_error",
                                                             "error_description": "The server could not complete the request."])
+        }
+    }
+
+    /// A field or body that could not be read.
+    static func malformed(_ what: String) -> Response {
+        body("invalid_request", "\(what) parameter is empty or not valid", [90100])
+    }
+
+    /// The native API's parameter names.
+    static func parameterName(_ input: RequiredInput) -> String {
+        switch input {
+        case .clientId: "client_id"
+        case .email: "username"
+        case .password: "password"
+        case .newPassword: "new_password"
+        case .code: "oob"
+        case .continuationToken: "continuation_token"
+        case .refreshToken: "refresh_token"
+        case .challengeTypes: "challenge_type"
+        case .attributes: "attributes"
         }
     }
 

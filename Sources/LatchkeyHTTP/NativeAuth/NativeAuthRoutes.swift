@@ -7,7 +7,8 @@ import LatchkeyCore
 struct NativeAuthRoutes: Sendable {
     let engine: LatchkeyEngine
     let clientAddress: ClientAddress
-    typealias Handler = @Sendable (FormBody, CallerInfo) async throws -> Response
+    let errors: NativeAuthErrorMiddleware
+    typealias Handler = @Sendable (NativeAuthForm, CallerInfo) async throws -> Response
 
     func addRoutes(to router: Router<LatchkeyRequestContext>) {
         let endpoints: [(String, Handler)] = [
@@ -19,24 +20,15 @@ struct NativeAuthRoutes: Sendable {
             ("resetpassword/v1.0/continue", resetContinue), ("resetpassword/v1.0/submit", resetSubmit),
             ("resetpassword/v1.0/poll_completion", resetPoll),
         ]
+        let group = router.group().add(middleware: errors)
         for prefix in ["", "/:tenant"] {
             for (path, handler) in endpoints {
-                router.post("\(prefix)/\(path)") { request, context in
-                    try await self.handle(request, context: context, handler)
+                group.post("\(prefix)/\(path)") { request, context in
+                    let form = try await request.decode(as: NativeAuthForm.self, context: context)
+                    _ = try engine.requireClient(form.clientId)  // before anything else, as the SDK expects
+                    return try await handler(form, clientAddress.caller(request, context: context, clientId: form.clientId))
                 }
             }
-        }
-    }
-
-    /// Reads the form, builds the caller, runs the endpoint, and maps engine errors to the dialect's errors.
-    private func handle(_ request: Request, context: LatchkeyRequestContext, _ handler: Handler) async throws -> Response {
-        do {
-            let form = try await FormBody.read(request, context: context)
-            _ = try engine.requireClient(form["client_id"])  // before anything else, as the SDK expects
-            let caller = clientAddress.caller(request, context: context, clientId: form["client_id"])
-            return try await handler(form, caller)
-        } catch let error as LatchkeyError {
-            return NativeAuthError.response(for: error)
         }
     }
 

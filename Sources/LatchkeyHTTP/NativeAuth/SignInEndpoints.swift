@@ -4,34 +4,34 @@ import LatchkeyCore
 
 /// oauth2/v2.0/initiate | challenge | token
 extension NativeAuthRoutes {
-    func signInInitiate(_ form: FormBody, _ caller: CallerInfo) async throws -> Response {
-        switch try await engine.signInInitiate(username: form["username"], challengeTypes: form["challenge_type"], caller: caller) {
+    func signInInitiate(_ form: NativeAuthForm, _ caller: CallerInfo) async throws -> Response {
+        switch try await engine.signInInitiate(username: form.username, challengeTypes: form.challengeTypes, caller: caller) {
         case .started(let token): return Self.started(token)
         case .redirect: return Self.redirect("The client supports no challenge this account can answer.")
         }
     }
 
-    func signInChallenge(_ form: FormBody, _ caller: CallerInfo) async throws -> Response {
-        Self.challenge(try await engine.signInChallenge(continuationToken: form["continuation_token"],
-                                                        challengeTypes: form["challenge_type"], caller: caller))
+    func signInChallenge(_ form: NativeAuthForm, _ caller: CallerInfo) async throws -> Response {
+        Self.challenge(try await engine.signInChallenge(continuationToken: form.continuationToken,
+                                                        challengeTypes: form.challengeTypes, caller: caller))
     }
 
-    func token(_ form: FormBody, _ caller: CallerInfo) async throws -> Response {
-        let ct = form["continuation_token"], scope = form["scope"]
+    func token(_ form: NativeAuthForm, _ caller: CallerInfo) async throws -> Response {
+        let ct = form.continuationToken, scope = form.scope
         let tokens: TokenSet
-        switch form["grant_type"] {
+        switch form.grantType {
         case "password":
-            tokens = try await engine.signInWithPassword(continuationToken: ct, username: form["username"],
-                                                         password: form["password"], scope: scope, caller: caller)
+            tokens = try await engine.signInWithPassword(continuationToken: ct, username: form.username,
+                                                         password: form.password, scope: scope, caller: caller)
         case "oob":
-            tokens = try await engine.signInWithCode(continuationToken: ct, code: form["oob"], scope: scope, caller: caller)
+            tokens = try await engine.signInWithCode(continuationToken: ct, code: form.oob, scope: scope, caller: caller)
         case "continuation_token":
-            tokens = try await engine.signInWithContinuationToken(continuationToken: ct, username: form["username"],
+            tokens = try await engine.signInWithContinuationToken(continuationToken: ct, username: form.username,
                                                                   scope: scope, caller: caller)
         case "refresh_token":
-            tokens = try await engine.refresh(refreshToken: form["refresh_token"], scope: scope, caller: caller)
+            tokens = try await engine.refresh(refreshToken: form.refreshToken, scope: scope, caller: caller)
         case nil, "":
-            throw LatchkeyError.missingParameter("grant_type")
+            throw MalformedRequest(what: "grant_type")
         default:  // the client was checked before the endpoint ran
             return NativeAuthError.body("unsupported_grant_type", "The grant_type is not supported.", [70003])
         }

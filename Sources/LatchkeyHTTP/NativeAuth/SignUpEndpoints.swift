@@ -3,9 +3,9 @@ import LatchkeyCore
 
 /// signup/v1.0/start | challenge | continue
 extension NativeAuthRoutes {
-    func signUpStart(_ form: FormBody, _ caller: CallerInfo) async throws -> Response {
-        let result = try await engine.signUpStart(username: form["username"], password: form["password"],
-                                                  attributes: form["attributes"], challengeTypes: form["challenge_type"],
+    func signUpStart(_ form: NativeAuthForm, _ caller: CallerInfo) async throws -> Response {
+        let result = try await engine.signUpStart(username: form.username, password: form.password,
+                                                  attributes: try form.parsedAttributes(), challengeTypes: form.challengeTypes,
                                                   caller: caller)
         switch result {
         case .started(let token): return Self.started(token)
@@ -13,21 +13,21 @@ extension NativeAuthRoutes {
         }
     }
 
-    func signUpChallenge(_ form: FormBody, _ caller: CallerInfo) async throws -> Response {
-        Self.challenge(try await engine.signUpChallenge(continuationToken: form["continuation_token"],
-                                                        challengeTypes: form["challenge_type"], caller: caller))
+    func signUpChallenge(_ form: NativeAuthForm, _ caller: CallerInfo) async throws -> Response {
+        Self.challenge(try await engine.signUpChallenge(continuationToken: form.continuationToken,
+                                                        challengeTypes: form.challengeTypes, caller: caller))
     }
 
-    func signUpContinue(_ form: FormBody, _ caller: CallerInfo) async throws -> Response {
-        let token = form["continuation_token"]
+    func signUpContinue(_ form: NativeAuthForm, _ caller: CallerInfo) async throws -> Response {
+        let token = form.continuationToken
         let result: SignUpContinueResult
-        switch form["grant_type"] {
-        case "oob": result = try await engine.signUpContinueWithCode(continuationToken: token, code: form["oob"], caller: caller)
+        switch form.grantType {
+        case "oob": result = try await engine.signUpContinueWithCode(continuationToken: token, code: form.oob, caller: caller)
         case "password":
-            result = try await engine.signUpContinueWithPassword(continuationToken: token, password: form["password"], caller: caller)
+            result = try await engine.signUpContinueWithPassword(continuationToken: token, password: form.password, caller: caller)
         case "attributes":
-            result = try await engine.signUpContinueWithAttributes(continuationToken: token, attributes: form["attributes"], caller: caller)
-        case nil, "": throw LatchkeyError.missingParameter("grant_type")
+            result = try await engine.signUpContinueWithAttributes(continuationToken: token, attributes: try form.parsedAttributes(), caller: caller)
+        case nil, "": throw MalformedRequest(what: "grant_type")
         default:
             return NativeAuthError.body("unsupported_grant_type", "grant_type must be oob, password or attributes.", [70003])
         }

@@ -19,8 +19,9 @@ struct OpenIDRoutes: Sendable {
         router.get("/discovery/v2.0/keys") { _, _ in
             JSONResponse.ok(["keys": .array(engine.jwks().map { .object($0.mapValues(JSONValue.string)) })])
         }
-        router.get("/oidc/userinfo") { request, _ in try await self.userInfo(request) }
-        router.post("/oidc/userinfo") { request, _ in try await self.userInfo(request) }
+        let userInfo = router.group("/oidc/userinfo").add(middleware: NativeAuthErrorMiddleware())
+        userInfo.get { request, _ in try await self.userInfo(request) }
+        userInfo.post { request, _ in try await self.userInfo(request) }
     }
 
     func discovery(tenant: String?) -> Response {
@@ -47,17 +48,15 @@ struct OpenIDRoutes: Sendable {
     }
 
     func userInfo(_ request: Request) async throws -> Response {
-        guard let token = BearerToken.read(request) else { return NativeAuthError.response(for: LatchkeyError.accessTokenInvalid) }
-        do {
-            let user = try await engine.userForAccessToken(token, audience: .nativeClients)
-            var body: [String: JSONValue] = ["sub": .string(user.id), "email": .string(user.email),
-                                             "email_verified": .bool(user.emailVerified),
-                                             "preferred_username": .string(user.email)]
-            if let name = user.attributes["displayName"] { body["name"] = name }
-            return JSONResponse.ok(body)
-        } catch let error as LatchkeyError {
-            return NativeAuthError.response(for: error)
+        guard let token = BearerToken.read(request) else { throw LatchkeyError.accessTokenInvalid }
+        let user = try await engine.userForAccessToken(token, audience: .nativeClients)
+        var body: [String: JSONValue] = ["sub": .string(user.id), "preferred_username": .string(user.displayName)]
+        if let email = user.email {
+            body["email"] = .string(email)
+            body["email_verified"] = .bool(user.emailVerified)
         }
+        if let name = user.attributes["displayName"] { body["name"] = name }
+        return JSONResponse.ok(body)
     }
 }
 

@@ -20,31 +20,32 @@ struct HostedPages: Sendable {
                                               caller: clientAddress.caller(request, context: context))
                 return page("message", .ok, ["title": "Email address confirmed", "message": "Your email address is confirmed. You can sign in now."])
             } catch let error as LatchkeyError {
-                return page("message", Self.status(error), ["title": "Confirmation failed", "message": Self.explain(error), "isError": true])
+                return page("message", Self.status(error), ["title": "Confirmation failed", "message": explain(error), "isError": true])
             }
         }
         router.get("/reset-password") { request, _ in
             let query = request.uri.queryParameters
             guard let token = query["token"], let tokenId = query["tokenId"] else {
-                return page("message", .badRequest, ["title": "Reset link incomplete", "message": Self.explain(.linkTokenMalformed), "isError": true])
+                return page("message", .badRequest, ["title": "Reset link incomplete", "message": explain(.linkTokenMalformed), "isError": true])
             }
             return page("reset_form", .ok, ["title": "Choose a new password", "token": String(token), "tokenId": String(tokenId)])
         }
         router.post("/reset-password") { request, context in
-            let form: FormBody
-            do { form = try await FormBody.read(request, context: context) } catch let error as LatchkeyError {
-                return page("message", .badRequest, ["title": "Reset failed", "message": Self.explain(error), "isError": true])
+            let form: ResetPasswordForm
+            do { form = try await request.decode(as: ResetPasswordForm.self, context: context) } catch is MalformedRequest {
+                return page("message", .badRequest, ["title": "Reset failed", "message": "The form could not be read. Open the link from the mail again.",
+                                                     "isError": true])
             }
             do {
-                try await engine.resetPassword(token: form["token"], tokenId: form["tokenId"], password: form["password"],
+                try await engine.resetPassword(token: form.token, tokenId: form.tokenId, password: form.password,
                                                caller: clientAddress.caller(request, context: context))
                 return page("message", .ok, ["title": "Password changed", "message": "Your password was changed. You can sign in with it now."])
             } catch let error as LatchkeyError {
                 if case .passwordRejected = error {
-                    return page("reset_form", .badRequest, ["title": "Choose a new password", "error": Self.explain(error),
-                                                            "token": form["token"] ?? "", "tokenId": form["tokenId"] ?? ""])
+                    return page("reset_form", .badRequest, ["title": "Choose a new password", "error": explain(error),
+                                                            "token": form.token ?? "", "tokenId": form.tokenId ?? ""])
                 }
-                return page("message", Self.status(error), ["title": "Reset failed", "message": Self.explain(error), "isError": true])
+                return page("message", Self.status(error), ["title": "Reset failed", "message": explain(error), "isError": true])
             }
         }
     }
@@ -60,19 +61,25 @@ struct HostedPages: Sendable {
         return .badRequest
     }
 
-    static func explain(_ error: LatchkeyError) -> String {
+    func explain(_ error: LatchkeyError) -> String {
         switch error {
         case .linkTokenMalformed: return "This link is incomplete. Copy the whole link from the mail."
         case .linkTokenInvalid: return "This link has expired or was already used. Ask for a new mail."
         case .userAlreadyConfirmed: return "This email address is already confirmed."
-        case .passwordRejected(.tooShort): return "The password is too short (at least 8 characters)."
-        case .passwordRejected(.tooLong): return "The password is too long (at most 256 characters)."
+        case .passwordRejected(.tooShort): return "The password is too short (at least \(engine.settings.passwords.minLength) characters)."
+        case .passwordRejected(.tooLong): return "The password is too long (at most \(engine.settings.passwords.maxLength) characters)."
         case .passwordRejected(.banned): return "This password is too common or too close to your email address."
         case .passwordRejected(.tooWeak): return "This password is too weak."
         case .passwordRejected(.recentlyUsed): return "Choose a password different from your current one."
         case .rateLimited: return "Too many attempts. Try again in a few minutes."
-        case .invalidParameter: return "The form could not be read. Open the link from the mail again."
         default: return "The request could not be completed."
         }
     }
+}
+
+/// The hosted reset form's fields.
+struct ResetPasswordForm: FormEncodedBody, Sendable {
+    var token: String?
+    var tokenId: String?
+    var password: String?
 }

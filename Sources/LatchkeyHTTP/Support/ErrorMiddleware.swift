@@ -10,6 +10,7 @@ import NIOHTTP1
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = LatchkeyRequestContext
     let pages: HTMLPages
+    let appServicesErrors: AppServicesError
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response: Response
@@ -38,7 +39,7 @@ struct ErrorMiddleware: RouterMiddleware {
         case let error as LatchkeyError:
             switch dialect {
             case .native: return NativeAuthError.response(for: error)
-            case .appServices: return AppServicesError.response(for: error, appId: nil)
+            case .appServices: return appServicesErrors.response(for: error, appId: nil)
             case .pages: return dialect.response(status: .badRequest, message: "The request could not be understood.", pages: pages)
             }
         default:

@@ -13,4 +13,7 @@ public struct LatchkeyRequestContext: RequestContext, RemoteAddressRequestContex
 
     /// Request bodies are capped at 64 KiB; nothing Latchkey accepts is bigger.
     public var maxUploadSize: Int { 64 * 1024 }
+
+    /// Typed bodies: forms for the native API, JSON objects for App Services.
+    public var requestDecoder: some RequestDecoder { LatchkeyRequestDecoder() }
 }

@@ -2,16 +2,6 @@ import Foundation
 
 /// Sign-up attributes against the operator's schema. Unknown names are ignored, as the native API does.
 extension LatchkeyEngine {
-    /// Parses the `attributes` JSON-object string the SDK sends.
-    func parseAttributes(_ raw: String?) throws -> [String: JSONValue] {
-        guard let raw, !raw.isEmpty else { return [:] }
-        guard raw.utf8.count <= 16_384,
-              let object = JSONValue.decodeUntrusted([String: JSONValue].self, from: Data(raw.utf8)) else {
-            throw LatchkeyError.invalidParameter("attributes")
-        }
-        return object
-    }
-
     /// The known attributes, normalized to their declared type; throws `.invalidAttributes` naming every bad one.
     func validateAttributes(_ given: [String: JSONValue]) throws -> [String: JSONValue] {
         var accepted: [String: JSONValue] = [:]

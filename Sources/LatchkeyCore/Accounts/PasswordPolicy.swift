@@ -9,22 +9,24 @@ extension LatchkeyEngine {
         "sunshine", "princess", "trustno1", "passw0rd", "superman", "starwars", "master12", "dragon12",
     ]
 
-    public func passwordProblem(_ password: String, email: String) -> PasswordProblem? {
+    /// `identifiers`: the account's email and username; a password equal to one of them (or to an email's local
+    /// part) is refused.
+    public func passwordProblem(_ password: String, identifiers: [String]) -> PasswordProblem? {
         let policy = settings.passwords
         let length = password.count
         if length < policy.minLength { return .tooShort }
         if length > policy.maxLength { return .tooLong }
         let lowered = password.lowercased()
-        let localPart = email.split(separator: "@").first.map(String.init) ?? email
-        if lowered == email || lowered == localPart || Self.commonPasswords.contains(lowered)
+        let named = identifiers.flatMap { id in [id.lowercased(), String(id.lowercased().split(separator: "@").first ?? "")] }
+        if named.contains(lowered) || Self.commonPasswords.contains(lowered)
             || settings.commonPasswords.contains(lowered) { return .banned }
         if Set(password).count < 3 { return .tooWeak }
         return nil
     }
 
-    func requireAcceptablePassword(_ password: String?, email: String) throws -> String {
-        guard let password, !password.isEmpty else { throw LatchkeyError.missingParameter("password") }
-        if let problem = passwordProblem(password, email: email) { throw LatchkeyError.passwordRejected(problem) }
+    func requireAcceptablePassword(_ password: String?, identifiers: [String?], missing: RequiredInput = .password) throws -> String {
+        guard let password, !password.isEmpty else { throw LatchkeyError.missing(missing) }
+        if let problem = passwordProblem(password, identifiers: identifiers.compactMap { $0 }) { throw LatchkeyError.passwordRejected(problem) }
         return password
     }
 }

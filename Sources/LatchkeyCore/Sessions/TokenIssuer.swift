@@ -35,7 +35,7 @@ extension LatchkeyEngine {
     }
 
     func issueTokens(for user: UserRecord, client: ClientApplication, scope: String?, familyId: String?, parentId: String? = nil,
-                     in tx: any StoreWriting) throws -> TokenSet {
+                     in tx: any Repositories) async throws -> TokenSet {
         let scopes = try grantedScopes(scope, client: client)
         let now = time.now()
         let iat = Int(now.timeIntervalSince1970)
@@ -54,9 +54,11 @@ extension LatchkeyEngine {
         var idToken: String?
         if scopes.contains("openid") {
             var id = common
-            id["preferred_username"] = .string(user.email)
-            id["email"] = .string(user.email)
-            id["email_verified"] = .bool(user.emailVerified)
+            id["preferred_username"] = .string(user.displayName)
+            if let email = user.email {
+                id["email"] = .string(email)
+                id["email_verified"] = .bool(user.emailVerified)
+            }
             if case .string(let name)? = user.attributes["displayName"] { id["name"] = .string(name) }
             idToken = try JWT.sign(claims: id, key: key)
         }
@@ -64,10 +66,10 @@ extension LatchkeyEngine {
         var refreshToken: String?
         if scopes.contains("offline_access") {
             let token = SecureRandom.token()
-            try tx.insert(refreshToken: RefreshTokenRecord(
+            try await tx.sessions.insert(SessionRecord(
                 id: UUID().uuidString.lowercased(), familyId: familyId ?? UUID().uuidString.lowercased(), userId: user.id,
-                clientId: client.id, scope: scopes.joined(separator: " "), tokenHash: secretHash(token), createdAt: now,
-                expiresAt: now + Double(settings.tokens.refreshTTLSeconds), rotatedAt: nil, revokedAt: nil, parentId: parentId))
+                kind: .native, audience: client.id, scope: scopes.joined(separator: " "), tokenHash: secretHash(token), createdAt: now,
+                expiresAt: now + Double(settings.tokens.refreshTTLSeconds), parentId: parentId))
             refreshToken = token
         }
         return TokenSet(accessToken: accessToken, idToken: idToken, refreshToken: refreshToken,
@@ -82,38 +84,36 @@ extension LatchkeyEngine {
         return (requested.isEmpty ? defaultScopes : requested).filter { seen.insert($0).inserted }
     }
 
-    /// `grant_type=refresh_token`. Rotates the token. A rotated token presented again after the grace
-    /// window means it was copied: the whole family is revoked.
+    /// The refresh grant. Rotates the token. A rotated token presented again after the grace window means it was
+    /// copied: the whole family is revoked.
     public func refresh(refreshToken: String?, scope: String?, caller: CallerInfo) async throws -> TokenSet {
         let client = try requireClient(caller.clientId)
-        guard let refreshToken, !refreshToken.isEmpty else { throw LatchkeyError.missingParameter("refresh_token") }
+        guard let refreshToken, !refreshToken.isEmpty else { throw LatchkeyError.missing(.refreshToken) }
         return try await transaction { tx -> Result<TokenSet, LatchkeyError> in
             let now = self.time.now()
-            guard refreshToken.count <= 512, var record = try tx.refreshToken(tokenHash: self.secretHash(refreshToken)),
-                  record.revokedAt == nil, record.expiresAt > now,
-                  record.clientId.caseInsensitiveCompare(client.id) == .orderedSame else {
+            guard refreshToken.count <= 512, let record = try await tx.sessions.find(tokenHash: self.secretHash(refreshToken)),
+                  record.kind == .native, record.revokedAt == nil, record.expiresAt > now,
+                  record.audience.caseInsensitiveCompare(client.id) == .orderedSame else {
                 return .failure(.refreshTokenInvalid)
             }
             if let rotated = record.rotatedAt, now.timeIntervalSince(rotated) > Double(self.settings.tokens.refreshReuseGraceSeconds) {
-                try tx.revokeRefreshTokens(familyId: record.familyId, at: now)
-                try self.audit(tx, "refresh_token_reuse", caller: caller, userId: record.userId, detail: "family revoked")
+                try await tx.sessions.revoke(familyId: record.familyId, at: now)
+                try await self.audit(tx, "refresh_token_reuse", caller: caller, userId: record.userId, detail: "family revoked")
                 return .failure(.refreshTokenInvalid)
             }
-            guard let user = try tx.user(id: record.userId), user.status == .active else { return .failure(.refreshTokenInvalid) }
-            if record.rotatedAt == nil {
-                record.rotatedAt = now
-                try tx.update(refreshToken: record)
-            } else {
-                // A retry inside the grace window: the child minted before is replaced, so one token never forks
-                // into several live chains.
-                try tx.revokeRefreshTokens(parentId: record.id, at: now)
+            guard let user = try await tx.users.find(id: record.userId), user.status == .active else { return .failure(.refreshTokenInvalid) }
+            // First use rotates it (one conditional write). A retry inside the grace window, or the loser of a race,
+            // replaces the child minted before, so one token never forks into several live chains.
+            let rotatedNow = record.rotatedAt == nil ? try await tx.sessions.markRotated(id: record.id, at: now) : false
+            if !rotatedNow {
+                try await tx.sessions.revoke(parentId: record.id, at: now)
             }
             // A refresh can narrow the scopes but never widen them.
             let granted = Set(record.scope.split(separator: " ").map(String.init))
             let asked = scope.map { Self.parseScopes($0).filter { granted.contains($0) } } ?? []
             let effective = asked.isEmpty ? record.scope : (asked + ["offline_access"]).joined(separator: " ")
-            return .success(try self.issueTokens(for: user, client: client, scope: effective, familyId: record.familyId,
-                                                 parentId: record.id, in: tx))
+            return .success(try await self.issueTokens(for: user, client: client, scope: effective, familyId: record.familyId,
+                                                       parentId: record.id, in: tx))
         }.get()
     }
 
@@ -135,7 +135,7 @@ extension LatchkeyEngine {
         case .appServices:
             guard isAppSession, settings.apps.contains(where: { $0.id == aud }) else { throw LatchkeyError.accessTokenInvalid }
         }
-        guard let user = try await store.read({ try $0.user(id: sub) }), user.status == .active else {
+        guard let user = try await reader.users.find(id: sub), user.status == .active else {
             throw LatchkeyError.accessTokenInvalid
         }
         return user

@@ -17,7 +17,7 @@ extension LatchkeyEngine {
         let app = try requireApp(appId)
         try await limit(.credentialPerIP, caller.ip, caller: caller)
         guard let email = username.flatMap(EmailAddress.normalize), let password, !password.isEmpty,
-              let user = try await store.read({ try $0.user(email: email) }), user.status != .disabled else {
+              let user = try await reader.users.find(email: email), user.status != .disabled else {
             throw LatchkeyError.invalidCredentials
         }
         let rehash = try await checkPassword(password, for: user, caller: caller)
@@ -27,16 +27,16 @@ extension LatchkeyEngine {
             throw LatchkeyError.userPendingConfirmation
         }
         return try await transaction { tx in
-            guard let stored = try tx.user(id: user.id) else { throw LatchkeyError.invalidCredentials }
-            let current = try self.recordSignIn(stored, rehash: rehash, method: "app_services password", caller: caller, in: tx)
+            guard let stored = try await tx.users.find(id: user.id) else { throw LatchkeyError.invalidCredentials }
+            let current = try await self.recordSignIn(stored, rehash: rehash, method: "app_services password", caller: caller, in: tx)
             let now = self.time.now()
             let refresh = SecureRandom.token()
             let sessionId = SecureRandom.bytes(12).hex
             let deviceId = SecureRandom.bytes(12).hex
-            try tx.insert(refreshToken: RefreshTokenRecord(
-                id: sessionId, familyId: sessionId, userId: user.id, clientId: "app:\(app.id)", scope: Self.appSessionScope,
+            try await tx.sessions.insert(SessionRecord(
+                id: sessionId, familyId: sessionId, userId: user.id, kind: .appServices, audience: app.id, scope: Self.appSessionScope,
                 tokenHash: self.secretHash(refresh), createdAt: now,
-                expiresAt: now + Double(self.settings.appSessionTTLSeconds), rotatedAt: nil, revokedAt: nil, deviceId: deviceId))
+                expiresAt: now + Double(self.settings.appSessionTTLSeconds), deviceId: deviceId))
             return AppLogin(accessToken: try self.appAccessToken(user: current, appId: app.id, sessionId: sessionId, deviceId: deviceId),
                             refreshToken: refresh, userId: user.id, deviceId: deviceId)
         }
@@ -45,7 +45,7 @@ extension LatchkeyEngine {
     /// `POST auth/session`: a new access token for a live session (the refresh token is not rotated: the SDKs keep it).
     public func appRefresh(refreshToken: String?) async throws -> String {
         let (session, user) = try await liveSession(refreshToken)
-        return try appAccessToken(user: user, appId: String(session.clientId.dropFirst(4)), sessionId: session.id,
+        return try appAccessToken(user: user, appId: session.audience, sessionId: session.id,
                                   deviceId: session.deviceId ?? "000000000000000000000000")
     }
 
@@ -53,21 +53,20 @@ extension LatchkeyEngine {
     public func appLogout(refreshToken: String?, caller: CallerInfo) async throws {
         let (session, user) = try await liveSession(refreshToken)
         try await transaction { tx in
-            try tx.revokeRefreshTokens(familyId: session.familyId, at: self.time.now())
-            try self.audit(tx, "sign_out", caller: caller, userId: user.id, email: user.email, detail: "app_services")
+            try await tx.sessions.revoke(familyId: session.familyId, at: self.time.now())
+            try await self.audit(tx, "sign_out", caller: caller, userId: user.id, email: user.email, detail: "app_services")
         }
     }
 
-    private func liveSession(_ refreshToken: String?) async throws -> (RefreshTokenRecord, UserRecord) {
+    private func liveSession(_ refreshToken: String?) async throws -> (SessionRecord, UserRecord) {
         guard let refreshToken, !refreshToken.isEmpty, refreshToken.count <= 512 else { throw LatchkeyError.sessionInvalid }
         let hash = secretHash(refreshToken)
         let now = time.now()
-        guard let found = try await store.read({ tx -> (RefreshTokenRecord, UserRecord)? in
-            guard let session = try tx.refreshToken(tokenHash: hash), let user = try tx.user(id: session.userId) else { return nil }
-            return (session, user)
-        }), found.0.scope == Self.appSessionScope, found.0.revokedAt == nil, found.0.expiresAt > now, found.1.status == .active
+        guard let session = try await reader.sessions.find(tokenHash: hash), session.kind == .appServices,
+              session.revokedAt == nil, session.expiresAt > now,
+              let user = try await reader.users.find(id: session.userId), user.status == .active
         else { throw LatchkeyError.sessionInvalid }
-        return found
+        return (session, user)
     }
 
     func appAccessToken(user: UserRecord, appId: String, sessionId: String, deviceId: String) throws -> String {

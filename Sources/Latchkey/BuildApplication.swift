@@ -1,0 +1,67 @@
+import Foundation
+import Hummingbird
+import LatchkeyCore
+import LatchkeyFunctions
+import LatchkeyHTTP
+import LatchkeySMTP
+import Logging
+
+/// The whole server from one configuration: store, engine, mail transport and worker, the three dialects' routes.
+/// `serve` runs it; the in-process router tests build the same thing and drive it with `app.test(.router)`.
+func buildApplication(_ config: LatchkeyConfig) async throws -> Application<RouterResponder<LatchkeyRequestContext>> {
+    try DevelopmentDefaults.check(config)  // before the database is created: a refused start leaves nothing behind
+    let runtime = try Runtime.open(config)
+    let logger = runtime.logger
+    var settings = config.engine
+    settings.commonPasswords = try CommonPasswords.load(config.commonPasswordsPath)
+    if !settings.limits.enabled {
+        logger.critical("limits.enabled is FALSE: no rate limits, mail quotas or lockouts. Test rigs only, never production.")
+    }
+    let composer = try ServeCommand.mailComposer(config)
+    let functions = config.functions.mapValues { definition -> any OperatorFunction in
+        switch definition {
+        case .webhook(let url, let secret, let timeout): return WebhookFunction(url: url, secret: secret, timeoutSeconds: timeout)
+        case .command(let argv, let timeout): return CommandFunction(argv: argv, timeoutSeconds: timeout)
+        }
+    }
+    let engine = try await LatchkeyEngine.start(store: runtime.store, settings: settings, mailComposer: composer,
+                                                functions: functions, logger: logger)
+
+    let transport: any MailTransport
+    switch config.mailTransport {
+    case .log:
+        transport = LogMailTransport(logger: logger)
+        logger.warning("mail.transport is 'log': mails, one-time codes included, are written to this log. Development only.")
+    case .file:
+        do { transport = try FileMailTransport(path: config.mailFile) } catch {
+            throw StartupError(key: "mail.file", message: "cannot open \(config.mailFile) for writing", exitCode: .cannotCreate)
+        }
+    case .smtp:
+        transport = SMTPMailTransport(settings: config.smtp!, from: config.mailFrom)
+        if config.smtp?.verifyCertificate == false {
+            logger.warning("mail.smtp.verify_certificate is false: the relay's certificate is not checked.")
+        }
+    }
+    var mailbox: TestingMailbox?
+    if config.testingMailbox {
+        mailbox = TestingMailbox()
+        logger.warning("testing.mailbox is ON: GET /testing/v1/mail shows every mail, codes included, to anyone. Never enable in production.")
+    }
+    if config.engine.passwords.scrypt.logN < 15 {
+        logger.warning("passwords.scrypt_log_n=\(config.engine.passwords.scrypt.logN) is below the OWASP minimum (17 recommended).")
+    }
+    let worker = BackgroundWorker(engine: engine, transport: transport, mailbox: mailbox, policy: config.outbox, logger: logger)
+    var serverOptions = ServerOptions(host: config.host, port: config.port, testingMailbox: mailbox)
+    serverOptions.idleTimeoutSeconds = Int64(config.idleTimeoutSeconds)
+    serverOptions.headerTimeoutSeconds = Int64(config.headerTimeoutSeconds)
+    serverOptions.trustedProxies = config.trustedProxies
+    serverOptions.pages = try ServeCommand.pages(config)
+    serverOptions.corsAllowedOrigins = config.corsAllowedOrigins
+    if let certificate = config.tlsCertificate, let key = config.tlsKey { serverOptions.tls = (certificate, key) }
+    let app: Application<RouterResponder<LatchkeyRequestContext>>
+    do { app = try LatchkeyServer.application(engine: engine, options: serverOptions, services: [worker], logger: logger) } catch {
+        throw StartupError(key: "server.tls", message: "cannot load the certificate or key: \(error)", exitCode: .config)
+    }
+    logger.info("latchkey serving \(config.publicURL) (database \(config.databasePath), mail \(config.mailTransport.rawValue))")
+    return app
+}

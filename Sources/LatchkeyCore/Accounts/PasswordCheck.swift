@@ -1,0 +1,68 @@
+import Foundation
+
+/// The one password check, and what every successful sign-in records, for every dialect.
+extension LatchkeyEngine {
+    /// Checks `password` for `user`. Returns a new hash when the cost changed; a wrong password is
+    /// `.invalidCredentials`. A match leaves the attempt counted: the caller's sign-in clears it.
+    func checkPassword(_ password: String, for user: UserRecord, caller: CallerInfo) async throws -> String? {
+        switch try await countedPasswordCheck(password, for: user, caller: caller) {
+        case .match: return nil
+        case .matchNeedsRehash: return try await hashPassword(password)
+        case .mismatch: throw LatchkeyError.invalidCredentials
+        }
+    }
+
+    /// The attempt is counted (and the lock read) in one conditional write *before* scrypt runs, so guesses sent in
+    /// parallel each take a slot and the lock holds however many arrive at once. A wrong password is audited (and
+    /// the lock, when it starts).
+    func countedPasswordCheck(_ password: String, for user: UserRecord, caller: CallerInfo) async throws -> PasswordHasher.Verdict {
+        guard let phc = user.passwordHash else { throw LatchkeyError.invalidCredentials }
+        let now = time.now()
+        let attempt = try await transaction { tx -> PasswordAttempt? in
+            let attempt = try await tx.users.takePasswordAttempt(userId: user.id, now: now)
+            if case .counted(let failures)? = attempt, let delay = self.lockoutDelay(afterFailures: failures) {
+                try await tx.users.lock(userId: user.id, until: now + Double(delay))
+            }
+            return attempt
+        }
+        let failures: Int
+        switch attempt {
+        case nil: throw LatchkeyError.invalidCredentials
+        case .locked(let until)?: throw LatchkeyError.rateLimited(retryAfterSeconds: Int(until.timeIntervalSince(now).rounded(.up)))
+        case .counted(let count)?: failures = count
+        }
+        let verdict = try await verifyPassword(password, against: phc)
+        if verdict == .mismatch {
+            try await transaction { tx in
+                if let delay = self.lockoutDelay(afterFailures: failures) {
+                    let until = ISO8601DateFormatter().string(from: now + Double(delay))
+                    try await self.audit(tx, "lockout", caller: caller, userId: user.id, email: user.email,
+                                         detail: "\(failures) failures, locked until \(until)")
+                }
+                try await self.audit(tx, "sign_in_failed", caller: caller, userId: user.id, email: user.email, detail: "wrong password")
+            }
+        }
+        return verdict
+    }
+
+    /// Gives back the slot a matching password took when no sign-in follows (a pending account, a recovery function).
+    func releasePasswordAttempt(userId: String) async throws {
+        try await transaction { tx in try await tx.users.clearPasswordAttempts(userId: userId) }
+    }
+
+    /// What every successful sign-in does, in any dialect: clear the failure count and lock, store an
+    /// upgraded hash, note the time, audit.
+    func recordSignIn(_ user: UserRecord, rehash: String?, method: String, caller: CallerInfo,
+                      in tx: any Repositories) async throws -> UserRecord {
+        var user = user
+        let now = time.now()
+        if let rehash { user.passwordHash = rehash }
+        user.failedLoginCount = 0
+        user.lockedUntil = nil
+        user.lastLoginAt = now
+        user.updatedAt = now
+        try await tx.users.update(user)
+        try await audit(tx, "sign_in", caller: caller, userId: user.id, email: user.email, detail: method)
+        return user
+    }
+}

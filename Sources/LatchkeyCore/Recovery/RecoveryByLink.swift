@@ -1,0 +1,43 @@
+import Foundation
+
+/// Recovery by link: a reset link mailed to an existing user, and the new password set from it.
+extension LatchkeyEngine {
+    /// Mails a reset link to an existing user.
+    public func sendPasswordReset(appId: String, email rawEmail: String?, caller: CallerInfo) async throws {
+        let app = try requireApp(appId)
+        try await limit(.resetPerIP, caller.ip, caller: caller)
+        let email = try requireEmail(rawEmail)
+        guard app.reset == .email else { throw LatchkeyError.recoveryNotByMail }
+        try await transaction { tx -> Result<Void, LatchkeyError> in
+            guard let user = try await tx.users.find(email: email), user.status != .disabled else { return .failure(.userNotFound) }
+            if let limited = try await self.limit(.mailPerAddress, email, caller: caller, in: tx) { return .failure(limited) }
+            let (token, tokenId) = try await self.issueLinkToken(.reset, for: user, in: tx)
+            let base = app.resetURL.isEmpty ? "\(self.settings.publicURL)/reset-password" : app.resetURL
+            try await self.enqueue(self.mailComposer.compose(.resetLink, to: email, link: self.linkURL(base, token: token, tokenId: tokenId),
+                                                             validMinutes: self.settings.linkTokenTTLSeconds / 60,
+                                                             locale: self.mailLocale(user.attributes, caller: caller),
+                                                             at: self.time.now()), in: tx)
+            return .success(())
+        }.get()
+    }
+
+    public func resetPassword(appId: String, token: String?, tokenId: String?, password: String?, caller: CallerInfo) async throws {
+        _ = try requireApp(appId)
+        try await resetPassword(token: token, tokenId: tokenId, password: password, caller: caller)
+    }
+
+    /// Sets a new password from a reset link (the API call and the hosted page).
+    public func resetPassword(token: String?, tokenId: String?, password: String?, caller: CallerInfo) async throws {
+        try await limit(.credentialPerIP, caller.ip, caller: caller)
+        // Shape first, so a malformed pair is refused as such whatever the password.
+        let (token, tokenId) = try Self.requireLinkShape(token, tokenId)
+        guard let record = try await reader.linkTokens.find(tokenId: tokenId.lowercased()),
+              let owner = try await reader.users.find(id: record.userId) else { throw LatchkeyError.linkTokenInvalid }
+        let accepted = try requireAcceptablePassword(password, identifiers: [owner.email, owner.username])
+        let hash = try await hashPassword(accepted)
+        try await transaction { tx in
+            var user = try await self.redeemLinkToken(.reset, token: token, tokenId: tokenId, in: tx)
+            try await self.applyNewPassword(hash, to: &user, caller: caller, in: tx)
+        }
+    }
+}

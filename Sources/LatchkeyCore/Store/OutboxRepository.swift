@@ -1,0 +1,15 @@
+import Foundation
+
+/// The mail outbox: written in the transaction that caused a mail, drained by the delivery worker.
+public protocol OutboxRepository: Sendable {
+    func enqueue(_ mail: OutboxRecord) async throws
+    /// Takes up to `limit` due pending mails and moves their next attempt to `leaseUntil` in the same write, so each
+    /// row has one claimant (however many workers ask at once) and a failure to record the outcome cannot resend it
+    /// in a tight loop.
+    func claimDue(dueBy: Date, limit: Int, leaseUntil: Date) async throws -> [OutboxRecord]
+    func update(_ mail: OutboxRecord) async throws
+    /// Puts failed mails back in the queue (attempts reset); returns how many.
+    func retryFailed(now: Date) async throws -> Int
+    /// The newest rows with `status`, newest first.
+    func list(status: OutboxRecord.Status, limit: Int) async throws -> [OutboxRecord]
+}

@@ -1,0 +1,13 @@
+import Foundation
+
+/// Sessions of every kind and their tokens.
+public protocol SessionRepository: Sendable {
+    func insert(_ session: SessionRecord) async throws
+    func find(tokenHash: Data) async throws -> SessionRecord?
+    /// Marks a native refresh token rotated if it is not yet (one conditional write). False when it already was.
+    func markRotated(id: String, at: Date) async throws -> Bool
+    func revoke(familyId: String, at: Date) async throws
+    func revoke(userId: String, at: Date) async throws
+    /// Revokes the live tokens minted from `parentId`.
+    func revoke(parentId: String, at: Date) async throws
+}

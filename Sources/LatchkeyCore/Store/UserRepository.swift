@@ -1,0 +1,25 @@
+import Foundation
+
+/// Accounts. Email and username are each unique (the username without regard to case).
+public protocol UserRepository: Sendable {
+    func find(id: String) async throws -> UserRecord?
+    func find(email: String) async throws -> UserRecord?
+    func find(username: String) async throws -> UserRecord?
+    /// Throws `StoreConflict.emailTaken` / `.usernameTaken` when another account holds either (also under a race).
+    func insert(_ user: UserRecord) async throws
+    /// Same conflicts as `insert`.
+    func update(_ user: UserRecord) async throws
+    func delete(id: String) async throws
+    /// Counts one password attempt, unless the account is locked at `now`: one conditional write, so guesses sent in
+    /// parallel each take their own slot. Nil when the account does not exist.
+    func takePasswordAttempt(userId: String, now: Date) async throws -> PasswordAttempt?
+    func lock(userId: String, until: Date) async throws
+    /// Forgets counted attempts and any lock.
+    func clearPasswordAttempts(userId: String) async throws
+}
+
+public enum PasswordAttempt: Sendable, Equatable {
+    /// The attempt is counted; this many have failed in a row, this one included.
+    case counted(failures: Int)
+    case locked(until: Date)
+}

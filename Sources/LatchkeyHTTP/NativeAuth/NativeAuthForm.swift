@@ -1,0 +1,39 @@
+import Foundation
+import LatchkeyCore
+
+/// Every field the native API's form posts carry; each endpoint reads the ones it needs.
+struct NativeAuthForm: FormEncodedBody, Sendable {
+    var clientId: String?
+    var username: String?
+    var password: String?
+    var newPassword: String?
+    var challengeType: String?
+    var continuationToken: String?
+    var grantType: String?
+    var oob: String?
+    var scope: String?
+    var refreshToken: String?
+    var attributes: String?
+
+    enum CodingKeys: String, CodingKey {
+        case clientId = "client_id", username, password, newPassword = "new_password", challengeType = "challenge_type"
+        case continuationToken = "continuation_token", grantType = "grant_type", oob, scope, refreshToken = "refresh_token"
+        case attributes
+    }
+
+    /// `challenge_type`: space (or comma, or plus) separated; nil when absent or blank.
+    var challengeTypes: ChallengeTypes? {
+        guard let raw = challengeType, !raw.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        let words = Set(raw.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "+" }).map { $0.lowercased() })
+        return ChallengeTypes(oob: words.contains("oob"), password: words.contains("password"), redirect: words.contains("redirect"))
+    }
+
+    /// `attributes`: a JSON object in a string, as the SDKs send it; nil when absent or empty.
+    func parsedAttributes() throws -> [String: JSONValue]? {
+        guard let raw = attributes, !raw.isEmpty else { return nil }
+        guard raw.utf8.count <= 16_384, let object = JSONValue.decodeUntrusted([String: JSONValue].self, from: Data(raw.utf8)) else {
+            throw MalformedRequest(what: "attributes")
+        }
+        return object
+    }
+}

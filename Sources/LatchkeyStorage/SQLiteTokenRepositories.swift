@@ -1,0 +1,48 @@
+import Foundation
+import GRDB
+import LatchkeyCore
+
+extension SQLiteRepositories: LinkTokenRepository {
+    func replace(_ token: ActionTokenRecord) async throws {
+        try await write { db in
+            try ActionTokenRecord.filter(Column("user_id") == token.userId && Column("kind") == token.kind.rawValue).deleteAll(db)
+            try token.insert(db)
+        }
+    }
+
+    func find(tokenId: String) async throws -> ActionTokenRecord? { try await read { try ActionTokenRecord.fetchOne($0, key: tokenId) } }
+
+    func redeem(tokenId: String, kind: ActionTokenRecord.Kind, tokenHash: Data, now: Date) async throws -> String? {
+        try await write { db in
+            try String.fetchAll(db, sql: """
+                UPDATE action_tokens SET used_at = ?
+                WHERE token_id = ? AND kind = ? AND used_at IS NULL AND expires_at > ? AND token_hash = ? RETURNING user_id
+                """, arguments: [now, tokenId, kind.rawValue, now, tokenHash]).first
+        }
+    }
+}
+
+extension SQLiteRepositories: SessionRepository {
+    func insert(_ session: SessionRecord) async throws { try await write { try session.insert($0) } }
+
+    func find(tokenHash: Data) async throws -> SessionRecord? {
+        try await read { try SessionRecord.filter(Column("token_hash") == tokenHash).fetchOne($0) }
+    }
+
+    func markRotated(id: String, at: Date) async throws -> Bool {
+        try await write { db in
+            try db.execute(sql: "UPDATE sessions SET rotated_at = ? WHERE id = ? AND rotated_at IS NULL", arguments: [at, id])
+            return db.changesCount == 1
+        }
+    }
+
+    func revoke(familyId: String, at: Date) async throws { try await revokeLive("family_id", familyId, at: at) }
+    func revoke(userId: String, at: Date) async throws { try await revokeLive("user_id", userId, at: at) }
+    func revoke(parentId: String, at: Date) async throws { try await revokeLive("parent_id", parentId, at: at) }
+
+    private func revokeLive(_ column: String, _ value: String, at: Date) async throws {
+        try await write { db in
+            try SessionRecord.filter(Column(column) == value && Column("revoked_at") == nil).updateAll(db, Column("revoked_at").set(to: at))
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import GRDB
+import LatchkeyCore
+
+extension SQLiteRepositories: UserRepository {
+    func find(id: String) async throws -> UserRecord? { try await read { try UserRecord.fetchOne($0, key: id) } }
+
+    func find(email: String) async throws -> UserRecord? {
+        try await read { try UserRecord.filter(Column("email") == email).fetchOne($0) }
+    }
+
+    func find(username: String) async throws -> UserRecord? {
+        let key = UserRecord.usernameKey(username)
+        return try await read { try UserRecord.filter(Column("username_key") == key).fetchOne($0) }
+    }
+
+    func insert(_ user: UserRecord) async throws {
+        try await write { db in try Self.mappingConflicts { try user.insert(db) } }
+    }
+
+    func update(_ user: UserRecord) async throws {
+        try await write { db in try Self.mappingConflicts { try user.update(db) } }
+    }
+
+    func delete(id: String) async throws { _ = try await write { try UserRecord.deleteOne($0, key: id) } }
+
+    func takePasswordAttempt(userId: String, now: Date) async throws -> PasswordAttempt? {
+        try await write { db -> PasswordAttempt? in
+            if let failures = try Int.fetchAll(db, sql: """
+                UPDATE users SET failed_login_count = failed_login_count + 1, updated_at = ?
+                WHERE id = ? AND (locked_until IS NULL OR locked_until <= ?) RETURNING failed_login_count
+                """, arguments: [now, userId, now]).first {
+                return .counted(failures: failures)
+            }
+            guard let row = try Row.fetchOne(db, sql: "SELECT locked_until FROM users WHERE id = ?", arguments: [userId]) else { return nil }
+            return .locked(until: row["locked_until"] ?? now)
+        }
+    }
+
+    func lock(userId: String, until: Date) async throws {
+        try await write { try $0.execute(sql: "UPDATE users SET locked_until = ? WHERE id = ?", arguments: [until, userId]) }
+    }
+
+    func clearPasswordAttempts(userId: String) async throws {
+        try await write {
+            try $0.execute(sql: "UPDATE users SET failed_login_count = 0, locked_until = NULL WHERE id = ?", arguments: [userId])
+        }
+    }
+
+    /// The unique indexes name the column that clashed.
+    static func mappingConflicts(_ body: () throws -> Void) throws {
+        do { try body() } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE
+            || error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
+            throw (error.message ?? "").contains("username") ? StoreConflict.usernameTaken : StoreConflict.emailTaken
+        }
+    }
+}
