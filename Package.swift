@@ -101,7 +101,8 @@ let package = Package(
         ),
         .testTarget(
             name: "LatchkeyCoreTests",
-            dependencies: ["LatchkeyCore", "LatchkeyStorage", "LatchkeySMTP", "Latchkey",
+            dependencies: ["LatchkeyCore", "LatchkeyStorage", "LatchkeySMTP", "Latchkey", "LatchkeyHTTP",
+                           .product(name: "HummingbirdTesting", package: "hummingbird"),
                            .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOCore", package: "swift-nio")]
         ),
     ]

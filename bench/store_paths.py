@@ -28,14 +28,18 @@ def summary(name, ms, wall):
 
 
 def passwordless_sign_up(s, email):
-    """start -> challenge -> continue(oob) -> token; returns the refresh token."""
+    """start -> challenge -> continue(oob) -> token; returns the refresh token and the time spent in the four calls
+    (the wait for the mail is left out: that is the outbox worker's poll, not the store)."""
+    t0 = time.perf_counter()
     start = s.post("/signup/v1.0/start", {"username": email, "challenge_type": "oob redirect"}).json()
     ch = s.post("/signup/v1.0/challenge", {"continuation_token": start["continuation_token"], "challenge_type": "oob redirect"}).json()
+    spent = time.perf_counter() - t0
     code = s.wait_for_code(email, 0)
+    t1 = time.perf_counter()
     done = s.post("/signup/v1.0/continue", {"continuation_token": ch["continuation_token"], "grant_type": "oob", "oob": code}).json()
     tok = s.post("/oauth2/v2.0/token", {"grant_type": "continuation_token", "continuation_token": done["continuation_token"],
                                         "username": email, "scope": "openid offline_access"}).json()
-    return tok["refresh_token"]
+    return tok["refresh_token"], (spent + time.perf_counter() - t1) * 1000
 
 
 def main():
@@ -48,7 +52,7 @@ def main():
     import harness
     harness.BINARY = os.path.abspath(args.bin)
     # The migrations of the checkout the binary was built from (.build/release/latchkey -> the checkout's root).
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(harness.BINARY))))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(harness.BINARY)))
     env = {"LATCHKEY_DATABASE_MIGRATIONS": os.path.join(root, "Migrations", "sqlite"), "LATCHKEY_LOG_LEVEL": "warning", "LATCHKEY_LIMITS_ENABLED": "false", "LATCHKEY_PASSWORDS_SCRYPT_LOG_N": "10"}
     s = Server(env=env).start()
     try:
@@ -57,10 +61,10 @@ def main():
         t0 = time.perf_counter()
         tokens = []
         for _ in range(args.signups):
-            t = time.perf_counter()
-            tokens.append(passwordless_sign_up(s, f"bench-{uuid.uuid4().hex[:12]}@example.com"))
-            ms.append((time.perf_counter() - t) * 1000)
-        summary("sign-up (4 calls)", ms, time.perf_counter() - t0)
+            token, spent = passwordless_sign_up(s, f"bench-{uuid.uuid4().hex[:12]}@example.com")
+            tokens.append(token)
+            ms.append(spent)
+        summary("sign-up (4 calls)", ms, sum(ms) / 1000)
 
         # Refresh grant: each thread rotates its own family, sequentially.
         per_thread = args.refreshes // args.threads

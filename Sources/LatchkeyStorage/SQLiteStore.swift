@@ -14,12 +14,15 @@ public final class SQLiteStore: Store {
     }
 
     let database: any DatabaseWriter
+    /// The database file.
+    public let path: String
     let migrator: DatabaseMigrator
     let gate = WriteGate()
 
     /// Opens the database at `path` with the named migrations (`0001_init`, SQL text), in order.
     public init(path: String, migrations: [(name: String, text: String)], access: Access = .create,
                 busyTimeoutSeconds: Double = 5) throws {
+        self.path = path
         let fileManager = FileManager.default
         if access != .create, !fileManager.fileExists(atPath: path) {
             throw OpenError(kind: .missing, description: "no database at \(path) (start the server or run `latchkey migrate` first)")
