@@ -102,7 +102,7 @@ let package = Package(
         .testTarget(
             name: "LatchkeyCoreTests",
             dependencies: ["LatchkeyCore", "LatchkeyStorage", "LatchkeySMTP", "Latchkey", "LatchkeyHTTP",
-                           .product(name: "HummingbirdTesting", package: "hummingbird"),
+                           .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOCore", package: "swift-nio")]
         ),
     ]

@@ -7,7 +7,8 @@ import LatchkeyCore
 struct SQLiteRepositories: Repositories {
     let database: any DatabaseWriter
     let gate: WriteGate
-    let inTransaction: Bool
+    /// Set inside `SQLiteStore.transaction`; nil for stand-alone calls.
+    let transaction: OpenedTransaction?
 
     var users: any UserRepository { self }
     var flows: any FlowRepository { self }
@@ -19,11 +20,12 @@ struct SQLiteRepositories: Repositories {
     var maintenance: any MaintenanceRepository { self }
 
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        inTransaction ? try await database.writeWithoutTransaction(body) : try await database.read(body)
+        if let transaction { return try await inside(transaction, body) }
+        return try await database.read(body)
     }
 
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        if inTransaction { return try await database.writeWithoutTransaction(body) }
+        if let transaction { return try await inside(transaction, body) }
         await gate.acquire()
         do {
             let result = try await database.write(body)
@@ -34,6 +36,23 @@ struct SQLiteRepositories: Repositories {
             throw error
         }
     }
+
+    /// The first call of a transaction opens it (BEGIN IMMEDIATE) in the same trip to the writer connection.
+    private func inside<T: Sendable>(_ transaction: OpenedTransaction, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await database.writeWithoutTransaction { db in
+            if !transaction.began {
+                if db.isInsideTransaction { try db.execute(sql: "ROLLBACK") }  // never expected: a leftover is not ours
+                try db.execute(sql: "BEGIN IMMEDIATE")
+                transaction.began = true
+            }
+            return try body(db)
+        }
+    }
+}
+
+/// Whether a transaction has sent BEGIN yet. Only touched on the writer connection's queue, one call at a time.
+final class OpenedTransaction: @unchecked Sendable {
+    var began = false
 }
 
 extension Database {

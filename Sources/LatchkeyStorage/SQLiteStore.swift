@@ -82,20 +82,18 @@ public final class SQLiteStore: Store {
         (try? await database.read { [migrator] db in try migrator.hasCompletedMigrations(db) }) ?? false
     }
 
-    public var direct: any Repositories { SQLiteRepositories(database: database, gate: gate, inTransaction: false) }
+    public var direct: any Repositories { SQLiteRepositories(database: database, gate: gate, transaction: nil) }
 
     /// BEGIN IMMEDIATE on the writer connection, the body's calls on that connection, then COMMIT; the write gate is
     /// held throughout, so no other write of this process lands inside it, and the file lock keeps other processes
-    /// out. BEGIN, COMMIT and ROLLBACK run in their own task: a cancelled request cannot leave a transaction open.
+    /// out. A cancelled request fails before COMMIT and is rolled back; ROLLBACK runs in a task of its own, which no
+    /// cancellation reaches, so no transaction is ever left open.
     public func transaction<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T {
         await gate.acquire()
+        let opened = OpenedTransaction()
         do {
-            try await onWriter { db in
-                if db.isInsideTransaction { try db.execute(sql: "ROLLBACK") }
-                try db.execute(sql: "BEGIN IMMEDIATE")
-            }
-            let result = try await body(SQLiteRepositories(database: database, gate: gate, inTransaction: true))
-            try await onWriter { try $0.execute(sql: "COMMIT") }
+            let result = try await body(SQLiteRepositories(database: database, gate: gate, transaction: opened))
+            if opened.began { try await database.writeWithoutTransaction { try $0.execute(sql: "COMMIT") } }
             await gate.release()
             return result
         } catch {

@@ -31,7 +31,7 @@ extension SQLiteRepositories: SessionRepository {
 
     func markRotated(id: String, at: Date) async throws -> Bool {
         try await write { db in
-            try db.execute(sql: "UPDATE sessions SET rotated_at = ? WHERE id = ? AND rotated_at IS NULL", arguments: [at, id])
+            try db.execute(sql: "UPDATE sessions SET rotated_at = ? WHERE id = ? AND rotated_at IS NULL AND revoked_at IS NULL", arguments: [at, id])
             return db.changesCount == 1
         }
     }

@@ -85,27 +85,31 @@ extension LatchkeyEngine {
     }
 
     /// The refresh grant. Rotates the token. A rotated token presented again after the grace window means it was
-    /// copied: the whole family is revoked.
+    /// copied: the whole family is revoked. The lookups run outside the write transaction; inside it, the rotation is
+    /// one conditional write, so of two uses of one token only one is the first.
     public func refresh(refreshToken: String?, scope: String?, caller: CallerInfo) async throws -> TokenSet {
         let client = try requireClient(caller.clientId)
         guard let refreshToken, !refreshToken.isEmpty else { throw LatchkeyError.missing(.refreshToken) }
+        let now = time.now()
+        guard refreshToken.count <= 512, let record = try await reader.sessions.find(tokenHash: secretHash(refreshToken)),
+              record.kind == .native, record.revokedAt == nil, record.expiresAt > now,
+              record.audience.caseInsensitiveCompare(client.id) == .orderedSame,
+              let user = try await reader.users.find(id: record.userId), user.status == .active else {
+            throw LatchkeyError.refreshTokenInvalid
+        }
         return try await transaction { tx -> Result<TokenSet, LatchkeyError> in
-            let now = self.time.now()
-            guard refreshToken.count <= 512, let record = try await tx.sessions.find(tokenHash: self.secretHash(refreshToken)),
-                  record.kind == .native, record.revokedAt == nil, record.expiresAt > now,
-                  record.audience.caseInsensitiveCompare(client.id) == .orderedSame else {
-                return .failure(.refreshTokenInvalid)
-            }
-            if let rotated = record.rotatedAt, now.timeIntervalSince(rotated) > Double(self.settings.tokens.refreshReuseGraceSeconds) {
-                try await tx.sessions.revoke(familyId: record.familyId, at: now)
-                try await self.audit(tx, "refresh_token_reuse", caller: caller, userId: record.userId, detail: "family revoked")
-                return .failure(.refreshTokenInvalid)
-            }
-            guard let user = try await tx.users.find(id: record.userId), user.status == .active else { return .failure(.refreshTokenInvalid) }
-            // First use rotates it (one conditional write). A retry inside the grace window, or the loser of a race,
-            // replaces the child minted before, so one token never forks into several live chains.
-            let rotatedNow = record.rotatedAt == nil ? try await tx.sessions.markRotated(id: record.id, at: now) : false
-            if !rotatedNow {
+            let firstUse = record.rotatedAt == nil ? try await tx.sessions.markRotated(id: record.id, at: now) : false
+            if !firstUse {
+                // Used before: read it again inside the transaction to tell a retry in the grace window (its earlier
+                // child is replaced, so one token never forks into several live chains) from a copied token.
+                guard let current = try await tx.sessions.find(tokenHash: record.tokenHash), current.revokedAt == nil else {
+                    return .failure(.refreshTokenInvalid)
+                }
+                if let rotated = current.rotatedAt, now.timeIntervalSince(rotated) > Double(self.settings.tokens.refreshReuseGraceSeconds) {
+                    try await tx.sessions.revoke(familyId: record.familyId, at: now)
+                    try await self.audit(tx, "refresh_token_reuse", caller: caller, userId: record.userId, detail: "family revoked")
+                    return .failure(.refreshTokenInvalid)
+                }
                 try await tx.sessions.revoke(parentId: record.id, at: now)
             }
             // A refresh can narrow the scopes but never widen them.

@@ -4,7 +4,8 @@ import Foundation
 public protocol SessionRepository: Sendable {
     func insert(_ session: SessionRecord) async throws
     func find(tokenHash: Data) async throws -> SessionRecord?
-    /// Marks a native refresh token rotated if it is not yet (one conditional write). False when it already was.
+    /// Marks a native refresh token rotated if it is neither rotated nor revoked yet (one conditional write). False
+    /// when it was.
     func markRotated(id: String, at: Date) async throws -> Bool
     func revoke(familyId: String, at: Date) async throws
     func revoke(userId: String, at: Date) async throws

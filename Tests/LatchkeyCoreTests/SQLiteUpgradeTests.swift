@@ -1,0 +1,38 @@
+import Foundation
+import GRDB
+import Testing
+@testable import LatchkeyCore
+import LatchkeyStorage
+
+/// A database made before sessions and usernames (migrations 0001–0003) upgrades in place: App Services sessions
+/// keep working under their new kind, users keep their rows, and the email becomes optional.
+@Suite struct SQLiteUpgradeTests {
+    @Test func sessionsAndUsersSurviveTheUpgrade() async throws {
+        let path = NSTemporaryDirectory() + "latchkey-upgrade-" + UUID().uuidString + "/db.sqlite"
+        let all = try SQLMigrations.read(directory: EngineHarness.migrations)
+        let old = try SQLiteStore(path: path, migrations: all.filter { $0.name < "0004" })
+        try old.migrate()
+        let queue = try DatabaseQueue(path: path)
+        try await queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO users (id, email, status, created_at, updated_at) VALUES ('u1', 'old@example.com', 'active', '2026-01-01', '2026-01-01');
+                INSERT INTO refresh_tokens (id, family_id, user_id, client_id, scope, token_hash, created_at, expires_at)
+                    VALUES ('s1', 's1', 'u1', 'app:my-app', 'app_services', x'01', '2026-01-01', '2999-01-01'),
+                           ('s2', 'f2', 'u1', 'native-client', 'openid', x'02', '2026-01-01', '2999-01-01');
+                """)
+        }
+        try queue.close()
+
+        let store = try SQLiteStore(path: path, migrations: all)
+        #expect(try store.migrate() == ["0004_sessions_and_usernames"])
+        let app = try #require(try await store.direct.sessions.find(tokenHash: Data([1])))
+        #expect(app.kind == .appServices && app.audience == "my-app")
+        let native = try #require(try await store.direct.sessions.find(tokenHash: Data([2])))
+        #expect(native.kind == .native && native.audience == "native-client")
+        #expect(try await store.direct.users.find(email: "old@example.com")?.id == "u1")
+        // Foreign keys still point at the rebuilt users table: deleting the user takes its sessions.
+        try await store.direct.users.delete(id: "u1")
+        #expect(try await store.direct.sessions.find(tokenHash: Data([2])) == nil)
+        try await store.direct.users.insert(Fixtures.user(email: nil, username: "no-mail"))
+    }
+}
