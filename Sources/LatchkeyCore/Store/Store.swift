@@ -9,7 +9,8 @@ import Foundation
 /// claiming due mail), so they never depend on read-then-write.
 public protocol Store: Sendable {
     var direct: any Repositories { get }
-    /// Runs `body` in one transaction; a throw rolls every write of it back.
+    /// Runs `body` in one transaction; a throw rolls every write of it back. Not reentrant: inside `body`, use the
+    /// repositories it is given, never `direct` writes or a nested `transaction` (on SQLite both wait for this one).
     func transaction<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T
     /// True when the database answers and every migration is applied.
     func isReady() async -> Bool
