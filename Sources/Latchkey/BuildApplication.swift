@@ -5,6 +5,7 @@ import LatchkeyFunctions
 import LatchkeyHTTP
 import LatchkeySMTP
 import Logging
+import Mustache
 
 /// The whole server from one configuration: store, engine, mail transport and worker, the three dialects' routes.
 /// `serve` runs it; the in-process router tests build the same thing and drive it with `app.test(.router)`.
@@ -17,7 +18,7 @@ func buildApplication(_ config: LatchkeyConfig) async throws -> Application<Rout
     if !settings.limits.enabled {
         logger.critical("limits.enabled is FALSE: no rate limits, mail quotas or lockouts. Test rigs only, never production.")
     }
-    let composer = try ServeCommand.mailComposer(config)
+    let composer = try mailComposer(config)
     let functions = config.functions.mapValues { definition -> any OperatorFunction in
         switch definition {
         case .webhook(let url, let secret, let timeout): return WebhookFunction(url: url, secret: secret, timeoutSeconds: timeout)
@@ -55,7 +56,7 @@ func buildApplication(_ config: LatchkeyConfig) async throws -> Application<Rout
     serverOptions.idleTimeoutSeconds = Int64(config.idleTimeoutSeconds)
     serverOptions.headerTimeoutSeconds = Int64(config.headerTimeoutSeconds)
     serverOptions.trustedProxies = config.trustedProxies
-    serverOptions.pages = try ServeCommand.pages(config)
+    serverOptions.pages = try pages(config)
     serverOptions.corsAllowedOrigins = config.corsAllowedOrigins
     if let certificate = config.tlsCertificate, let key = config.tlsKey { serverOptions.tls = (certificate, key) }
     let app: Application<RouterResponder<LatchkeyRequestContext>>
@@ -64,4 +65,27 @@ func buildApplication(_ config: LatchkeyConfig) async throws -> Application<Rout
     }
     logger.info("latchkey serving \(config.publicURL) (database \(config.databasePath), mail \(config.mailTransport.rawValue))")
     return app
+}
+
+private func mailComposer(_ config: LatchkeyConfig) throws -> MailComposer {
+    do {
+        if let directory = config.mailTemplates { return try MailComposer.load(directory: directory) }
+        return try MailComposer.load(templates: EmbeddedDefaults.mailTemplates, source: "(built in)")
+    } catch {
+        throw StartupError(key: "mail.templates", message: "\(error)", exitCode: .config)
+    }
+}
+
+private func pages(_ config: LatchkeyConfig) throws -> MustacheLibrary {
+    do {
+        let files = try config.pagesDirectory.map { try TemplateFiles.read(directory: $0, suffix: ".mustache") } ?? EmbeddedDefaults.pages
+        var library = MustacheLibrary()
+        for (name, text) in files { try library.register(text, named: name) }
+        guard library.getTemplate(named: "reset_form") != nil, library.getTemplate(named: "message") != nil else {
+            throw TemplateFiles.Missing(description: "reset_form.mustache and message.mustache are required")
+        }
+        return library
+    } catch {
+        throw StartupError(key: "app_services.pages", message: "\(error)", exitCode: .config)
+    }
 }

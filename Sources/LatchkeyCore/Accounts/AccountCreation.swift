@@ -37,8 +37,8 @@ extension LatchkeyEngine {
 
     /// Creates the account in the caller's transaction. An unconfirmed registration of the same address gives way
     /// when the new account proved the mailbox (its links and password go with it, so confirming it later hands
-    /// nobody this account), or when its link has expired. Throws `.emailTaken` / `.usernameTaken` otherwise,
-    /// also when another creation wins a race.
+    /// nobody this account), or when its link has expired. Otherwise the identifiers' owner keeps them, also when
+    /// another creation wins a race.
     func createAccount(_ account: NewAccount, detail: String, caller: CallerInfo, in tx: any Repositories) async throws -> UserRecord {
         if let email = account.email, let holder = try await tx.users.find(email: email), holder.status == .pending {
             if account.emailVerified {
@@ -51,9 +51,7 @@ extension LatchkeyEngine {
         let user = UserRecord(id: UUID().uuidString.lowercased(), email: account.email, username: account.username,
                               passwordHash: account.passwordHash, emailVerified: account.emailVerified, status: account.status,
                               attributes: account.attributes, now: time.now())
-        do { try await tx.users.insert(user) } catch let conflict as StoreConflict {
-            throw conflict == .emailTaken ? LatchkeyError.emailTaken : LatchkeyError.usernameTaken
-        }
+        try await tx.users.insert(user)  // a conflict becomes .emailTaken / .usernameTaken in `transaction`
         try await audit(tx, "sign_up", caller: caller, userId: user.id, email: user.email, detail: detail)
         return user
     }

@@ -109,8 +109,8 @@ public final class LatchkeyEngine: Sendable {
             throw error
         } catch let conflict as StoreConflict {
             throw conflict == .emailTaken ? LatchkeyError.emailTaken : LatchkeyError.usernameTaken
-        } catch is CancellationError {
-            throw CancellationError()
+        } catch let cancelled as CancellationError {
+            throw cancelled
         } catch {
             logger.error("store write failed", metadata: ["error": "\(error)"])
             throw LatchkeyError.storeFailure

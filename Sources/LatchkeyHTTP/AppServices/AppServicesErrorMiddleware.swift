@@ -11,8 +11,8 @@ struct AppServicesErrorMiddleware: RouterMiddleware {
             return try await next(request, context)
         } catch let error as LatchkeyError {
             return errors.response(for: error, appId: context.parameters.get("app"))
-        } catch let error as MalformedRequest {
-            return AppServicesError.body(.badRequest, "BadRequest", error.what)
+        } catch is MalformedRequest {
+            return AppServicesError.body(.badRequest, "BadRequest", "request body must be a JSON object of the provider's fields")
         } catch let error as HTTPResponseError where error.status == .contentTooLarge {
             return AppServicesError.body(.contentTooLarge, "BadRequest", "request body too large")
         }

@@ -10,7 +10,7 @@ protocol JSONObjectBody: Decodable {}
 
 /// A body or field the dialect could not read; each dialect's error middleware answers it in its own shape.
 struct MalformedRequest: Error, Equatable {
-    /// What was malformed, in the dialect's words (`body`, `attributes`, a sentence for App Services).
+    /// What was malformed, in the native API's parameter words (`body`, `attributes`, `grant_type`).
     let what: String
 }
 
@@ -28,7 +28,7 @@ struct LatchkeyRequestDecoder: RequestDecoder {
         case is any FormEncodedBody.Type: return try Self.form(type, buffer)
         case is any JSONObjectBody.Type:
             guard let body = JSONValue.decodeUntrusted(type, from: buffer.readableBytes == 0 ? Data("{}".utf8) : Data(buffer: buffer)) else {
-                throw MalformedRequest(what: "request body must be a JSON object of the provider's fields")
+                throw MalformedRequest(what: "body")
             }
             return body
         default:
