@@ -29,17 +29,17 @@ func buildApplication(_ config: LatchkeyConfig) async throws -> Application<Rout
                                                 functions: functions, logger: logger)
 
     let transport: any MailTransport
-    switch config.mailTransport {
+    switch config.mail.transport {
     case .log:
         transport = LogMailTransport(logger: logger)
         logger.warning("mail.transport is 'log': mails, one-time codes included, are written to this log. Development only.")
     case .file:
-        do { transport = try FileMailTransport(path: config.mailFile) } catch {
-            throw StartupError(key: "mail.file", message: "cannot open \(config.mailFile) for writing", exitCode: .cannotCreate)
+        do { transport = try FileMailTransport(path: config.mail.file) } catch {
+            throw StartupError(key: "mail.file", message: "cannot open \(config.mail.file) for writing", exitCode: .cannotCreate)
         }
     case .smtp:
-        transport = SMTPMailTransport(settings: config.smtp!, from: config.mailFrom)
-        if config.smtp?.verifyCertificate == false {
+        transport = SMTPMailTransport(settings: config.mail.smtp!, from: config.mail.from)
+        if config.mail.smtp?.verifyCertificate == false {
             logger.warning("mail.smtp.verify_certificate is false: the relay's certificate is not checked.")
         }
     }
@@ -51,25 +51,25 @@ func buildApplication(_ config: LatchkeyConfig) async throws -> Application<Rout
     if config.engine.passwords.scrypt.logN < 15 {
         logger.warning("passwords.scrypt_log_n=\(config.engine.passwords.scrypt.logN) is below the OWASP minimum (17 recommended).")
     }
-    let worker = BackgroundWorker(engine: engine, transport: transport, mailbox: mailbox, policy: config.outbox, logger: logger)
-    var serverOptions = ServerOptions(host: config.host, port: config.port, testingMailbox: mailbox)
-    serverOptions.idleTimeoutSeconds = Int64(config.idleTimeoutSeconds)
-    serverOptions.headerTimeoutSeconds = Int64(config.headerTimeoutSeconds)
-    serverOptions.trustedProxies = config.trustedProxies
+    let worker = BackgroundWorker(engine: engine, transport: transport, mailbox: mailbox, policy: config.mail.outbox, logger: logger)
+    var serverOptions = ServerOptions(host: config.server.host, port: config.server.port, testingMailbox: mailbox)
+    serverOptions.idleTimeoutSeconds = Int64(config.server.idleTimeoutSeconds)
+    serverOptions.headerTimeoutSeconds = Int64(config.server.headerTimeoutSeconds)
+    serverOptions.trustedProxies = config.server.trustedProxies
     serverOptions.pages = try pages(config)
-    serverOptions.corsAllowedOrigins = config.corsAllowedOrigins
-    if let certificate = config.tlsCertificate, let key = config.tlsKey { serverOptions.tls = (certificate, key) }
+    serverOptions.corsAllowedOrigins = config.server.corsAllowedOrigins
+    if let certificate = config.server.tlsCertificate, let key = config.server.tlsKey { serverOptions.tls = (certificate, key) }
     let app: Application<RouterResponder<LatchkeyRequestContext>>
     do { app = try LatchkeyServer.application(engine: engine, options: serverOptions, services: [worker], logger: logger) } catch {
         throw StartupError(key: "server.tls", message: "cannot load the certificate or key: \(error)", exitCode: .config)
     }
-    logger.info("latchkey serving \(config.publicURL) (database \(config.databasePath), mail \(config.mailTransport.rawValue))")
+    logger.info("latchkey serving \(config.server.publicURL) (database \(config.database.path), mail \(config.mail.transport.rawValue))")
     return app
 }
 
 private func mailComposer(_ config: LatchkeyConfig) throws -> MailComposer {
     do {
-        if let directory = config.mailTemplates { return try MailComposer.load(directory: directory) }
+        if let directory = config.mail.templates { return try MailComposer.load(directory: directory) }
         return try MailComposer.load(templates: EmbeddedDefaults.mailTemplates, source: "(built in)")
     } catch {
         throw StartupError(key: "mail.templates", message: "\(error)", exitCode: .config)

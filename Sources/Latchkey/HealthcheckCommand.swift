@@ -12,15 +12,15 @@ struct HealthcheckCommand: AsyncParsableCommand {
 
     func run() async throws {
         let config = try Runtime.loadConfig(options)
-        let wildcard = ["0.0.0.0", "::", "[::]"].contains(config.host)
-        let host = wildcard ? "127.0.0.1" : (config.host.contains(":") && !config.host.hasPrefix("[") ? "[\(config.host)]" : config.host)
-        let scheme = config.tlsCertificate == nil ? "http" : "https"
+        let wildcard = ["0.0.0.0", "::", "[::]"].contains(config.server.host)
+        let host = wildcard ? "127.0.0.1" : (config.server.host.contains(":") && !config.server.host.hasPrefix("[") ? "[\(config.server.host)]" : config.server.host)
+        let scheme = config.server.tlsCertificate == nil ? "http" : "https"
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.certificateVerification = .none  // our own listener, by address: there is no name to verify
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(tlsConfiguration: tls))
         let answer: String
         do {
-            let response = try await client.execute(HTTPClientRequest(url: "\(scheme)://\(host):\(config.port)/health/ready"), timeout: .seconds(3))
+            let response = try await client.execute(HTTPClientRequest(url: "\(scheme)://\(host):\(config.server.port)/health/ready"), timeout: .seconds(3))
             answer = response.status == .ok ? "ready" : "not ready: HTTP \(response.status.code)"
         } catch {
             answer = "not ready: \(error)"

@@ -6,6 +6,6 @@ struct MigrateCommand: AsyncParsableCommand {
 
     func run() async throws {
         let runtime = try Runtime.open(options)
-        runtime.logger.info("database \(runtime.config.databasePath) is up to date")
+        runtime.logger.info("database \(runtime.config.database.path) is up to date")
     }
 }

@@ -19,13 +19,13 @@ struct Runtime {
         logger.logLevel = Logger.Level(rawValue: config.logLevel) ?? .info
         let store: SQLiteStore
         do {
-            let migrations = try config.migrationsDirectory.map { directory in
+            let migrations = try config.database.migrationsDirectory.map { directory in
                 do { return try SQLMigrations.read(directory: directory) } catch {
                     throw StartupError(key: "database.migrations", message: "\(error)", exitCode: .config)
                 }
             } ?? EmbeddedDefaults.migrations
-            store = try SQLiteStore(path: config.databasePath, migrations: migrations, access: access,
-                                    busyTimeoutSeconds: Double(config.busyTimeoutMilliseconds) / 1000)
+            store = try SQLiteStore(path: config.database.path, migrations: migrations, access: access,
+                                    busyTimeoutSeconds: Double(config.database.busyTimeoutMilliseconds) / 1000)
             if access == .create {
                 for name in try store.migrate() { logger.info("applied migration \(name)") }
             }
@@ -35,7 +35,7 @@ struct Runtime {
         } catch let error as StartupError {
             throw error
         } catch {
-            throw StartupError(key: "database.path", message: "cannot migrate \(config.databasePath): \(error)", exitCode: .ioError)
+            throw StartupError(key: "database.path", message: "cannot migrate \(config.database.path): \(error)", exitCode: .ioError)
         }
         return Runtime(config: config, logger: logger, store: store)
     }

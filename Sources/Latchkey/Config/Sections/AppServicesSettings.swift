@@ -1,0 +1,82 @@
+import Foundation
+import LatchkeyCore
+
+/// `app_services.*`: the App Services apps (how each confirms emails and resets passwords), link lifetime and pages.
+struct AppServicesSettings: ConfigSection {
+    static let section = "app_services"
+    static let keys = ["link_ttl_seconds", "pages"]
+    static let lists = ["apps"]
+
+    var apps: [AppServicesApp] = []
+    var linkTTLSeconds: Int
+    /// A folder replacing the hosted pages' templates (nil: the built-in ones).
+    var pagesDirectory: String?
+
+    struct Entry: Decodable {
+        var id: String
+        var confirmation: Link?
+        var reset: Link?
+
+        init(from decoder: any Decoder) throws {
+            let entry = try decoder.entryKeys(known: ["id", "confirmation", "reset"])
+            id = try entry.required("id")
+            confirmation = try entry.optional("confirmation")
+            reset = try entry.optional("reset")
+        }
+    }
+
+    /// How one kind of link is handled: `{mode, url, function}`.
+    struct Link: Decodable {
+        var mode: String?
+        var url: String?
+        var function: String?
+
+        init(from decoder: any Decoder) throws {
+            let entry = try decoder.entryKeys(known: ["mode", "url", "function"])
+            mode = try entry.optional("mode")
+            url = try entry.optional("url")
+            function = try entry.optional("function")
+        }
+    }
+
+    init(_ config: SectionReader, functions: Set<String>) throws {
+        linkTTLSeconds = try config.int("link_ttl_seconds", default: 1800, range: 1...86400)
+        pagesDirectory = try config.path("pages", default: nil)
+        var seen = Set<String>()
+        for (index, entry) in (try config.list("apps", of: [Entry].self) ?? []).enumerated() {
+            let key = "\(config.key("apps"))[\(index)]"
+            guard !entry.id.isEmpty else { throw ConfigError(key: "\(key).id", message: "is required") }
+            guard seen.insert(entry.id).inserted else { throw ConfigError(key: "\(key).id", message: "is listed twice") }
+            let confirmation = try Self.link(entry.confirmation, key: "\(key).confirmation", functions: functions)
+            let reset = try Self.link(entry.reset, key: "\(key).reset", functions: functions)
+            guard let confirmationMode = AppServicesApp.ConfirmationMode(rawValue: confirmation.mode) else {
+                throw ConfigError(key: "\(key).confirmation.mode", message: "must be auto, email or function")
+            }
+            guard let resetMode = AppServicesApp.ResetMode(rawValue: reset.mode) else {
+                throw ConfigError(key: "\(key).reset.mode", message: "must be email or function")
+            }
+            var app = AppServicesApp(id: entry.id, confirmation: confirmationMode, confirmationURL: confirmation.url, reset: resetMode,
+                                     resetURL: reset.url)
+            app.confirmationFunction = confirmationMode == .function ? confirmation.function : nil
+            app.resetFunction = resetMode == .function ? reset.function : nil
+            apps.append(app)
+        }
+    }
+
+    /// The link's mode (default `email`), URL (empty: Latchkey's own page) and function, checked.
+    private static func link(_ link: Link?, key: String, functions: Set<String>) throws -> (mode: String, url: String, function: String?) {
+        let mode = link?.mode ?? "email"
+        if mode == "function" {
+            guard let function = link?.function, functions.contains(function) else {
+                throw ConfigError(key: "\(key).function", message: "must name a function declared under functions:")
+            }
+        }
+        let url = link?.url ?? ""
+        if !url.isEmpty {
+            guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? "") else {
+                throw ConfigError(key: "\(key).url", message: "must be an http(s) URL")
+            }
+        }
+        return (mode, url, link?.function)
+    }
+}

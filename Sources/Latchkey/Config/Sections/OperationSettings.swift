@@ -1,0 +1,31 @@
+/// The top-level `development` switch, `testing.mailbox` and `log.level`: how this process is run.
+struct DevelopmentSettings: ConfigSection {
+    static let section = ""
+    static let keys = ["development"]
+
+    var development: Bool
+
+    init(_ config: SectionReader) throws { development = try config.bool("development", default: false) }
+}
+
+struct TestingSettings: ConfigSection {
+    static let section = "testing"
+    static let keys = ["mailbox"]
+
+    var mailbox: Bool
+
+    init(_ config: SectionReader) throws { mailbox = try config.bool("mailbox", default: false) }
+}
+
+struct LogSettings: ConfigSection {
+    static let section = "log"
+    static let keys = ["level"]
+    static let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+
+    var level: String
+
+    init(_ config: SectionReader) throws {
+        level = try config.string("level", default: "info")
+        guard Self.levels.contains(level) else { throw config.error("level", "must be one of \(Self.levels.joined(separator: ", "))") }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// `server.*`: where Latchkey listens, the URL clients use, timeouts, proxies, CORS and TLS.
+struct ServerSettings: ConfigSection {
+    static let section = "server"
+    static let keys = ["host", "port", "public_url", "idle_timeout_seconds", "header_timeout_seconds", "trusted_proxies",
+                       "cors.allowed_origins", "tls.certificate", "tls.key"]
+
+    var host = "127.0.0.1"
+    var port = 8080
+    var publicURL = ""
+    var idleTimeoutSeconds = 60
+    var headerTimeoutSeconds = 10
+    var trustedProxies: [String] = []
+    var corsAllowedOrigins: [String] = []
+    var tlsCertificate: String?
+    var tlsKey: String?
+
+    init(_ config: SectionReader) throws {
+        host = try config.string("host", default: host)
+        port = try config.int("port", default: port, range: 0...65535)
+        // A wildcard listen address is no URL a client can use: default to loopback and let operators say better.
+        let reachableHost = ["0.0.0.0", "::", "[::]"].contains(host) ? "127.0.0.1" : host
+        publicURL = try config.string("public_url", default: "http://\(reachableHost):\(port)")
+        while publicURL.hasSuffix("/") { publicURL.removeLast() }
+        guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+            throw config.error("public_url", "must be an http(s) URL")
+        }
+        idleTimeoutSeconds = try config.int("idle_timeout_seconds", default: idleTimeoutSeconds, range: 1...3600)
+        headerTimeoutSeconds = try config.int("header_timeout_seconds", default: headerTimeoutSeconds, range: 1...300)
+        trustedProxies = try config.stringList("trusted_proxies", default: [])
+        for (index, proxy) in trustedProxies.enumerated() where !IPAddressText.isValid(proxy) {
+            throw ConfigError(key: "\(config.key("trusted_proxies"))[\(index)]", message: "must be an IP address (got \(proxy))")
+        }
+        corsAllowedOrigins = try config.stringList("cors.allowed_origins", default: [])
+        let certificate = try config.readableFile("tls.certificate")
+        let key = try config.readableFile("tls.key")
+        if (certificate == nil) != (key == nil) {
+            throw config.error(certificate == nil ? "tls.certificate" : "tls.key", "server.tls.certificate and server.tls.key go together")
+        }
+        tlsCertificate = certificate
+        tlsKey = key
+    }
+
+    /// The host name in `public_url` (the default sender domain and EHLO name).
+    var publicHost: String { URL(string: publicURL)?.host ?? "localhost" }
+}
