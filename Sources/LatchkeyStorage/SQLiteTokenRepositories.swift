@@ -30,10 +30,21 @@ extension SQLiteRepositories: SessionRepository {
     }
 
     func markRotated(id: String, at: Date) async throws -> Bool {
+        try await write { db in try Self.markRotated(db, id: id, at: at) }
+    }
+
+    func rotate(id: String, at: Date, child: SessionRecord) async throws -> Bool {
+        // One trip to the writer: outside a transaction GRDB's write wraps both statements in one.
         try await write { db in
-            try db.execute(sql: "UPDATE sessions SET rotated_at = ? WHERE id = ? AND rotated_at IS NULL AND revoked_at IS NULL", arguments: [at, id])
-            return db.changesCount == 1
+            guard try Self.markRotated(db, id: id, at: at) else { return false }
+            try child.insert(db)
+            return true
         }
+    }
+
+    private static func markRotated(_ db: Database, id: String, at: Date) throws -> Bool {
+        try db.execute(sql: "UPDATE sessions SET rotated_at = ? WHERE id = ? AND rotated_at IS NULL AND revoked_at IS NULL", arguments: [at, id])
+        return db.changesCount == 1
     }
 
     func revoke(familyId: String, at: Date) async throws { try await revokeLive("family_id", familyId, at: at) }

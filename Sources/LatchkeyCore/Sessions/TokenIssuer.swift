@@ -37,8 +37,31 @@ extension LatchkeyEngine {
     func issueTokens(for user: UserRecord, client: ClientApplication, scope: String?, familyId: String?, parentId: String? = nil,
                      in tx: any Repositories) async throws -> TokenSet {
         let scopes = try grantedScopes(scope, client: client)
+        let refresh = scopes.contains("offline_access")
+            ? newRefreshToken(for: user, client: client, scopes: scopes, familyId: familyId, parentId: parentId) : nil
+        if let refresh { try await tx.sessions.insert(refresh.session) }
+        return try signTokens(for: user, client: client, scopes: scopes, refreshToken: refresh?.token)
+    }
+
+    /// A refresh token and the session row that stands for it (only its HMAC is stored).
+    struct NewRefreshToken {
+        let token: String
+        let session: SessionRecord
+    }
+
+    func newRefreshToken(for user: UserRecord, client: ClientApplication, scopes: [String], familyId: String?,
+                         parentId: String?) -> NewRefreshToken {
         let now = time.now()
-        let iat = Int(now.timeIntervalSince1970)
+        let token = SecureRandom.token()
+        return NewRefreshToken(token: token, session: SessionRecord(
+            id: UUID().uuidString.lowercased(), familyId: familyId ?? UUID().uuidString.lowercased(), userId: user.id,
+            kind: .native, audience: client.id, scope: scopes.joined(separator: " "), tokenHash: secretHash(token), createdAt: now,
+            expiresAt: now + Double(settings.tokens.refreshTTLSeconds), parentId: parentId))
+    }
+
+    /// The signed access token (and ID token with `openid`); pure computation, kept out of write transactions.
+    func signTokens(for user: UserRecord, client: ClientApplication, scopes: [String], refreshToken: String?) throws -> TokenSet {
+        let iat = Int(time.now().timeIntervalSince1970)
         let exp = iat + settings.tokens.accessTTLSeconds
         let key = signingKeys[0]
         let common: [String: JSONValue] = [
@@ -62,16 +85,6 @@ extension LatchkeyEngine {
             if case .string(let name)? = user.attributes["displayName"] { id["name"] = .string(name) }
             idToken = try JWT.sign(claims: id, key: key)
         }
-
-        var refreshToken: String?
-        if scopes.contains("offline_access") {
-            let token = SecureRandom.token()
-            try await tx.sessions.insert(SessionRecord(
-                id: UUID().uuidString.lowercased(), familyId: familyId ?? UUID().uuidString.lowercased(), userId: user.id,
-                kind: .native, audience: client.id, scope: scopes.joined(separator: " "), tokenHash: secretHash(token), createdAt: now,
-                expiresAt: now + Double(settings.tokens.refreshTTLSeconds), parentId: parentId))
-            refreshToken = token
-        }
         return TokenSet(accessToken: accessToken, idToken: idToken, refreshToken: refreshToken,
                         expiresIn: settings.tokens.accessTTLSeconds, scope: scopes.joined(separator: " "),
                         userId: user.id, tenantId: tenantId)
@@ -85,8 +98,8 @@ extension LatchkeyEngine {
     }
 
     /// The refresh grant. Rotates the token. A rotated token presented again after the grace window means it was
-    /// copied: the whole family is revoked. The lookups run outside the write transaction; inside it, the rotation is
-    /// one conditional write, so of two uses of one token only one is the first.
+    /// copied: the whole family is revoked. The lookups run outside any write; a first use is one conditional write
+    /// (`rotate`), so of two uses of one token only one is the first; a later use is judged inside a transaction.
     public func refresh(refreshToken: String?, scope: String?, caller: CallerInfo) async throws -> TokenSet {
         let client = try requireClient(caller.clientId)
         guard let refreshToken, !refreshToken.isEmpty else { throw LatchkeyError.missing(.refreshToken) }
@@ -97,28 +110,37 @@ extension LatchkeyEngine {
               let user = try await reader.users.find(id: record.userId), user.status == .active else {
             throw LatchkeyError.refreshTokenInvalid
         }
-        return try await transaction { tx -> Result<TokenSet, LatchkeyError> in
-            let firstUse = record.rotatedAt == nil ? try await tx.sessions.markRotated(id: record.id, at: now) : false
-            if !firstUse {
-                // Used before: read it again inside the transaction to tell a retry in the grace window (its earlier
-                // child is replaced, so one token never forks into several live chains) from a copied token.
-                guard let current = try await tx.sessions.find(tokenHash: record.tokenHash), current.revokedAt == nil else {
-                    return .failure(.refreshTokenInvalid)
-                }
-                if let rotated = current.rotatedAt, now.timeIntervalSince(rotated) > Double(self.settings.tokens.refreshReuseGraceSeconds) {
-                    try await tx.sessions.revoke(familyId: record.familyId, at: now)
-                    try await self.audit(tx, "refresh_token_reuse", caller: caller, userId: record.userId, detail: "family revoked")
-                    return .failure(.refreshTokenInvalid)
-                }
-                try await tx.sessions.revoke(parentId: record.id, at: now)
+        // A refresh can narrow the scopes but never widen them.
+        let granted = Set(record.scope.split(separator: " ").map(String.init))
+        let asked = scope.map { Self.parseScopes($0).filter { granted.contains($0) } } ?? []
+        let effective = asked.isEmpty ? record.scope : (asked + ["offline_access"]).joined(separator: " ")
+        let scopes = try grantedScopes(effective, client: client)
+        let child = newRefreshToken(for: user, client: client, scopes: scopes, familyId: record.familyId, parentId: record.id)
+
+        // The common case, a first use, is one conditional write (rotate and store the child, or neither); the
+        // tokens are signed after it is durable and outside any write, so signing never holds up other writers.
+        if record.rotatedAt == nil, try await reader.sessions.rotate(id: record.id, at: now, child: child.session) {
+            return try signTokens(for: user, client: client, scopes: scopes, refreshToken: child.token)
+        }
+        try await transaction { tx -> Result<Void, LatchkeyError> in
+            // Used before: read it again inside the transaction to tell a retry in the grace window (its earlier
+            // child is replaced, so one token never forks into several live chains) from a copied token.
+            guard let current = try await tx.sessions.find(tokenHash: record.tokenHash), current.revokedAt == nil else {
+                return .failure(.refreshTokenInvalid)
             }
-            // A refresh can narrow the scopes but never widen them.
-            let granted = Set(record.scope.split(separator: " ").map(String.init))
-            let asked = scope.map { Self.parseScopes($0).filter { granted.contains($0) } } ?? []
-            let effective = asked.isEmpty ? record.scope : (asked + ["offline_access"]).joined(separator: " ")
-            return .success(try await self.issueTokens(for: user, client: client, scope: effective, familyId: record.familyId,
-                                                       parentId: record.id, in: tx))
+            if let rotated = current.rotatedAt, now.timeIntervalSince(rotated) > Double(self.settings.tokens.refreshReuseGraceSeconds) {
+                try await tx.sessions.revoke(familyId: record.familyId, at: now)
+                try await self.audit(tx, "refresh_token_reuse", caller: caller, userId: record.userId, detail: "family revoked")
+                return .failure(.refreshTokenInvalid)
+            }
+            if current.rotatedAt == nil {
+                guard try await tx.sessions.markRotated(id: record.id, at: now) else { return .failure(.refreshTokenInvalid) }
+            }
+            try await tx.sessions.revoke(parentId: record.id, at: now)
+            try await tx.sessions.insert(child.session)
+            return .success(())
         }.get()
+        return try signTokens(for: user, client: client, scopes: scopes, refreshToken: child.token)
     }
 
     /// The user behind a valid, unexpired access token issued by this server for `audience`.

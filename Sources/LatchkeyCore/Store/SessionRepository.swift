@@ -7,6 +7,9 @@ public protocol SessionRepository: Sendable {
     /// Marks a native refresh token rotated if it is neither rotated nor revoked yet (one conditional write). False
     /// when it was.
     func markRotated(id: String, at: Date) async throws -> Bool
+    /// A first use of a refresh token as one atomic step: marks `id` rotated if it is neither rotated nor revoked and
+    /// only then stores `child`. False, with nothing stored, when it was rotated or revoked already.
+    func rotate(id: String, at: Date, child: SessionRecord) async throws -> Bool
     func revoke(familyId: String, at: Date) async throws
     func revoke(userId: String, at: Date) async throws
     /// Revokes the live tokens minted from `parentId`.

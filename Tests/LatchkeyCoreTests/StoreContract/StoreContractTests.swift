@@ -183,6 +183,30 @@ import Testing
     }
 
     @Test(arguments: StoreUnderTest.allCases)
+    func aFirstUseRotatesAndStoresExactlyOneChild(_ kind: StoreUnderTest) async throws {
+        let store = try await kind.make()
+        let user = Fixtures.user(email: "r@example.com")
+        try await store.direct.users.insert(user)
+        let first = Fixtures.session(userId: user.id, family: "fam")
+        try await store.direct.sessions.insert(first)
+        let children = (0..<6).map { _ in Fixtures.session(userId: user.id, family: "fam", parent: first.id) }
+        let rotations = await Fixtures.race(6) { index in
+            (index, try await store.direct.sessions.rotate(id: first.id, at: Fixtures.now, child: children[index]))
+        }
+        let won = rotations.compactMap { try? $0.get() }.filter(\.1).map(\.0)
+        #expect(won.count == 1)
+        for (index, child) in children.enumerated() {
+            #expect(try await store.direct.sessions.find(tokenHash: child.tokenHash) != nil ? won == [index] : won != [index])
+        }
+        let revoked = Fixtures.session(userId: user.id)
+        try await store.direct.sessions.insert(revoked)
+        try await store.direct.sessions.revoke(userId: user.id, at: Fixtures.now)
+        let orphan = Fixtures.session(userId: user.id, parent: revoked.id)
+        #expect(try await store.direct.sessions.rotate(id: revoked.id, at: Fixtures.now, child: orphan) == false)
+        #expect(try await store.direct.sessions.find(tokenHash: orphan.tokenHash) == nil)
+    }
+
+    @Test(arguments: StoreUnderTest.allCases)
     func parallelPasswordAttemptsEachTakeASlotAndALockHolds(_ kind: StoreUnderTest) async throws {
         let store = try await kind.make()
         let user = Fixtures.user(email: "p@example.com")
