@@ -29,10 +29,10 @@ struct SQLiteRepositories: Repositories {
         await gate.acquire()
         do {
             let result = try await database.write(body)
-            await gate.release()
+            gate.release()
             return result
         } catch {
-            await gate.release()
+            gate.release()
             throw error
         }
     }

@@ -94,11 +94,11 @@ public final class SQLiteStore: Store {
         do {
             let result = try await body(SQLiteRepositories(database: database, gate: gate, transaction: opened))
             if opened.began { try await database.writeWithoutTransaction { try $0.execute(sql: "COMMIT") } }
-            await gate.release()
+            gate.release()
             return result
         } catch {
             try? await onWriter { db in if db.isInsideTransaction { try db.execute(sql: "ROLLBACK") } }
-            await gate.release()
+            gate.release()
             throw error
         }
     }

@@ -29,6 +29,14 @@ extension SQLiteRepositories: SessionRepository {
         try await read { try SessionRecord.filter(Column("token_hash") == tokenHash).fetchOne($0) }
     }
 
+    func findWithUser(tokenHash: Data) async throws -> (session: SessionRecord, user: UserRecord)? {
+        try await read { db in
+            guard let session = try SessionRecord.filter(Column("token_hash") == tokenHash).fetchOne(db),
+                  let user = try UserRecord.fetchOne(db, key: session.userId) else { return nil }
+            return (session, user)
+        }
+    }
+
     func markRotated(id: String, at: Date) async throws -> Bool {
         try await write { db in try Self.markRotated(db, id: id, at: at) }
     }

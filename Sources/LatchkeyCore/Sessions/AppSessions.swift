@@ -62,9 +62,8 @@ extension LatchkeyEngine {
         guard let refreshToken, !refreshToken.isEmpty, refreshToken.count <= 512 else { throw LatchkeyError.sessionInvalid }
         let hash = secretHash(refreshToken)
         let now = time.now()
-        guard let session = try await reader.sessions.find(tokenHash: hash), session.kind == .appServices,
-              session.revokedAt == nil, session.expiresAt > now,
-              let user = try await reader.users.find(id: session.userId), user.status == .active
+        guard let (session, user) = try await reader.sessions.findWithUser(tokenHash: hash), session.kind == .appServices,
+              session.revokedAt == nil, session.expiresAt > now, user.status == .active
         else { throw LatchkeyError.sessionInvalid }
         return (session, user)
     }

@@ -104,10 +104,9 @@ extension LatchkeyEngine {
         let client = try requireClient(caller.clientId)
         guard let refreshToken, !refreshToken.isEmpty else { throw LatchkeyError.missing(.refreshToken) }
         let now = time.now()
-        guard refreshToken.count <= 512, let record = try await reader.sessions.find(tokenHash: secretHash(refreshToken)),
+        guard refreshToken.count <= 512, let (record, user) = try await reader.sessions.findWithUser(tokenHash: secretHash(refreshToken)),
               record.kind == .native, record.revokedAt == nil, record.expiresAt > now,
-              record.audience.caseInsensitiveCompare(client.id) == .orderedSame,
-              let user = try await reader.users.find(id: record.userId), user.status == .active else {
+              record.audience.caseInsensitiveCompare(client.id) == .orderedSame, user.status == .active else {
             throw LatchkeyError.refreshTokenInvalid
         }
         // A refresh can narrow the scopes but never widen them.

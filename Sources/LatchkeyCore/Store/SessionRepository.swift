@@ -4,6 +4,8 @@ import Foundation
 public protocol SessionRepository: Sendable {
     func insert(_ session: SessionRecord) async throws
     func find(tokenHash: Data) async throws -> SessionRecord?
+    /// The session and its user in one read (every use of a session token needs both).
+    func findWithUser(tokenHash: Data) async throws -> (session: SessionRecord, user: UserRecord)?
     /// Marks a native refresh token rotated if it is neither rotated nor revoked yet (one conditional write). False
     /// when it was.
     func markRotated(id: String, at: Date) async throws -> Bool
