@@ -51,6 +51,9 @@ import Testing
         ("attributes: [{ name: a, required: sometimes }]", [:], "attributes[0].required: must be true or false"),
         ("functions: { f: { kind: command, command: [/bin/true], url: x } }", [:], "functions.f.url: unknown key"),
         ("app_services: { apps: [{ id: a, reset: { mode: email, url: ftp://x } }] }", [:], "app_services.apps[0].reset.url: must be an http(s) URL"),
+        ("parse: { mount: /api/x }", [:], "parse.mount: must be a path like /parse that no other dialect uses"),
+        ("parse: { apps: [{ id: a, cloud_functions: [nope] }] }", [:], "parse.apps[0].cloud_functions: nope is not declared under functions:"),
+        ("parse: { apps: [{ id: a, master_key: short }] }", [:], "parse.apps[0].master_key: must be at least 16 characters"),
     ])
     func mistakesNameTheirKey(yaml: String, environment: [String: String], message: String) throws {
         do {

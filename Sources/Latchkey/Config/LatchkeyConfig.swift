@@ -10,6 +10,7 @@ struct LatchkeyConfig {
     var database: DatabaseSettings
     var mail: MailSettings
     var functions: [String: FunctionDefinition]
+    var parse: ParseSettings
     var pagesDirectory: String?
     /// A file overriding the built-in common-password list.
     var commonPasswordsPath: String?
@@ -21,8 +22,8 @@ struct LatchkeyConfig {
     static let sections: [any ConfigSection.Type] = [
         ServerSettings.self, DevelopmentSettings.self, DatabaseSettings.self, MailSettings.self, SMTPSettings.self,
         ClientList.self, AttributeList.self, CodePolicy.self, PasswordSettings.self, LimitSettings.self, TokenPolicy.self,
-        ResetSettings.self, AppServicesSettings.self, FunctionDefinitions.self, RetentionSettings.self, TestingSettings.self,
-        LogSettings.self,
+        ResetSettings.self, AppServicesSettings.self, ParseSettings.self, FunctionDefinitions.self, RetentionSettings.self,
+        TestingSettings.self, LogSettings.self,
     ]
 
     /// Where `latchkey` looks for a configuration file when `--config` is not given: the working directory's
@@ -76,6 +77,9 @@ struct LatchkeyConfig {
         engine.apps = appServices.apps
         engine.linkTokenTTLSeconds = appServices.linkTTLSeconds
         pagesDirectory = appServices.pagesDirectory
+        parse = try ParseSettings(source.section(ParseSettings.section), functions: Set(functions.keys))
+        engine.parseApps = parse.apps
+        engine.parseSessionTTLSeconds = parse.sessionTTLSeconds
         let retention = try RetentionSettings(source.section(RetentionSettings.section),
                                               defaults: (engine.auditRetentionDays, engine.sentMailRetentionDays))
         engine.auditRetentionDays = retention.auditDays

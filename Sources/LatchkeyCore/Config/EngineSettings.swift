@@ -69,6 +69,9 @@ public struct EngineSettings: Sendable {
     /// App Services sessions: access tokens 30 minutes, refresh tokens (sessions) 60 days, as the hosted service.
     public var appAccessTTLSeconds = 1800
     public var appSessionTTLSeconds = 5_184_000
+    /// Parse apps; their sessions live `parseSessionTTLSeconds` (a year, as Parse Server's default).
+    public var parseApps: [ParseApp] = []
+    public var parseSessionTTLSeconds = 31_536_000
     /// Passwords refused as too common (lowercase). Loaded from the shipped list by the executable.
     public var commonPasswords: Set<String> = []
     /// How long audit events and the rows of delivered mail are kept.
