@@ -5,7 +5,8 @@ import Testing
 import LatchkeyStorage
 
 /// A database made before sessions and usernames (migrations 0001–0003) upgrades in place: App Services sessions
-/// keep working under their new kind, users keep their rows, and the email becomes optional.
+/// keep working under their new kind, users keep their rows, the email becomes optional, and every user gets a
+/// Parse objectId.
 @Suite struct SQLiteUpgradeTests {
     @Test func sessionsAndUsersSurviveTheUpgrade() async throws {
         let path = NSTemporaryDirectory() + "latchkey-upgrade-" + UUID().uuidString + "/db.sqlite"
@@ -15,7 +16,8 @@ import LatchkeyStorage
         let queue = try DatabaseQueue(path: path)
         try await queue.write { db in
             try db.execute(sql: """
-                INSERT INTO users (id, email, status, created_at, updated_at) VALUES ('u1', 'old@example.com', 'active', '2026-01-01', '2026-01-01');
+                INSERT INTO users (id, email, status, created_at, updated_at) VALUES ('u1', 'old@example.com', 'active', '2026-01-01', '2026-01-01'),
+                    ('u2', 'two@example.com', 'active', '2026-01-01', '2026-01-01');
                 INSERT INTO refresh_tokens (id, family_id, user_id, client_id, scope, token_hash, created_at, expires_at)
                     VALUES ('s1', 's1', 'u1', 'app:my-app', 'app_services', x'01', '2026-01-01', '2999-01-01'),
                            ('s2', 'f2', 'u1', 'native-client', 'openid', x'02', '2026-01-01', '2999-01-01');
@@ -24,7 +26,10 @@ import LatchkeyStorage
         try queue.close()
 
         let store = try SQLiteStore(path: path, migrations: all)
-        #expect(try store.migrate() == ["0004_sessions_and_usernames"])
+        #expect(try store.migrate() == ["0004_sessions_and_usernames", "0005_parse_object_ids"])
+        let objectIds = try [await store.direct.users.find(id: "u1"), await store.direct.users.find(id: "u2")].map { try #require($0).objectId }
+        #expect(objectIds.allSatisfy { $0.count == 10 && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } })
+        #expect(Set(objectIds).count == 2)
         let app = try #require(try await store.direct.sessions.find(tokenHash: Data([1])))
         #expect(app.kind == .appServices && app.audience == "my-app")
         let native = try #require(try await store.direct.sessions.find(tokenHash: Data([2])))

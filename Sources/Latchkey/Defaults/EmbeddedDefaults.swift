@@ -164,6 +164,24 @@ ALTER TABLE users_new RENAME TO users;
 CREATE INDEX users_pending ON users(status, updated_at);
 
 """#),
+        ("0005_parse_object_ids", #"""
+-- Parse names every user by a 10-character objectId from [A-Za-z0-9] (about 60 random bits). Users made
+-- before this migration get one here; the engine gives every new user one.
+ALTER TABLE users ADD COLUMN object_id TEXT;
+UPDATE users SET object_id =
+    substr('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789', 1 + abs(random() % 62), 1) ||
+    substr('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789', 1 + abs(random() % 62), 1) ||
+    substr('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789', 1 + abs(random() % 62), 1) ||
+    substr('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789', 1 + abs(random() % 62), 1) ||
+    substr('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789', 1 + abs(random() % 62), 1) ||
+    substr('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789', 1 + abs(random() % 62), 1) ||
+    substr('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789', 1 + abs(random() % 62), 1) ||
+    substr('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789', 1 + abs(random() % 62), 1) ||
+    substr('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789', 1 + abs(random() % 62), 1) ||
+    substr('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789', 1 + abs(random() % 62), 1);
+CREATE UNIQUE INDEX users_object_id ON users(object_id);
+
+"""#),
     ]
     /// config/templates/<locale>/<kind>.<part>.mustache
     static let mailTemplates: [(name: String, text: String)] = [

@@ -27,6 +27,12 @@ public enum SecureRandom {
         }
     }
 
+    /// A string of `length` characters from [A-Za-z0-9], each drawn uniformly (Parse's objectId alphabet).
+    public static func alphanumeric(_ length: Int) -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        return String((0..<length).map { _ in alphabet[Int(uniform(UInt32(alphabet.count)))] })
+    }
+
     /// A string of `length` decimal digits, each drawn uniformly.
     public static func digits(_ length: Int) -> String {
         String((0..<length).map { _ in Character(String(uniform(10))) })

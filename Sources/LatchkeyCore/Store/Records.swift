@@ -5,6 +5,8 @@ import Foundation
 public struct UserRecord: Codable, Sendable, Equatable {
     public enum Status: String, Codable, Sendable { case active, pending, disabled }
     public var id: String
+    /// The user's name in the Parse dialect: 10 characters from [A-Za-z0-9], unique, fixed at creation.
+    public var objectId: String
     public var email: String?
     /// The username as the user chose it; `usernameKey` is its case-folded form, which is what is unique.
     public private(set) var username: String?
@@ -21,7 +23,7 @@ public struct UserRecord: Codable, Sendable, Equatable {
 
     public init(id: String, email: String?, username: String? = nil, passwordHash: String?, emailVerified: Bool, status: Status,
                 attributes: [String: JSONValue], now: Date) {
-        self.id = id; self.email = email; self.passwordHash = passwordHash
+        self.id = id; self.objectId = SecureRandom.alphanumeric(10); self.email = email; self.passwordHash = passwordHash
         self.emailVerified = emailVerified; self.status = status; self.attributes = attributes
         self.failedLoginCount = 0; self.createdAt = now; self.updatedAt = now; self.lastLoginAt = nil
         self.lockedUntil = nil
