@@ -5,7 +5,7 @@ public enum PasswordProblem: String, Sendable, Equatable {
 
 /// A value an engine call needs and did not get. Each dialect names it in its own parameter vocabulary.
 public enum RequiredInput: Sendable, Equatable {
-    case clientId, email, password, newPassword, code, continuationToken, refreshToken, challengeTypes, attributes
+    case clientId, email, username, password, newPassword, code, continuationToken, refreshToken, challengeTypes, attributes
 }
 
 /// Every way an engine call can fail, in the engine's terms. Each dialect maps these, and only these, to its
@@ -45,6 +45,12 @@ public enum LatchkeyError: Error, Sendable, Equatable {
     case userAlreadyConfirmed
     case userPendingConfirmation
     case sessionInvalid
+    /// A session that existed but whose lifetime is over.
+    case sessionExpired
+    /// A custom field whose name is not `^[A-Za-z][0-9A-Za-z_]*$` or is reserved.
+    case invalidFieldName(String)
+    /// A custom field written with another type than its first write gave it.
+    case fieldTypeMismatch(field: String, expected: String, got: String)
     /// The app recovers passwords through its function, not by mailed link.
     case recoveryNotByMail
     /// The verification function answered `fail` (or failed): no account was created / it stays pending.

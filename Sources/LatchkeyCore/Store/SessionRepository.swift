@@ -14,6 +14,8 @@ public protocol SessionRepository: Sendable {
     func rotate(id: String, at: Date, child: SessionRecord) async throws -> Bool
     func revoke(familyId: String, at: Date) async throws
     func revoke(userId: String, at: Date) async throws
+    /// Revokes a user's live sessions of one kind from one device or installation.
+    func revoke(userId: String, kind: SessionRecord.Kind, deviceId: String, at: Date) async throws
     /// Revokes the live tokens minted from `parentId`.
     func revoke(parentId: String, at: Date) async throws
 }

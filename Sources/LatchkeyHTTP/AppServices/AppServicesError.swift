@@ -22,7 +22,7 @@ struct AppServicesError: Sendable {
         case .userNotFound: return Self.body(.notFound, "UserNotFound", "user not found")
         case .invalidCredentials: return Self.body(.unauthorized, "InvalidPassword", "invalid username/password")
         case .userPendingConfirmation: return Self.body(.unauthorized, "AuthError", "confirmation required")
-        case .sessionInvalid, .accessTokenInvalid, .refreshTokenInvalid: return Self.body(.unauthorized, "InvalidSession", "invalid session")
+        case .sessionInvalid, .sessionExpired, .accessTokenInvalid, .refreshTokenInvalid: return Self.body(.unauthorized, "InvalidSession", "invalid session")
         case .recoveryNotByMail: return Self.body(.badRequest, "BadRequest", "please use reset password via function")
         case .verificationFunctionRefused(let email): return Self.body(.badRequest, "BadRequest", "failed to confirm user \"\(email)\"")
         case .recoveryFunctionRefused(let email): return Self.body(.badRequest, "FunctionExecutionError", "failed to reset password for user \"\(email)\"")
@@ -40,7 +40,7 @@ struct AppServicesError: Sendable {
             return Self.body(.serviceUnavailable, "InternalServerError", "server busy", headers: [.retryAfter: String(seconds)])
         case .storeFailure: return Self.body(.internalServerError, "InternalServerError", "internal server error")
         case .unsupportedChallengeType, .invalidScope, .userHasNoPassword, .invalidAttributes, .invalidCode, .flowTokenInvalid,
-             .flowTokenExpired, .flowStepMismatch:
+             .flowTokenExpired, .flowStepMismatch, .invalidFieldName, .fieldTypeMismatch:
             return Self.body(.badRequest, "BadRequest", "bad request")
         }
     }
@@ -48,7 +48,7 @@ struct AppServicesError: Sendable {
     /// The provider's field names.
     static func parameterName(_ input: RequiredInput) -> String {
         switch input {
-        case .email: "email"
+        case .email, .username: "email"
         case .password, .newPassword: "password"
         case .refreshToken: "refresh_token"
         case .clientId: "client_app_id"

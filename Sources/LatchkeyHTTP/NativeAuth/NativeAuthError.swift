@@ -57,7 +57,7 @@ enum NativeAuthError {
                                                            "error_description": "The server is busy; retry shortly."],
                                      headers: [.retryAfter: String(seconds)])
         case .linkTokenMalformed, .linkTokenInvalid, .userAlreadyConfirmed, .userPendingConfirmation, .sessionInvalid,
-             .recoveryNotByMail, .verificationFunctionRefused, .recoveryFunctionRefused, .noVerificationFunction, .noRecoveryFunction:
+             .sessionExpired, .invalidFieldName, .fieldTypeMismatch, .recoveryNotByMail, .verificationFunctionRefused, .recoveryFunctionRefused, .noVerificationFunction, .noRecoveryFunction:
             return body("invalid_request", "The request is not valid for this endpoint.", [90100])
         case .storeFailure:
             return JSONResponse.make(.internalServerError, ["error": "server_error",
@@ -74,7 +74,7 @@ enum NativeAuthError {
     static func parameterName(_ input: RequiredInput) -> String {
         switch input {
         case .clientId: "client_id"
-        case .email: "username"
+        case .email, .username: "username"
         case .password: "password"
         case .newPassword: "new_password"
         case .code: "oob"

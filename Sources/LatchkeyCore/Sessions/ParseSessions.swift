@@ -1,0 +1,111 @@
+import Foundation
+
+/// A Parse sign-up or login: the user and the session it opened. The token (`r:` + 32 hex) is handed out once; only
+/// its HMAC is stored.
+public struct ParseLogin: Sendable {
+    public var user: UserRecord
+    public var session: SessionRecord
+    public var sessionToken: String
+}
+
+/// Parse sessions: opaque, revocable, one per installation, `parse.session_ttl_seconds` long (a year by default).
+extension LatchkeyEngine {
+    public func requireParseApp(_ id: String?) throws -> ParseApp {
+        guard let id, let app = settings.parseApps.first(where: { $0.id == id }) else { throw LatchkeyError.unknownClient }
+        return app
+    }
+
+    /// `POST users`: a username (required), an optional email, a password and custom fields; opens a session.
+    public func parseSignUp(app: ParseApp, username rawUsername: String?, email rawEmail: String?, password: String?,
+                            fields: [String: JSONValue], installationId: String?, caller: CallerInfo) async throws -> ParseLogin {
+        try await limit(.signUpPerIP, caller.ip, caller: caller)
+        guard let rawUsername, !rawUsername.isEmpty else { throw LatchkeyError.missing(.username) }
+        let username = try requireUsername(rawUsername)
+        guard let password, !password.isEmpty else { throw LatchkeyError.missing(.password) }
+        let email = try rawEmail.map { try requireEmail($0) }
+        let accepted = try requireAcceptablePassword(password, identifiers: [username, email])
+        let hash = try await hashPassword(accepted)
+        return try await transaction { tx in
+            try await self.checkCustomFields(fields, in: tx)
+            let user = try await self.createAccount(NewAccount(email: email, username: username, passwordHash: hash, attributes: fields,
+                                                               emailVerified: false, status: .active),
+                                                    detail: "parse \(app.id)", caller: caller, in: tx)
+            return try await self.openParseSession(for: user, app: app, installationId: installationId, in: tx)
+        }
+    }
+
+    /// `login`: `username` (which may be an email, as in Parse) or `email`, and the password. Every failure that could
+    /// tell an attacker which part was wrong is the same `.invalidCredentials`.
+    public func parseLogin(app: ParseApp, username: String?, email: String?, password: String?, installationId: String?,
+                           caller: CallerInfo) async throws -> ParseLogin {
+        guard (username?.isEmpty == false) || (email?.isEmpty == false) else { throw LatchkeyError.missing(.username) }
+        guard let password, !password.isEmpty else { throw LatchkeyError.missing(.password) }
+        try await limit(.credentialPerIP, caller.ip, caller: caller)
+        guard let user = try await findParseUser(username: username, email: email), user.status == .active else {
+            throw LatchkeyError.invalidCredentials
+        }
+        let rehash = try await checkPassword(password, for: user, caller: caller)
+        if app.preventLoginWithUnverifiedEmail, app.verifyUserEmails, user.email != nil, !user.emailVerified {
+            try await releasePasswordAttempt(userId: user.id)
+            throw LatchkeyError.userPendingConfirmation
+        }
+        return try await transaction { tx in
+            guard let stored = try await tx.users.find(id: user.id) else { throw LatchkeyError.invalidCredentials }
+            let current = try await self.recordSignIn(stored, rehash: rehash, method: "parse password", caller: caller, in: tx)
+            return try await self.openParseSession(for: current, app: app, installationId: installationId, in: tx)
+        }
+    }
+
+    /// The live session behind a token, with its user: `.sessionInvalid` when unknown, revoked, of another app or of a
+    /// user who can no longer sign in; `.sessionExpired` when its lifetime is over.
+    public func parseSession(app: ParseApp, token: String) async throws -> (session: SessionRecord, user: UserRecord) {
+        guard token.count <= 512, let (session, user) = try await reader.sessions.findWithUser(tokenHash: secretHash(token)),
+              session.kind == .parse, session.audience == app.id, session.revokedAt == nil, user.status == .active else {
+            throw LatchkeyError.sessionInvalid
+        }
+        guard session.expiresAt > time.now() else { throw LatchkeyError.sessionExpired }
+        return (session, user)
+    }
+
+    /// `logout`: ends the session.
+    public func parseLogout(_ session: SessionRecord, caller: CallerInfo) async throws {
+        try await transaction { tx in
+            try await tx.sessions.revoke(familyId: session.familyId, at: self.time.now())
+            try await self.audit(tx, "sign_out", caller: caller, userId: session.userId, detail: "parse \(session.audience)")
+        }
+    }
+
+    /// Parse's lookup: an email alone matches the email; a username matches the username, or the email when it is one.
+    private func findParseUser(username: String?, email: String?) async throws -> UserRecord? {
+        if let email, !email.isEmpty {
+            guard let normalized = EmailAddress.normalize(email), let user = try await reader.users.find(email: normalized) else { return nil }
+            if let username, !username.isEmpty, user.username.map(UserRecord.usernameKey) != UserRecord.usernameKey(username) { return nil }
+            return user
+        }
+        guard let username else { return nil }
+        if let user = try await reader.users.find(username: username) { return user }
+        return try await EmailAddress.normalize(username).asyncFlatMap { try await reader.users.find(email: $0) }
+    }
+
+    /// A new session; the user's other sessions from the same installation end (one per installation, as Parse).
+    private func openParseSession(for user: UserRecord, app: ParseApp, installationId: String?, in tx: any Repositories) async throws -> ParseLogin {
+        let now = time.now()
+        if let installationId, !installationId.isEmpty {
+            try await tx.sessions.revoke(userId: user.id, kind: .parse, deviceId: installationId, at: now)
+        }
+        let token = "r:" + SecureRandom.bytes(16).hex
+        let id = SecureRandom.alphanumeric(10)
+        let session = SessionRecord(id: id, familyId: id, userId: user.id, kind: .parse, audience: app.id, scope: "parse",
+                                    tokenHash: secretHash(token), createdAt: now,
+                                    expiresAt: now + Double(settings.parseSessionTTLSeconds), deviceId: installationId)
+        try await tx.sessions.insert(session)
+        return ParseLogin(user: user, session: session, sessionToken: token)
+    }
+}
+
+private extension Optional {
+    func asyncFlatMap<U>(_ transform: (Wrapped) async throws -> U?) async rethrows -> U? {
+        guard let self else { return nil }
+        return try await transform(self)
+    }
+}
