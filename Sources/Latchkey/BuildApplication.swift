@@ -58,6 +58,8 @@ func buildApplication(_ config: LatchkeyConfig) async throws -> Application<Rout
     serverOptions.trustedProxies = config.server.trustedProxies
     serverOptions.pages = try pages(config)
     serverOptions.corsAllowedOrigins = config.server.corsAllowedOrigins
+    serverOptions.parseMount = config.parse.mount
+    serverOptions.parseMasterKeyIPs = config.parse.masterKeyIPs
     if let certificate = config.server.tlsCertificate, let key = config.server.tlsKey { serverOptions.tls = (certificate, key) }
     let app: Application<RouterResponder<LatchkeyRequestContext>>
     do { app = try LatchkeyServer.application(engine: engine, options: serverOptions, services: [worker], logger: logger) } catch {

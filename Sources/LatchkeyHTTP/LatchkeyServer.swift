@@ -23,6 +23,9 @@ public struct ServerOptions: Sendable {
     public var tls: (certificate: String, key: String)?
     /// Templates of the hosted confirm / reset pages (config/pages).
     public var pages: MustacheLibrary = MustacheLibrary()
+    /// The Parse dialect's mount path and the addresses a master key is accepted from.
+    public var parseMount = "/parse"
+    public var parseMasterKeyIPs: [String] = ["127.0.0.1", "::1"]
     public init(host: String, port: Int, testingMailbox: TestingMailbox?) {
         self.host = host; self.port = port; self.testingMailbox = testingMailbox
     }
@@ -42,6 +45,10 @@ public enum LatchkeyServer {
         AppServicesRoutes(engine: engine, clientAddress: clientAddress, errors: AppServicesErrorMiddleware(errors: appServicesErrors))
             .addRoutes(to: router)
         HostedPages(engine: engine, pages: pages, clientAddress: clientAddress).addRoutes(to: router)
+        if !engine.settings.parseApps.isEmpty {
+            ParseRoutes(engine: engine, mount: options.parseMount, masterKeyIPs: Set(options.parseMasterKeyIPs), clientAddress: clientAddress)
+                .addRoutes(to: router)
+        }
         OpenIDRoutes(engine: engine).addRoutes(to: router)
         OperatorRoutes(engine: engine, testingMailbox: options.testingMailbox).addRoutes(to: router)
         return router

@@ -40,7 +40,7 @@ import Testing
             return try await h.engine.signInWithPassword(continuationToken: ct2, username: nil, password: password, scope: nil, caller: h.caller)
         }
         for _ in 0..<5 { await #expect(throws: LatchkeyError.invalidCredentials) { _ = try await attempt("wrong one!") } }
-        await #expect(throws: LatchkeyError.rateLimited(retryAfterSeconds: 30)) { _ = try await attempt("the right passphrase") }
+        await #expect(throws: LatchkeyError.accountLocked(retryAfterSeconds: 30)) { _ = try await attempt("the right passphrase") }
         h.time.advance(seconds: 31)
         _ = try await attempt("the right passphrase")
     }

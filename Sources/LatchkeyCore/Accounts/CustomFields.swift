@@ -4,7 +4,7 @@ import Foundation
 /// fixed by its first write, deployment-wide, as an insert-if-absent server value, so two first writes racing agree.
 extension LatchkeyEngine {
     /// Names the dialect itself answers, which a client may not use for its own fields.
-    static let reservedFieldNames: Set<String> = [
+    public static let reservedFieldNames: Set<String> = [
         "objectId", "createdAt", "updatedAt", "ACL", "username", "password", "email", "emailVerified", "authData",
         "sessionToken", "className", "error", "message", "code",
     ]

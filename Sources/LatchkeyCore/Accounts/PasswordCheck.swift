@@ -28,7 +28,7 @@ extension LatchkeyEngine {
         let failures: Int
         switch attempt {
         case nil: throw LatchkeyError.invalidCredentials
-        case .locked(let until)?: throw LatchkeyError.rateLimited(retryAfterSeconds: Int(until.timeIntervalSince(now).rounded(.up)))
+        case .locked(let until)?: throw LatchkeyError.accountLocked(retryAfterSeconds: Int(until.timeIntervalSince(now).rounded(.up)))
         case .counted(let count)?: failures = count
         }
         let verdict = try await verifyPassword(password, against: phc)

@@ -38,6 +38,8 @@ public enum LatchkeyError: Error, Sendable, Equatable {
     case serverBusy(retryAfterSeconds: Int)
     /// Over a rate limit, or the account is locked after wrong passwords: retry after the delay.
     case rateLimited(retryAfterSeconds: Int)
+    /// Too many wrong passwords: the account is locked this much longer.
+    case accountLocked(retryAfterSeconds: Int)
     /// A link token pair that is not even well-formed.
     case linkTokenMalformed
     /// Well-formed but unknown, used, expired, or for another purpose.

@@ -24,6 +24,9 @@ extension LatchkeyEngine {
         guard let password, !password.isEmpty else { throw LatchkeyError.missing(.password) }
         let email = try rawEmail.map { try requireEmail($0) }
         let accepted = try requireAcceptablePassword(password, identifiers: [username, email])
+        // Taken identifiers are refused before scrypt runs; the insert's unique indexes settle races.
+        if try await reader.users.find(username: username) != nil { throw LatchkeyError.usernameTaken }
+        if let email, let holder = try await reader.users.find(email: email), holdsAddress(holder) { throw LatchkeyError.emailTaken }
         let hash = try await hashPassword(accepted)
         return try await transaction { tx in
             try await self.checkCustomFields(fields, in: tx)

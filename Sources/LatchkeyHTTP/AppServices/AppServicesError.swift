@@ -33,7 +33,7 @@ struct AppServicesError: Sendable {
         case .noRecoveryFunction(let email):
             return Self.body(.badRequest, "InvalidConfiguration", "cannot reset password for \(email): no reset function is configured")
         case .unknownClient: return Self.body(.notFound, "AppNotFound", "cannot find app using Client App ID '\(appId ?? "")'")
-        case .rateLimited(let seconds):
+        case .rateLimited(let seconds), .accountLocked(let seconds):
             return Self.body(.tooManyRequests, "TooManyRequests", "too many requests, retry in \(seconds) seconds",
                         headers: [.retryAfter: String(seconds)])
         case .serverBusy(let seconds):

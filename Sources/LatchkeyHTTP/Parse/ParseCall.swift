@@ -1,0 +1,64 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LatchkeyCore
+
+/// A body that is one JSON object whatever its Content-Type (ParseSwift sends `application/json` even on GET).
+struct ParseBody: JSONObjectBody, Sendable {
+    var fields: [String: JSONValue]
+
+    init(from decoder: any Decoder) throws {
+        fields = try decoder.singleValueContainer().decode([String: JSONValue].self)
+    }
+}
+
+/// What every Parse call carries, read from the headers (or the JS SDK's `_ApplicationId`-style body fields):
+/// the app, whether the caller holds its master key, the session token and installation id.
+struct ParseCall: Sendable {
+    let app: ParseApp
+    let isMaster: Bool
+    let sessionToken: String?
+    let installationId: String?
+    /// The body without the JS SDK's underscore fields.
+    let body: [String: JSONValue]
+    let caller: CallerInfo
+
+    static let bodyKeys = ["_ApplicationId", "_ClientKey", "_JavaScriptKey", "_MasterKey", "_SessionToken", "_InstallationId",
+                           "_ClientVersion", "_ContentType", "_RevocableSession", "_context", "_noBody", "_method"]
+
+    /// Nil when the caller may not use the app (answered 403 `{"error":"unauthorized"}`).
+    static func read(_ request: Request, context: LatchkeyRequestContext, engine: LatchkeyEngine, masterKeyIPs: Set<String>,
+                     clientAddress: ClientAddress, withBody: Bool) async throws -> ParseCall? {
+        let fields = withBody ? try await request.decode(as: ParseBody.self, context: context).fields : [:]
+        func value(_ header: String, _ bodyKey: String) -> String? {
+            if let text = request.headers[HTTPField.Name(header)!], !text.isEmpty { return text }
+            if case .string(let text)? = fields[bodyKey], !text.isEmpty { return text }
+            return nil
+        }
+        guard let app = try? engine.requireParseApp(value("X-Parse-Application-Id", "_ApplicationId")) else { return nil }
+        let caller = clientAddress.caller(request, context: context, clientId: app.id)
+        var isMaster = false
+        if let key = value("X-Parse-Master-Key", "_MasterKey") {
+            guard let master = app.masterKey, Digest.constantTimeEqual(Array(key.utf8), Array(master.utf8)),
+                  masterKeyIPs.contains(caller.ip ?? "") else { return nil }
+            isMaster = true
+        }
+        if let clientKey = app.clientKey, !isMaster {
+            let given = value("X-Parse-Client-Key", "_ClientKey") ?? value("X-Parse-JavaScript-Key", "_JavaScriptKey")
+                ?? value("X-Parse-REST-API-Key", "_RESTAPIKey")
+            guard let given, Digest.constantTimeEqual(Array(given.utf8), Array(clientKey.utf8)) else { return nil }
+        }
+        return ParseCall(app: app, isMaster: isMaster, sessionToken: value("X-Parse-Session-Token", "_SessionToken"),
+                         installationId: value("X-Parse-Installation-Id", "_InstallationId"),
+                         body: fields.filter { !bodyKeys.contains($0.key) }, caller: caller)
+    }
+
+    func string(_ key: String) throws -> String? {
+        switch body[key] {
+        case nil, .null?: return nil
+        case .string(let text)?: return text
+        default: throw ParseError(key == "email" ? 125 : key == "password" ? 201 : 200,
+                                  key == "email" ? "Email address format is invalid." : key == "password" ? "password is required" : "bad or missing username")
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import HTTPTypes
+import Hummingbird
+import LatchkeyCore
+
+/// Parse's error body `{"code": int, "error": str}` with Parse Server's statuses: 500 for code 1, 404 for 101, 400
+/// otherwise (specs/parse.md §0), and 429 / 503 with `Retry-After` where ParseSwift retries.
+struct ParseError: Error, Sendable {
+    let code: Int
+    let message: String
+    var status: HTTPResponse.Status?
+    var retryAfterSeconds: Int?
+
+    init(_ code: Int, _ message: String, status: HTTPResponse.Status? = nil, retryAfterSeconds: Int? = nil) {
+        self.code = code; self.message = message; self.status = status; self.retryAfterSeconds = retryAfterSeconds
+    }
+
+    var response: Response {
+        let status = status ?? (code == 1 ? .internalServerError : code == 101 ? .notFound : .badRequest)
+        return JSONResponse.make(status, ["code": .int(code), "error": .string(message)],
+                                 headers: retryAfterSeconds.map { [.retryAfter: String($0)] } ?? [:])
+    }
+
+    /// A missing or unknown application id, a client key that does not match, a master key from elsewhere: 403 with
+    /// the raw body Parse Server answers (no `code`).
+    static var unauthorized: Response { JSONResponse.make(.forbidden, ["error": "unauthorized"]) }
+
+    static let invalidSession = ParseError(209, "Invalid session token")
+
+    init(_ error: LatchkeyError) {
+        switch error {
+        case .missing(.username), .missing(.email), .invalidUsername: self.init(200, "bad or missing username")
+        case .missing(.password), .missing(.newPassword): self.init(201, "password is required")
+        case .missing: self.init(107, "Invalid JSON.")
+        case .invalidEmail: self.init(125, "Email address format is invalid.")
+        case .usernameTaken: self.init(202, "Account already exists for this username.")
+        case .emailTaken: self.init(203, "Account already exists for this email address.")
+        case .passwordRejected: self.init(142, "Password does not meet the Password Policy requirements.")
+        case .invalidCredentials, .userNotFound, .userHasNoPassword: self.init(101, "Invalid username/password.")
+        case .accountLocked(let seconds):
+            let minutes = max(1, (seconds + 59) / 60)
+            self.init(101, "Your account is locked due to multiple failed login attempts. Please try again after \(minutes) minute(s)")
+        case .userPendingConfirmation: self.init(205, "User email is not verified.")
+        case .sessionInvalid, .accessTokenInvalid, .refreshTokenInvalid: self = Self.invalidSession
+        case .sessionExpired: self.init(209, "Session token is expired.")
+        case .invalidFieldName(let name): self.init(105, "Invalid field name: \(name).")
+        case .fieldTypeMismatch(let field, let expected, let got): self.init(111, "schema mismatch for _User.\(field); expected \(expected) but got \(got)")
+        case .invalidAttributes: self.init(142, "Invalid attributes.")
+        case .rateLimited(let seconds): self.init(100, "Too many requests.", status: .tooManyRequests, retryAfterSeconds: seconds)
+        case .serverBusy(let seconds): self.init(1, "Server busy.", status: .serviceUnavailable, retryAfterSeconds: seconds)
+        case .storeFailure: self.init(1, "Internal server error.")
+        case .unknownClient: self.init(119, "Permission denied.")
+        case .unsupportedChallengeType, .invalidScope, .invalidCode, .flowTokenInvalid, .flowTokenExpired, .flowStepMismatch,
+             .linkTokenMalformed, .linkTokenInvalid, .userAlreadyConfirmed, .recoveryNotByMail, .verificationFunctionRefused,
+             .recoveryFunctionRefused, .noVerificationFunction, .noRecoveryFunction:
+            self.init(-1, "The request is not valid for this endpoint.")
+        }
+    }
+}
+
+/// The Parse dialect's one error mapping, for every route under its mount.
+struct ParseErrorMiddleware: RouterMiddleware {
+    typealias Context = LatchkeyRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as ParseError {
+            return error.response
+        } catch let error as LatchkeyError {
+            if error == .unknownClient { return ParseError.unauthorized }
+            return ParseError(error).response
+        } catch is MalformedRequest {
+            return ParseError(107, "Invalid JSON.").response
+        } catch let error as HTTPResponseError where error.status == .contentTooLarge {
+            return ParseError(116, "The object is too large.", status: .contentTooLarge).response
+        }
+    }
+}
