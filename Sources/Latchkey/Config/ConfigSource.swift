@@ -19,7 +19,7 @@ final class ConfigSource {
     private let environmentReader: ConfigReader
     /// Declared keys the file sets and keys the environment sets.
     private let fileKeys: Set<String>
-    private(set) var environmentKeys: Set<String>
+    private let environmentKeys: Set<String>
     private let lists: [String: Node]
     /// Every key a component asked for (the schema test compares it with the declared sections).
     private(set) var keysRead = Set<String>()
@@ -34,7 +34,7 @@ final class ConfigSource {
             root = mapping
         }
         var fileKeys = Set<String>()
-        try Self.checkKnown(root, prefix: "", declared: declared, lists: Set(lists), found: &fileKeys)
+        try Self.checkKnown(root, prefix: "", declared: declared, lists: Set(lists), known: declared.union(lists), found: &fileKeys)
         self.fileKeys = fileKeys
 
         // A misspelt variable would otherwise be ignored without a word, like an unknown YAML key must not be.
@@ -95,7 +95,7 @@ final class ConfigSource {
 
     /// Walks the file: every node must be a declared key, a list section, or a mapping on the way to one.
     private static func checkKnown(_ mapping: Node.Mapping, prefix: String, declared: Set<String>, lists: Set<String>,
-                                   found: inout Set<String>) throws {
+                                   known: Set<String>, found: inout Set<String>) throws {
         for (keyNode, value) in mapping {
             guard let name = keyNode.string else { throw ConfigError(key: prefix.isEmpty ? "(file)" : prefix, message: "keys must be strings") }
             let path = join(prefix, name)
@@ -108,9 +108,10 @@ final class ConfigSource {
                 found.insert(path)
                 continue
             }
-            let isOnTheWay = declared.union(lists).contains { $0.hasPrefix(path + ".") }
-            guard isOnTheWay, let child = value.mapping else { throw ConfigError(key: path, message: "unknown key") }
-            try checkKnown(child, prefix: path, declared: declared, lists: lists, found: &found)
+            guard known.contains(where: { $0.hasPrefix(path + ".") }), let child = value.mapping else {
+                throw ConfigError(key: path, message: "unknown key")
+            }
+            try checkKnown(child, prefix: path, declared: declared, lists: lists, known: known, found: &found)
         }
     }
 

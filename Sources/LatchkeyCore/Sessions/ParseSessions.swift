@@ -4,7 +4,6 @@ import Foundation
 /// its HMAC is stored.
 public struct ParseLogin: Sendable {
     public var user: UserRecord
-    public var session: SessionRecord
     public var sessionToken: String
 }
 
@@ -102,7 +101,7 @@ extension LatchkeyEngine {
                                     tokenHash: secretHash(token), createdAt: now,
                                     expiresAt: now + Double(settings.parseSessionTTLSeconds), deviceId: installationId)
         try await tx.sessions.insert(session)
-        return ParseLogin(user: user, session: session, sessionToken: token)
+        return ParseLogin(user: user, sessionToken: token)
     }
 }
 

@@ -57,8 +57,8 @@ struct ParseCall: Sendable {
         switch body[key] {
         case nil, .null?: return nil
         case .string(let text)?: return text
-        default: throw ParseError(key == "email" ? 125 : key == "password" ? 201 : 200,
-                                  key == "email" ? "Email address format is invalid." : key == "password" ? "password is required" : "bad or missing username")
+        // A credential of another JSON type is answered like a bad value of that credential.
+        default: throw ParseError(key == "email" ? .invalidEmail : key == "password" ? .missing(.password) : .invalidUsername)
         }
     }
 }

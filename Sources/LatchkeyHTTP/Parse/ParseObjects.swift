@@ -14,16 +14,10 @@ enum ParseObjects {
 
     static func date(_ date: Date) -> String { formatter.string(from: date) }
 
-    /// `{"__type":"Date","iso":...}`, the form of every date that is not `createdAt`/`updatedAt`.
-    static func typedDate(_ date: Date) -> JSONValue { .object(["__type": "Date", "iso": .string(Self.date(date))]) }
-
     /// A user as its owner (or master) sees it; others do not see `email`. Custom fields come first so that no stored
     /// field can shadow the server's own keys.
     static func user(_ user: UserRecord, showEmail: Bool, sessionToken: String? = nil) -> [String: JSONValue] {
-        var body = user.attributes.filter { name, _ in
-            name.range(of: "^[A-Za-z][0-9A-Za-z_]*$", options: .regularExpression) != nil
-                && !LatchkeyEngine.reservedFieldNames.contains(name)
-        }
+        var body = user.attributes.filter { name, _ in LatchkeyEngine.isCustomFieldName(name) }
         body["objectId"] = .string(user.objectId)
         // Accounts made through the other dialects have no username: Parse's lookup takes their email in its place.
         body["username"] = .string(user.username ?? user.email ?? user.objectId)

@@ -13,7 +13,7 @@ struct ParseRoutes: Sendable {
     func addRoutes(to router: Router<LatchkeyRequestContext>) {
         let group = router.group(RouterPath(mount)).add(middleware: ParseErrorMiddleware())
         for method in [HTTPRequest.Method.get, .post] {
-            group.on("health", method: method) { _, _ in ParseRoutes.answer(.ok, ["status": "ok"]) }
+            group.on("health", method: method) { _, _ in JSONResponse.ok(["status": "ok"]) }
             group.on("login", method: method) { request, context in
                 try await self.call(request, context, body: method == .post, session: .ignored) { call, _ in try await self.login(call, request) }
             }
@@ -24,13 +24,13 @@ struct ParseRoutes: Sendable {
         group.get("users/me") { request, context in
             try await self.call(request, context, body: false, session: .required) { _, session in
                 let (session, user) = session!
-                return ParseRoutes.answer(.ok, ParseObjects.user(user, showEmail: true, sessionToken: session.token))
+                return JSONResponse.make(.ok, ParseObjects.user(user, showEmail: true, sessionToken: session.token))
             }
         }
         group.post("logout") { request, context in
             try await self.call(request, context, body: false, session: .checked) { call, session in
                 if let (live, _) = session { try await engine.parseLogout(live.record, caller: call.caller) }
-                return ParseRoutes.answer(.ok, [:])
+                return JSONResponse.make(.ok, [:])
             }
         }
     }
@@ -65,7 +65,7 @@ struct ParseRoutes: Sendable {
                                                  password: try call.string("password"), fields: fields,
                                                  installationId: call.installationId, caller: call.caller)
         let location = "\(engine.settings.publicURL)\(mount)/users/\(login.user.objectId)"
-        return ParseRoutes.answer(.created, ["objectId": .string(login.user.objectId), "createdAt": .string(ParseObjects.date(login.user.createdAt)),
+        return JSONResponse.make(.created, ["objectId": .string(login.user.objectId), "createdAt": .string(ParseObjects.date(login.user.createdAt)),
                                              "sessionToken": .string(login.sessionToken)],
                                   headers: [.location: location])
     }
@@ -82,7 +82,7 @@ struct ParseRoutes: Sendable {
         guard let password = try credential("password"), !password.isEmpty else { throw ParseError(201, "password is required.") }
         let login = try await engine.parseLogin(app: call.app, username: username, email: email, password: password,
                                                 installationId: call.installationId, caller: call.caller)
-        return ParseRoutes.answer(.ok, ParseObjects.user(login.user, showEmail: true, sessionToken: login.sessionToken))
+        return JSONResponse.make(.ok, ParseObjects.user(login.user, showEmail: true, sessionToken: login.sessionToken))
     }
 
     /// The query string as Express reads it: `+` is a space (ParseSwift sends a literal plus as `%2B`).
@@ -97,7 +97,4 @@ struct ParseRoutes: Sendable {
         return values
     }
 
-    static func answer(_ status: HTTPResponse.Status, _ body: [String: JSONValue], headers: HTTPFields = [:]) -> Response {
-        JSONResponse.make(status, body, headers: headers)
-    }
 }
