@@ -4,7 +4,7 @@ import LatchkeyCore
 import NIOCore
 import NIOFoundationCompat
 
-/// `kind: webhook`: POSTs the JSON argument list to the operator's URL, signed per Standard Webhooks
+/// `kind: webhook`: POSTs the JSON input to the operator's URL, signed per Standard Webhooks
 /// (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256(id.timestamp.body)>`).
 /// No redirects (a 307/308 would re-post the new password and token elsewhere), and one deadline around
 /// the whole call, answer body included.
@@ -28,13 +28,13 @@ public struct WebhookFunction: OperatorFunction {
         }
     }
 
-    public func call(_ arguments: [JSONValue]) async -> FunctionOutcome {
+    public func invoke(_ input: JSONValue) async -> FunctionReply {
         let seconds = timeoutSeconds
-        return await withTaskGroup(of: FunctionOutcome.self) { group in
-            group.addTask { await self.post(arguments, deadline: .now() + .seconds(Int64(seconds))) }
+        return await withTaskGroup(of: FunctionReply.self) { group in
+            group.addTask { await self.post(input, deadline: .now() + .seconds(Int64(seconds))) }
             group.addTask {
                 try? await Task.sleep(for: .seconds(seconds))
-                return FunctionOutcome(status: .fail, message: "webhook timed out after \(seconds) s")
+                return .failed("webhook timed out after \(seconds) s")
             }
             let first = await group.next()!
             group.cancelAll()
@@ -42,9 +42,9 @@ public struct WebhookFunction: OperatorFunction {
         }
     }
 
-    private func post(_ arguments: [JSONValue], deadline: NIODeadline) async -> FunctionOutcome {
+    private func post(_ input: JSONValue, deadline: NIODeadline) async -> FunctionReply {
         do {
-            let body = try JSONEncoder().encode(arguments)
+            let body = try JSONEncoder().encode(input)
             let id = "msg_" + SecureRandom.token(byteCount: 16)
             let timestamp = String(Int(Date().timeIntervalSince1970))
             let signed = Array("\(id).\(timestamp).".utf8) + [UInt8](body)
@@ -58,12 +58,12 @@ public struct WebhookFunction: OperatorFunction {
             request.body = .bytes(ByteBuffer(data: body))
             let response = try await Self.client.execute(request, deadline: deadline)
             guard (200..<300).contains(response.status.code) else {
-                return FunctionOutcome(status: .fail, message: "webhook answered HTTP \(response.status.code)")
+                return .failed("webhook answered HTTP \(response.status.code)")
             }
             let answer = try await response.body.collect(upTo: 64 * 1024)
-            return FunctionOutcome.parse(Data(buffer: answer))
+            return .answered(Data(buffer: answer))
         } catch {
-            return FunctionOutcome(status: .fail, message: "webhook failed: \(error)")
+            return .failed("webhook failed: \(error)")
         }
     }
 }

@@ -40,13 +40,15 @@ public enum LatchkeyServer {
         let clientAddress = ClientAddress(trustedProxies: options.trustedProxies)
         let appServicesErrors = AppServicesError(passwords: engine.settings.passwords)
         // Server-wide: what no dialect's own middleware answered (404, 405, 413, broken framing), in the path's dialect.
-        router.add(middleware: ErrorMiddleware(pages: pages, appServicesErrors: appServicesErrors))
+        let parseMount = engine.settings.parseApps.isEmpty ? nil : options.parseMount
+        router.add(middleware: ErrorMiddleware(pages: pages, appServicesErrors: appServicesErrors, parseMount: parseMount))
         NativeAuthRoutes(engine: engine, clientAddress: clientAddress, errors: NativeAuthErrorMiddleware()).addRoutes(to: router)
         AppServicesRoutes(engine: engine, clientAddress: clientAddress, errors: AppServicesErrorMiddleware(errors: appServicesErrors))
             .addRoutes(to: router)
         HostedPages(engine: engine, pages: pages, clientAddress: clientAddress).addRoutes(to: router)
-        if !engine.settings.parseApps.isEmpty {
-            ParseRoutes(engine: engine, mount: options.parseMount, masterKeyIPs: Set(options.parseMasterKeyIPs), clientAddress: clientAddress)
+        if let parseMount {
+            ParseRoutes(engine: engine, mount: parseMount, masterKeyIPs: Set(options.parseMasterKeyIPs), clientAddress: clientAddress,
+                        pages: pages)
                 .addRoutes(to: router)
         }
         OpenIDRoutes(engine: engine).addRoutes(to: router)

@@ -29,6 +29,16 @@ extension SQLiteRepositories: SessionRepository {
         try await read { try SessionRecord.filter(Column("token_hash") == tokenHash).fetchOne($0) }
     }
 
+    func find(id: String) async throws -> SessionRecord? { try await read { try SessionRecord.fetchOne($0, key: id) } }
+
+    func live(userId: String, kind: SessionRecord.Kind, audience: String, now: Date) async throws -> [SessionRecord] {
+        try await read {
+            try SessionRecord.filter(Column("user_id") == userId && Column("kind") == kind.rawValue && Column("audience") == audience
+                                     && Column("revoked_at") == nil && Column("expires_at") > now)
+                .order(Column("created_at"), Column("id")).fetchAll($0)
+        }
+    }
+
     func findWithUser(tokenHash: Data) async throws -> (session: SessionRecord, user: UserRecord)? {
         try await read { db in
             guard let session = try SessionRecord.filter(Column("token_hash") == tokenHash).fetchOne(db),

@@ -14,6 +14,23 @@ extension SQLiteRepositories: UserRepository {
         return try await read { try UserRecord.filter(Column("username_key") == key).fetchOne($0) }
     }
 
+    func find(objectId: String) async throws -> UserRecord? {
+        try await read { try UserRecord.filter(Column("object_id") == objectId).fetchOne($0) }
+    }
+
+    func list(_ query: UserQuery) async throws -> [UserRecord] {
+        try await read { try Self.filtered(query).order(Column("created_at"), Column("id")).limit(query.limit, offset: query.skip).fetchAll($0) }
+    }
+
+    func count(_ query: UserQuery) async throws -> Int { try await read { try Self.filtered(query).fetchCount($0) } }
+
+    private static func filtered(_ query: UserQuery) -> QueryInterfaceRequest<UserRecord> {
+        var request = UserRecord.all()
+        if let username = query.username { request = request.filter(Column("username_key") == UserRecord.usernameKey(username)) }
+        if let email = query.email { request = request.filter(Column("email") == email) }
+        return request
+    }
+
     func insert(_ user: UserRecord) async throws {
         try await write { db in try Self.mappingConflicts { try user.insert(db) } }
     }

@@ -80,6 +80,7 @@ struct LatchkeyConfig {
         parse = try ParseSettings(source.section(ParseSettings.section), functions: Set(functions.keys))
         engine.parseApps = parse.apps
         engine.parseSessionTTLSeconds = parse.sessionTTLSeconds
+        engine.parseMount = parse.mount
         let retention = try RetentionSettings(source.section(RetentionSettings.section),
                                               defaults: (engine.auditRetentionDays, engine.sentMailRetentionDays))
         engine.auditRetentionDays = retention.auditDays

@@ -461,11 +461,11 @@ button { padding: .7rem; background: #1f5fbf; color: #fff; border: 0; border-rad
 {{> layout_head}}
 <h1>{{title}}</h1>
 {{#error}}<p class="error">{{error}}</p>{{/error}}
-<form method="post" action="reset-password">
+<form method="post" action="{{action}}">
 <input type="hidden" name="token" value="{{token}}">
-<input type="hidden" name="tokenId" value="{{tokenId}}">
+{{#tokenId}}<input type="hidden" name="tokenId" value="{{tokenId}}">{{/tokenId}}
 <label for="password">New password</label>
-<input id="password" name="password" type="password" autocomplete="new-password" minlength="8" required>
+<input id="password" name="{{passwordField}}" type="password" autocomplete="new-password" minlength="8" required>
 <button type="submit">Set password</button>
 </form>
 </body>

@@ -72,6 +72,8 @@ public struct EngineSettings: Sendable {
     /// Parse apps; their sessions live `parseSessionTTLSeconds` (a year, as Parse Server's default).
     public var parseApps: [ParseApp] = []
     public var parseSessionTTLSeconds = 31_536_000
+    /// Where the Parse dialect is mounted: its mailed links point below it.
+    public var parseMount = "/parse"
     /// Passwords refused as too common (lowercase). Loaded from the shipped list by the executable.
     public var commonPasswords: Set<String> = []
     /// How long audit events and the rows of delivered mail are kept.

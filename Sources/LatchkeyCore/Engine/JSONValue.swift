@@ -53,6 +53,14 @@ public enum JSONValue: Codable, Sendable, Equatable {
 
     public var stringValue: String? { if case .string(let s) = self { return s }; return nil }
     public var intValue: Int? { if case .int(let i) = self { return i }; return nil }
+    /// Any JSON number.
+    public var doubleValue: Double? {
+        switch self {
+        case .int(let i): Double(i)
+        case .double(let d): d
+        default: nil
+        }
+    }
 }
 
 extension JSONValue: ExpressibleByStringLiteral {

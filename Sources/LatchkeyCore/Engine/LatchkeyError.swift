@@ -53,6 +53,17 @@ public enum LatchkeyError: Error, Sendable, Equatable {
     case invalidFieldName(String)
     /// A custom field written with another type than its first write gave it.
     case fieldTypeMismatch(field: String, expected: String, got: String)
+    /// The named account or session does not exist, or the caller may not see it.
+    case objectNotFound
+    /// The caller may act only on its own account (or needs the master key).
+    case notPermitted
+    /// A field only the master key may write (`emailVerified`).
+    case fieldNotWritable(String)
+    /// No operator function by that name is open to the app.
+    case unknownFunction(String)
+    /// The operator's function answered an error, timed out or answered nonsense; the message is the function's own
+    /// (or a generic one), never the internal reason.
+    case functionFailed(String)
     /// The app recovers passwords through its function, not by mailed link.
     case recoveryNotByMail
     /// The verification function answered `fail` (or failed): no account was created / it stays pending.

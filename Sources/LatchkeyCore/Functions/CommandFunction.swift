@@ -1,7 +1,7 @@
 import Foundation
 
-/// `kind: command`: an executable run without a shell, the JSON argument list on stdin, the JSON answer on
-/// stdout. A non-zero exit, garbage or the timeout is a `fail`. One deadline covers the whole call: writing
+/// `kind: command`: an executable run without a shell, the JSON input on stdin, the JSON answer on
+/// stdout. A non-zero exit or the timeout is a failure. One deadline covers the whole call: writing
 /// stdin (a child that never reads cannot hang us), running, and reading stdout.
 public struct CommandFunction: OperatorFunction {
     public let argv: [String]
@@ -16,12 +16,10 @@ public struct CommandFunction: OperatorFunction {
     /// not SIGPIPE ending the whole server.
     private static let brokenPipesAreErrors: Void = { signal(SIGPIPE, SIG_IGN); () }()
 
-    public func call(_ arguments: [JSONValue]) async -> FunctionOutcome {
+    public func invoke(_ input: JSONValue) async -> FunctionReply {
         Self.brokenPipesAreErrors
-        guard let input = try? JSONEncoder().encode(arguments) else { return FunctionOutcome(status: .fail, message: "cannot encode") }
-        guard Self.running.enter() else {
-            return FunctionOutcome(status: .fail, message: "more than \(Self.maxConcurrentCalls) command calls at once")
-        }
+        guard let input = try? JSONEncoder().encode(input) else { return .failed("cannot encode") }
+        guard Self.running.enter() else { return .failed("more than \(Self.maxConcurrentCalls) command calls at once") }
         let argv = self.argv, timeout = timeoutSeconds
         return await withCheckedContinuation { continuation in
             // Blocking pipe I/O and waits belong on their own threads, never on a Swift concurrency thread.
@@ -33,7 +31,7 @@ public struct CommandFunction: OperatorFunction {
         }
     }
 
-    static func runBlocking(argv: [String], input: Data, timeoutSeconds: Int) -> FunctionOutcome {
+    static func runBlocking(argv: [String], input: Data, timeoutSeconds: Int) -> FunctionReply {
         let deadline = DispatchTime.now() + .seconds(timeoutSeconds)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: argv[0])
@@ -44,7 +42,7 @@ public struct CommandFunction: OperatorFunction {
         process.standardError = FileHandle.nullDevice
         let finished = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in finished.signal() }
-        do { try process.run() } catch { return FunctionOutcome(status: .fail, message: "cannot start \(argv[0]): \(error)") }
+        do { try process.run() } catch { return .failed("cannot start \(argv[0]): \(error)") }
         // Writing blocks once the pipe is full and the child does not read: a thread of its own, ended by the
         // child's exit (EPIPE) when the deadline kills it.
         let writer = Thread {
@@ -58,15 +56,13 @@ public struct CommandFunction: OperatorFunction {
         if finished.wait(timeout: deadline) == .timedOut {
             process.terminate()
             if finished.wait(timeout: .now() + .seconds(2)) == .timedOut { kill(process.processIdentifier, SIGKILL); finished.wait() }
-            return FunctionOutcome(status: .fail, message: "timed out after \(timeoutSeconds) s")
+            return .failed("timed out after \(timeoutSeconds) s")
         }
         // The child is gone; a grandchild holding stdout open must not hold us past the deadline either.
         while !reader.isFinished && DispatchTime.now() < deadline { usleep(1000) }
-        guard reader.isFinished else { return FunctionOutcome(status: .fail, message: "timed out after \(timeoutSeconds) s") }
-        guard process.terminationStatus == 0 else {
-            return FunctionOutcome(status: .fail, message: "exited with status \(process.terminationStatus)")
-        }
-        return FunctionOutcome.parse(output.data.prefix(65536))
+        guard reader.isFinished else { return .failed("timed out after \(timeoutSeconds) s") }
+        guard process.terminationStatus == 0 else { return .failed("exited with status \(process.terminationStatus)") }
+        return .answered(output.data.prefix(65536))
     }
 
     /// Written by the reader thread before `isFinished`, read after: no concurrent access.

@@ -17,8 +17,24 @@ public struct FunctionOutcome: Sendable, Equatable {
     }
 }
 
-/// An operator-defined function (webhook or command). Never throws: a timeout, an error or nonsense is a
-/// `fail` with the reason, and it never runs past its timeout.
+/// What a function's call came to before its answer is read: the answer's bytes, or why there is none.
+public enum FunctionReply: Sendable {
+    case answered(Data)
+    case failed(String)
+}
+
+/// An operator-defined function (webhook or command): JSON in, JSON out. Never throws: a timeout or an error is
+/// `.failed` with the reason, and it never runs past its timeout. Each caller reads the answer in its own shape.
 public protocol OperatorFunction: Sendable {
-    func call(_ arguments: [JSONValue]) async -> FunctionOutcome
+    func invoke(_ input: JSONValue) async -> FunctionReply
+}
+
+extension OperatorFunction {
+    /// The engine's own steps: the argument list in, `{"status", "message"?}` out.
+    public func call(_ arguments: [JSONValue]) async -> FunctionOutcome {
+        switch await invoke(.array(arguments)) {
+        case .answered(let data): return FunctionOutcome.parse(data)
+        case .failed(let reason): return FunctionOutcome(status: .fail, message: reason)
+        }
+    }
 }

@@ -8,6 +8,7 @@ public struct LimitSettings: Sendable, Equatable {
         case mailPerIP = "mail_per_ip"
         case mailPerAddress = "mail_per_address"
         case resetPerIP = "reset_per_ip"
+        case functionPerIP = "function_per_ip"
 
         var isPerIP: Bool { self != .codePerAccount && self != .mailPerAddress }
     }
@@ -21,6 +22,7 @@ public struct LimitSettings: Sendable, Equatable {
         .mailPerIP: RateRule(20, per: 600),             // code mails and resends requested from one address
         .mailPerAddress: RateRule(5, per: 3600),        // mails to one mailbox: no mail-bombing
         .resetPerIP: RateRule(10, per: 600),            // reset starts
+        .functionPerIP: RateRule(60, per: 60),          // cloud function calls (each may run an operator's command)
     ]
 
     /// Lockout after wrong passwords: this many are free, then the account waits `lockoutBaseSeconds`,

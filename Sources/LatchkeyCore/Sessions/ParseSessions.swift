@@ -15,8 +15,12 @@ extension LatchkeyEngine {
     }
 
     /// `POST users`: a username (required), an optional email, a password and custom fields; opens a session.
+    /// `emailVerified` is the master key's to set (`.fieldNotWritable` otherwise); a new unverified address is mailed a
+    /// verification link when the app verifies emails.
     public func parseSignUp(app: ParseApp, username rawUsername: String?, email rawEmail: String?, password: String?,
-                            fields: [String: JSONValue], installationId: String?, caller: CallerInfo) async throws -> ParseLogin {
+                            fields: [String: JSONValue], emailVerified: Bool? = nil, actor: ParseActor = .anonymous,
+                            installationId: String?, caller: CallerInfo) async throws -> ParseLogin {
+        if emailVerified != nil, !actor.isMaster { throw LatchkeyError.fieldNotWritable("emailVerified") }
         try await limit(.signUpPerIP, caller.ip, caller: caller)
         guard let rawUsername, !rawUsername.isEmpty else { throw LatchkeyError.missing(.username) }
         let username = try requireUsername(rawUsername)
@@ -30,16 +34,48 @@ extension LatchkeyEngine {
         return try await transaction { tx in
             try await self.checkCustomFields(fields, in: tx)
             let user = try await self.createAccount(NewAccount(email: email, username: username, passwordHash: hash, attributes: fields,
-                                                               emailVerified: false, status: .active),
+                                                               emailVerified: email != nil && emailVerified == true, status: .active),
                                                     detail: "parse \(app.id)", caller: caller, in: tx)
-            return try await self.openParseSession(for: user, app: app, installationId: installationId, in: tx)
+            if app.verifyUserEmails, user.email != nil, !user.emailVerified {
+                try await self.mailParseLink(.confirmation, to: user, app: app, caller: caller, in: tx)
+            }
+            return try await self.openParseSession(for: user, app: app, installationId: installationId, action: "signup", in: tx)
         }
     }
 
-    /// `login`: `username` (which may be an email, as in Parse) or `email`, and the password. Every failure that could
-    /// tell an attacker which part was wrong is the same `.invalidCredentials`.
+    /// `login`: `username` (which may be an email, as in Parse) or `email`, and the password.
     public func parseLogin(app: ParseApp, username: String?, email: String?, password: String?, installationId: String?,
                            caller: CallerInfo) async throws -> ParseLogin {
+        let (user, rehash) = try await parseAuthenticate(app: app, username: username, email: email, password: password, caller: caller)
+        return try await transaction { tx in
+            guard let stored = try await tx.users.find(id: user.id) else { throw LatchkeyError.invalidCredentials }
+            let current = try await self.recordSignIn(stored, rehash: rehash, method: "parse password", caller: caller, in: tx)
+            return try await self.openParseSession(for: current, app: app, installationId: installationId, action: "login", in: tx)
+        }
+    }
+
+    /// `verifyPassword`: the same checks, limits and lockout as `login`, but no session.
+    public func parseVerifyPassword(app: ParseApp, username: String?, email: String?, password: String?,
+                                    caller: CallerInfo) async throws -> UserRecord {
+        let (user, _) = try await parseAuthenticate(app: app, username: username, email: email, password: password, caller: caller)
+        try await releasePasswordAttempt(userId: user.id)
+        return user
+    }
+
+    /// `loginAs` (master key): a session for any active user, without password, lockout or verification checks.
+    public func parseLoginAs(app: ParseApp, objectId: String, installationId: String?, caller: CallerInfo) async throws -> ParseLogin {
+        try await transaction { tx in
+            guard let user = try await tx.users.find(objectId: objectId), user.status == .active else { throw LatchkeyError.objectNotFound }
+            try await self.audit(tx, "sign_in", caller: caller, userId: user.id, email: user.email, detail: "parse master key")
+            return try await self.openParseSession(for: user, app: app, installationId: installationId, action: "login",
+                                                   authProvider: "masterkey", in: tx)
+        }
+    }
+
+    /// Every failure that could tell an attacker which part was wrong is the same `.invalidCredentials`; a correct
+    /// password leaves its attempt counted for the caller to clear.
+    private func parseAuthenticate(app: ParseApp, username: String?, email: String?, password: String?,
+                                   caller: CallerInfo) async throws -> (UserRecord, rehash: String?) {
         guard (username?.isEmpty == false) || (email?.isEmpty == false) else { throw LatchkeyError.missing(.username) }
         guard let password, !password.isEmpty else { throw LatchkeyError.missing(.password) }
         try await limit(.credentialPerIP, caller.ip, caller: caller)
@@ -51,11 +87,7 @@ extension LatchkeyEngine {
             try await releasePasswordAttempt(userId: user.id)
             throw LatchkeyError.userPendingConfirmation
         }
-        return try await transaction { tx in
-            guard let stored = try await tx.users.find(id: user.id) else { throw LatchkeyError.invalidCredentials }
-            let current = try await self.recordSignIn(stored, rehash: rehash, method: "parse password", caller: caller, in: tx)
-            return try await self.openParseSession(for: current, app: app, installationId: installationId, in: tx)
-        }
+        return (user, rehash)
     }
 
     /// The live session behind a token, with its user: `.sessionInvalid` when unknown, revoked, of another app or of a
@@ -77,6 +109,26 @@ extension LatchkeyEngine {
         }
     }
 
+    /// `GET sessions`: the user's live sessions of this app, oldest first.
+    public func parseSessions(app: ParseApp, of user: UserRecord) async throws -> [SessionRecord] {
+        try await reader.sessions.live(userId: user.id, kind: .parse, audience: app.id, now: time.now())
+    }
+
+    /// `DELETE sessions/:id`: ends one of the caller's sessions (any user's with the master key).
+    public func parseEndSession(app: ParseApp, id: String, actor: ParseActor, caller: CallerInfo) async throws {
+        try await transaction { tx in
+            guard let session = try await tx.sessions.find(id: id), session.kind == .parse, session.audience == app.id,
+                  session.revokedAt == nil, session.expiresAt > self.time.now() else { throw LatchkeyError.objectNotFound }
+            switch actor {
+            case .master: break
+            case .user(let user, _) where user.id == session.userId: break
+            default: throw LatchkeyError.objectNotFound
+            }
+            try await tx.sessions.revoke(familyId: session.familyId, at: self.time.now())
+            try await self.audit(tx, "sign_out", caller: caller, userId: session.userId, detail: "parse \(app.id) session \(id)")
+        }
+    }
+
     /// Parse's lookup: an email alone matches the email; a username matches the username, or the email when it is one.
     private func findParseUser(username: String?, email: String?) async throws -> UserRecord? {
         if let email, !email.isEmpty {
@@ -90,14 +142,16 @@ extension LatchkeyEngine {
     }
 
     /// A new session; the user's other sessions from the same installation end (one per installation, as Parse).
-    private func openParseSession(for user: UserRecord, app: ParseApp, installationId: String?, in tx: any Repositories) async throws -> ParseLogin {
+    /// The session's `scope` keeps Parse's `createdWith` as `action:authProvider`.
+    func openParseSession(for user: UserRecord, app: ParseApp, installationId: String?, action: String, authProvider: String = "password",
+                          in tx: any Repositories) async throws -> ParseLogin {
         let now = time.now()
         if let installationId, !installationId.isEmpty {
             try await tx.sessions.revoke(userId: user.id, kind: .parse, deviceId: installationId, at: now)
         }
         let token = "r:" + SecureRandom.bytes(16).hex
         let id = SecureRandom.alphanumeric(10)
-        let session = SessionRecord(id: id, familyId: id, userId: user.id, kind: .parse, audience: app.id, scope: "parse",
+        let session = SessionRecord(id: id, familyId: id, userId: user.id, kind: .parse, audience: app.id, scope: "\(action):\(authProvider)",
                                     tokenHash: secretHash(token), createdAt: now,
                                     expiresAt: now + Double(settings.parseSessionTTLSeconds), deviceId: installationId)
         try await tx.sessions.insert(session)
@@ -105,8 +159,13 @@ extension LatchkeyEngine {
     }
 }
 
-private extension Optional {
+extension Optional {
     func asyncFlatMap<U>(_ transform: (Wrapped) async throws -> U?) async rethrows -> U? {
+        guard let self else { return nil }
+        return try await transform(self)
+    }
+
+    func asyncMap<U>(_ transform: (Wrapped) async throws -> U) async rethrows -> U? {
         guard let self else { return nil }
         return try await transform(self)
     }

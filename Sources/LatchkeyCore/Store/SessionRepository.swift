@@ -4,6 +4,9 @@ import Foundation
 public protocol SessionRepository: Sendable {
     func insert(_ session: SessionRecord) async throws
     func find(tokenHash: Data) async throws -> SessionRecord?
+    func find(id: String) async throws -> SessionRecord?
+    /// A user's sessions of one kind for one audience that are neither revoked nor expired at `now`, oldest first.
+    func live(userId: String, kind: SessionRecord.Kind, audience: String, now: Date) async throws -> [SessionRecord]
     /// The session and its user in one read (every use of a session token needs both).
     func findWithUser(tokenHash: Data) async throws -> (session: SessionRecord, user: UserRecord)?
     /// Marks a native refresh token rotated if it is neither rotated nor revoked yet (one conditional write). False

@@ -5,6 +5,10 @@ public protocol UserRepository: Sendable {
     func find(id: String) async throws -> UserRecord?
     func find(email: String) async throws -> UserRecord?
     func find(username: String) async throws -> UserRecord?
+    func find(objectId: String) async throws -> UserRecord?
+    /// The users a query matches, oldest first, `skip` left out and at most `limit` returned.
+    func list(_ query: UserQuery) async throws -> [UserRecord]
+    func count(_ query: UserQuery) async throws -> Int
     /// Throws `StoreConflict.emailTaken` / `.usernameTaken` when another account holds either (also under a race).
     func insert(_ user: UserRecord) async throws
     /// Same conflicts as `insert`.
@@ -22,4 +26,16 @@ public enum PasswordAttempt: Sendable, Equatable {
     /// The attempt is counted; this many have failed in a row, this one included.
     case counted(failures: Int)
     case locked(until: Date)
+}
+
+/// A lookup by the identifiers an administrator filters on: both optional, both exact after normalizing (the
+/// username without regard to case, the email as normalized).
+public struct UserQuery: Sendable, Equatable {
+    public var username: String?
+    public var email: String?
+    public var limit: Int
+    public var skip: Int
+    public init(username: String? = nil, email: String? = nil, limit: Int = 100, skip: Int = 0) {
+        self.username = username; self.email = email; self.limit = limit; self.skip = skip
+    }
 }

@@ -68,7 +68,7 @@ extension LatchkeyEngine {
         try await runConfirmationFunction(app, user: user, email: email, tokens: tokens, deleteOnFail: false, caller: caller)
     }
 
-    private func markVerified(_ user: UserRecord, detail: String?, caller: CallerInfo, in tx: any Repositories) async throws {
+    func markVerified(_ user: UserRecord, detail: String?, caller: CallerInfo, in tx: any Repositories) async throws {
         var user = user
         user.status = .active
         user.emailVerified = true

@@ -28,7 +28,7 @@ struct HostedPages: Sendable {
             guard let token = query["token"], let tokenId = query["tokenId"] else {
                 return page("message", .badRequest, ["title": "Reset link incomplete", "message": explain(.linkTokenMalformed), "isError": true])
             }
-            return page("reset_form", .ok, ["title": "Choose a new password", "token": String(token), "tokenId": String(tokenId)])
+            return page("reset_form", .ok, Self.resetForm(token: String(token), tokenId: String(tokenId)))
         }
         router.post("/reset-password") { request, context in
             let form: ResetPasswordForm
@@ -42,14 +42,22 @@ struct HostedPages: Sendable {
                 return page("message", .ok, ["title": "Password changed", "message": "Your password was changed. You can sign in with it now."])
             } catch let error as LatchkeyError {
                 if case .passwordRejected = error {
-                    return page("reset_form", .badRequest, ["title": "Choose a new password", "error": explain(error),
-                                                            "token": form.token ?? "", "tokenId": form.tokenId ?? ""])
+                    return page("reset_form", .badRequest, Self.resetForm(token: form.token ?? "", tokenId: form.tokenId ?? "",
+                                                                          error: explain(error)))
                 }
                 return page("message", Self.status(error), ["title": "Reset failed", "message": explain(error), "isError": true])
             }
         }
     }
 
+
+    /// The choose-password form posting back to this page (the Parse dialect's form posts elsewhere).
+    static func resetForm(token: String, tokenId: String, error: String? = nil) -> [String: Any] {
+        var context: [String: Any] = ["title": "Choose a new password", "action": "reset-password", "passwordField": "password",
+                                      "token": token, "tokenId": tokenId]
+        if let error { context["error"] = error }
+        return context
+    }
 
     private func page(_ name: String, _ status: HTTPResponse.Status, _ context: [String: Any]) -> Response {
         pages.render(name, status, context)

@@ -22,14 +22,17 @@ struct ParseCall: Sendable {
     /// The body without the JS SDK's underscore fields.
     let body: [String: JSONValue]
     let caller: CallerInfo
+    /// The JS SDK's `_method`: a POST that stands for a GET, PUT or DELETE.
+    let methodOverride: HTTPRequest.Method?
 
     static let bodyKeys = ["_ApplicationId", "_ClientKey", "_JavaScriptKey", "_MasterKey", "_SessionToken", "_InstallationId",
                            "_ClientVersion", "_ContentType", "_RevocableSession", "_context", "_noBody", "_method"]
 
     /// Nil when the caller may not use the app (answered 403 `{"error":"unauthorized"}`).
     static func read(_ request: Request, context: LatchkeyRequestContext, engine: LatchkeyEngine, masterKeyIPs: Set<String>,
-                     clientAddress: ClientAddress, withBody: Bool) async throws -> ParseCall? {
-        let fields = withBody ? try await request.decode(as: ParseBody.self, context: context).fields : [:]
+                     clientAddress: ClientAddress) async throws -> ParseCall? {
+        // Only POST and PUT bodies are read: a GET or DELETE is answered from its headers and query alone.
+        let fields = request.method == .post || request.method == .put ? try await request.decode(as: ParseBody.self, context: context).fields : [:]
         func value(_ header: String, _ bodyKey: String) -> String? {
             if let text = request.headers[HTTPField.Name(header)!], !text.isEmpty { return text }
             if case .string(let text)? = fields[bodyKey], !text.isEmpty { return text }
@@ -50,7 +53,8 @@ struct ParseCall: Sendable {
         }
         return ParseCall(app: app, isMaster: isMaster, sessionToken: value("X-Parse-Session-Token", "_SessionToken"),
                          installationId: value("X-Parse-Installation-Id", "_InstallationId"),
-                         body: fields.filter { !bodyKeys.contains($0.key) }, caller: caller)
+                         body: fields.filter { !bodyKeys.contains($0.key) }, caller: caller,
+                         methodOverride: fields["_method"]?.stringValue.flatMap { HTTPRequest.Method($0.uppercased()) })
     }
 
     func string(_ key: String) throws -> String? {

@@ -49,8 +49,15 @@ struct ParseError: Error, Sendable {
         case .serverBusy(let seconds): self.init(1, "Server busy.", status: .serviceUnavailable, retryAfterSeconds: seconds)
         case .storeFailure: self.init(1, "Internal server error.")
         case .unknownClient: self.init(119, "Permission denied.")
+        case .objectNotFound: self.init(101, "Object not found.")
+        case .notPermitted: self.init(206, "Insufficient auth.")
+        case .fieldNotWritable: self.init(119, "Clients aren't allowed to manually update email verification.")
+        case .unknownFunction(let name): self.init(141, "Invalid function: \"\(name)\"")
+        case .functionFailed(let message): self.init(141, message)
+        case .linkTokenMalformed, .linkTokenInvalid: self.init(-1, "Failed to reset password: token is invalid")
+        case .userAlreadyConfirmed: self.init(-1, "Email is already verified.")
         case .unsupportedChallengeType, .invalidScope, .invalidCode, .flowTokenInvalid, .flowTokenExpired, .flowStepMismatch,
-             .linkTokenMalformed, .linkTokenInvalid, .userAlreadyConfirmed, .recoveryNotByMail, .verificationFunctionRefused,
+             .recoveryNotByMail, .verificationFunctionRefused,
              .recoveryFunctionRefused, .noVerificationFunction, .noRecoveryFunction:
             self.init(-1, "The request is not valid for this endpoint.")
         }

@@ -31,4 +31,22 @@ enum ParseObjects {
         if let sessionToken { body["sessionToken"] = .string(sessionToken) }
         return body
     }
+
+    /// A `_Session`. Only hashes are stored, so only the caller's own session carries its token; the others carry an
+    /// empty `sessionToken` (ParseSwift's `ParseSession` requires the key) and `installationId` is empty when none was
+    /// sent (it is required too).
+    static func session(_ session: SessionRecord, of user: UserRecord, token: String?) -> [String: JSONValue] {
+        let createdWith = session.scope.split(separator: ":", maxSplits: 1).map(String.init)
+        return [
+            "objectId": .string(session.id),
+            "sessionToken": .string(token ?? ""),
+            "user": .object(["__type": "Pointer", "className": "_User", "objectId": .string(user.objectId)]),
+            "createdWith": .object(["action": .string(createdWith.first ?? "login"), "authProvider": .string(createdWith.last ?? "password")]),
+            "restricted": .bool(false),
+            "installationId": .string(session.deviceId ?? ""),
+            "expiresAt": .object(["__type": "Date", "iso": .string(date(session.expiresAt))]),
+            "createdAt": .string(date(session.createdAt)),
+            "updatedAt": .string(date(session.createdAt)),
+        ]
+    }
 }

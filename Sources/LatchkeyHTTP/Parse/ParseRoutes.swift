@@ -3,86 +3,81 @@ import HTTPTypes
 import Hummingbird
 import LatchkeyCore
 
-/// The Parse dialect (specs/parse.md) under `parse.mount`: users, login, the current user, logout and health.
+/// The Parse dialect (specs/parse.md) under `parse.mount`. Every route goes through `route`, which checks the app
+/// and its keys, honours the JS SDK's `_method`, reads the session as the endpoint asks, then runs the handler.
 struct ParseRoutes: Sendable {
     let engine: LatchkeyEngine
     let mount: String
     let masterKeyIPs: Set<String>
     let clientAddress: ClientAddress
+    let pages: HTMLPages
+
+    /// How an endpoint treats `X-Parse-Session-Token`: `/login` ignores a stale one; elsewhere a token must be live
+    /// (209); some endpoints need one.
+    enum SessionUse { case ignored, checked, required }
+    typealias Handler = @Sendable (ParseRequest) async throws -> Response
+
+    struct Endpoint: Sendable {
+        let session: SessionUse
+        let handler: Handler
+        init(_ session: SessionUse, _ handler: @escaping Handler) { self.session = session; self.handler = handler }
+    }
 
     func addRoutes(to router: Router<LatchkeyRequestContext>) {
         let group = router.group(RouterPath(mount)).add(middleware: ParseErrorMiddleware())
-        for method in [HTTPRequest.Method.get, .post] {
-            group.on("health", method: method) { _, _ in JSONResponse.ok(["status": "ok"]) }
-            group.on("login", method: method) { request, context in
-                try await self.call(request, context, body: method == .post, session: .ignored) { call, _ in try await self.login(call, request) }
-            }
-        }
-        group.post("users") { request, context in
-            try await self.call(request, context, body: true, session: .checked) { call, _ in try await self.signUp(call) }
-        }
-        group.get("users/me") { request, context in
-            try await self.call(request, context, body: false, session: .required) { _, session in
-                let (session, user) = session!
-                return JSONResponse.make(.ok, ParseObjects.user(user, showEmail: true, sessionToken: session.token))
-            }
-        }
-        group.post("logout") { request, context in
-            try await self.call(request, context, body: false, session: .checked) { call, session in
-                if let (live, _) = session { try await engine.parseLogout(live.record, caller: call.caller) }
-                return JSONResponse.make(.ok, [:])
+        // Health needs no app id (load balancers call it).
+        for method in [HTTPRequest.Method.get, .post] { group.on("health", method: method) { _, _ in JSONResponse.ok(["status": "ok"]) } }
+        let login = Endpoint(.ignored) { try await self.login($0) }
+        route(group, "login", [.get: login, .post: login])
+        route(group, "logout", [.post: Endpoint(.checked) { try await self.logout($0) }])
+        addUserRoutes(group)
+        addEmailRoutes(group)
+        addSessionRoutes(group)
+        addFunctionRoutes(group)
+        ParseLinkPages(engine: engine, mount: mount, pages: pages, clientAddress: clientAddress).addRoutes(to: router)
+    }
+
+    /// Registers `endpoints` on `path`, and a POST that dispatches on `_method` when the path has no POST of its own.
+    func route(_ group: RouterGroup<LatchkeyRequestContext>, _ path: String, _ endpoints: [HTTPRequest.Method: Endpoint]) {
+        var methods = Array(endpoints.keys)
+        if endpoints[.post] == nil { methods.append(.post) }
+        for method in methods {
+            group.on(RouterPath(path), method: method) { request, context in
+                try await self.run(request, context, endpoints, method: method)
             }
         }
     }
 
-    /// How a route treats `X-Parse-Session-Token`: `/login` ignores a stale one; elsewhere a token must be live (209).
-    enum SessionUse { case ignored, checked, required }
-    typealias LiveSession = (record: SessionRecord, token: String)
-
-    private func call(_ request: Request, _ context: LatchkeyRequestContext, body: Bool, session use: SessionUse,
-                      _ handler: (ParseCall, (LiveSession, UserRecord)?) async throws -> Response) async throws -> Response {
+    private func run(_ request: Request, _ context: LatchkeyRequestContext, _ endpoints: [HTTPRequest.Method: Endpoint],
+                     method: HTTPRequest.Method) async throws -> Response {
         guard let call = try await ParseCall.read(request, context: context, engine: engine, masterKeyIPs: masterKeyIPs,
-                                                  clientAddress: clientAddress, withBody: body) else {
+                                                  clientAddress: clientAddress) else {
             return ParseError.unauthorized
         }
-        var session: (LiveSession, UserRecord)?
-        if use != .ignored, let token = call.sessionToken {
+        let method = method == .post ? call.methodOverride ?? .post : method
+        guard let endpoint = endpoints[method] else { throw ParseError(107, "cannot route", status: .notFound) }
+        var session: ParseRequest.Session?
+        if endpoint.session != .ignored, let token = call.sessionToken {
             let (record, user) = try await engine.parseSession(app: call.app, token: token)
-            session = ((record, token), user)
+            session = ParseRequest.Session(record: record, token: token, user: user)
         }
-        if use == .required, session == nil { throw ParseError.invalidSession }
-        return try await handler(call, session)
+        if endpoint.session == .required, session == nil { throw ParseError.invalidSession }
+        return try await endpoint.handler(ParseRequest(call: call, session: session, parameters: context.parameters,
+                                                       query: Self.query(request), headers: request.headers))
     }
 
-    private func signUp(_ call: ParseCall) async throws -> Response {
-        if call.body["objectId"] != nil || call.body["id"] != nil { throw ParseError(105, "objectId is an invalid field name.") }
-        if call.body["emailVerified"] != nil, !call.isMaster {
-            throw ParseError(119, "Clients aren't allowed to manually update email verification.")
-        }
-        if let authData = call.body["authData"], authData != .null { throw ParseError(252, "This authentication method is unsupported.") }
-        let fields = call.body.filter { !["username", "password", "email", "ACL", "emailVerified", "authData"].contains($0.key) }
-        let login = try await engine.parseSignUp(app: call.app, username: try call.string("username"), email: try call.string("email"),
-                                                 password: try call.string("password"), fields: fields,
-                                                 installationId: call.installationId, caller: call.caller)
-        let location = "\(engine.settings.publicURL)\(mount)/users/\(login.user.objectId)"
-        return JSONResponse.make(.created, ["objectId": .string(login.user.objectId), "createdAt": .string(ParseObjects.date(login.user.createdAt)),
-                                             "sessionToken": .string(login.sessionToken)],
-                                  headers: [.location: location])
-    }
-
-    /// `GET login?username=&password=` or `POST login` with a JSON body; the query fills what the body lacks.
-    private func login(_ call: ParseCall, _ request: Request) async throws -> Response {
-        let query = ParseRoutes.query(request)
-        func credential(_ key: String) throws -> String? {
-            if let value = try call.string(key) { return value }
-            return query[key]
-        }
-        let username = try credential("username"), email = try credential("email")
-        guard username?.isEmpty == false || email?.isEmpty == false else { throw ParseError(200, "username/email is required.") }
-        guard let password = try credential("password"), !password.isEmpty else { throw ParseError(201, "password is required.") }
-        let login = try await engine.parseLogin(app: call.app, username: username, email: email, password: password,
-                                                installationId: call.installationId, caller: call.caller)
+    /// `GET login?username=&password=` or `POST login` with a JSON body.
+    private func login(_ request: ParseRequest) async throws -> Response {
+        let (username, email, password) = try request.credentials()
+        let login = try await engine.parseLogin(app: request.call.app, username: username, email: email, password: password,
+                                                installationId: request.call.installationId, caller: request.call.caller)
         return JSONResponse.make(.ok, ParseObjects.user(login.user, showEmail: true, sessionToken: login.sessionToken))
+    }
+
+    /// `logout`: ends the caller's session; without one there is nothing to end.
+    private func logout(_ request: ParseRequest) async throws -> Response {
+        if let session = request.session { try await engine.parseLogout(session.record, caller: request.call.caller) }
+        return JSONResponse.make(.ok, [:])
     }
 
     /// The query string as Express reads it: `+` is a space (ParseSwift sends a literal plus as `%2B`).
@@ -96,5 +91,4 @@ struct ParseRoutes: Sendable {
         }
         return values
     }
-
 }

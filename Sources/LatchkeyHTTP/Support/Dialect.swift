@@ -5,14 +5,17 @@ import LatchkeyCore
 /// Which wire protocol a path belongs to, so that errors raised before a route runs (404, 405, 413, broken
 /// framing) still answer in that protocol's own shape.
 enum Dialect {
-    case native, appServices, pages
+    case native, appServices, pages, parse
 
     static let appServicesPrefix = "/api/client/v2.0"
     /// The hosted pages and anything below them answer in HTML.
     static let pagePaths = ["/confirm", "/reset-password"]
 
-    init(path: String) {
-        if path.hasPrefix(Self.appServicesPrefix) { self = .appServices }
+    /// `parseMount` is nil when no Parse app is configured (then nothing is mounted there).
+    init(path: String, parseMount: String?) {
+        if let parseMount, path.hasPrefix(parseMount + "/apps/") { self = .pages }
+        else if let parseMount, path == parseMount || path.hasPrefix(parseMount + "/") { self = .parse }
+        else if path.hasPrefix(Self.appServicesPrefix) { self = .appServices }
         else if Self.pagePaths.contains(where: { path == $0 || path.hasPrefix($0 + "/") }) { self = .pages }
         else { self = .native }
     }
@@ -29,6 +32,12 @@ enum Dialect {
             return AppServicesError.body(status, code, message)
         case .pages:
             return pages.error(status, message: message)
+        case .parse:
+            let error = status == .contentTooLarge ? ParseError(116, "The object is too large.", status: status)
+                : status.code >= 500 ? ParseError(1, "Internal server error.", status: status)
+                : status == .notFound || status == .methodNotAllowed ? ParseError(107, "cannot route", status: status)
+                : ParseError(107, "Invalid JSON.", status: status)
+            return error.response
         }
     }
 }

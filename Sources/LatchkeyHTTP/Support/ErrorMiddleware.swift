@@ -11,13 +11,14 @@ struct ErrorMiddleware: RouterMiddleware {
     typealias Context = LatchkeyRequestContext
     let pages: HTMLPages
     let appServicesErrors: AppServicesError
+    let parseMount: String?
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response: Response
         do {
             response = try await next(request, context)
         } catch {
-            response = self.response(for: error, dialect: Dialect(path: request.uri.path), logger: context.logger)
+            response = self.response(for: error, dialect: Dialect(path: request.uri.path, parseMount: parseMount), logger: context.logger)
         }
         if let id = request.headers[.clientRequestId], UUIDString.isValid(id) {
             response.headers[.clientRequestId] = id
@@ -41,6 +42,7 @@ struct ErrorMiddleware: RouterMiddleware {
             case .native: return NativeAuthError.response(for: error)
             case .appServices: return appServicesErrors.response(for: error, appId: nil)
             case .pages: return dialect.response(status: .badRequest, message: "The request could not be understood.", pages: pages)
+            case .parse: return ParseError(error).response
             }
         default:
             logger.error("unhandled error", metadata: ["error": "\(String(reflecting: type(of: error)))"])

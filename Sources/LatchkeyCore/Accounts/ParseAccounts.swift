@@ -1,0 +1,135 @@
+import Foundation
+
+/// Who is asking in the Parse dialect: the app's master key, a user through a live session, or nobody.
+public enum ParseActor: Sendable {
+    case master
+    case user(UserRecord, session: SessionRecord)
+    case anonymous
+
+    /// Users are private (Parse 7's `enforcePrivateUsers`): only their owner and the master key reach them.
+    func mayAccess(_ user: UserRecord) -> Bool {
+        switch self {
+        case .master: true
+        case .user(let caller, _): caller.id == user.id
+        case .anonymous: false
+        }
+    }
+
+    var isMaster: Bool { if case .master = self { true } else { false } }
+}
+
+/// What `PUT users/:id` asks to change; nil leaves a value as it is. `email: .some(nil)` removes the address (only
+/// from an account that keeps a username). Field values may be Parse's `Delete` and `Increment` operations.
+public struct ParseUserChanges: Sendable {
+    public var username: String?
+    public var email: String??
+    public var password: String?
+    public var emailVerified: Bool?
+    public var fields: [String: JSONValue]
+
+    public init(username: String? = nil, email: String?? = nil, password: String? = nil, emailVerified: Bool? = nil,
+                fields: [String: JSONValue] = [:]) {
+        self.username = username; self.email = email; self.password = password; self.emailVerified = emailVerified
+        self.fields = fields
+    }
+}
+
+/// The Parse dialect's account routes beyond sign-up and login: read, change, delete and list users.
+extension LatchkeyEngine {
+    /// `GET users/:id`: the user, or `.objectNotFound` when it does not exist or the caller may not see it.
+    public func parseUser(objectId: String, actor: ParseActor) async throws -> UserRecord {
+        guard let user = try await reader.users.find(objectId: objectId), actor.mayAccess(user) else { throw LatchkeyError.objectNotFound }
+        return user
+    }
+
+    /// `PUT users/:id` by the owner or the master key. A new email is unverified again (and mailed a link when the app
+    /// verifies emails); a new password ends every session of the user and, for the owner, opens a new one on the
+    /// caller's installation, whose token is returned.
+    public func parseUpdateUser(app: ParseApp, objectId: String, changes: ParseUserChanges, actor: ParseActor, installationId: String?,
+                                caller: CallerInfo) async throws -> (user: UserRecord, sessionToken: String?) {
+        if changes.emailVerified != nil, !actor.isMaster { throw LatchkeyError.fieldNotWritable("emailVerified") }
+        guard let target = try await reader.users.find(objectId: objectId) else {
+            throw actor.isMaster ? LatchkeyError.objectNotFound : LatchkeyError.notPermitted
+        }
+        guard actor.mayAccess(target) else { throw LatchkeyError.notPermitted }
+        let username = try changes.username.map { try requireUsername($0) }
+        let email = try changes.email.map { try $0.map { try requireEmail($0) } }
+        let hash = try await changes.password.asyncMap { password in
+            try await hashPassword(requireAcceptablePassword(password, identifiers: [username ?? target.username, (email ?? target.email) ?? nil]))
+        }
+        return try await transaction { tx -> (user: UserRecord, sessionToken: String?) in
+            guard var user = try await tx.users.find(id: target.id) else { throw LatchkeyError.objectNotFound }
+            let attributes = try Self.applying(changes.fields, to: user.attributes)
+            // Names are checked for every written field, types for the values they end up with.
+            try await self.checkCustomFields(Dictionary(uniqueKeysWithValues: changes.fields.keys.map { ($0, attributes[$0] ?? .null) }), in: tx)
+            user.attributes = attributes
+            if let username { user.setUsername(username) }
+            if let email {
+                guard email != nil || user.username != nil else { throw LatchkeyError.missing(.email) }
+                user.email = email
+                user.emailVerified = false
+            }
+            if let verified = changes.emailVerified { user.emailVerified = verified && user.email != nil }
+            user.updatedAt = self.time.now()
+            try await tx.users.update(user)
+            try await self.audit(tx, "account_updated", caller: caller, userId: user.id, email: user.email, detail: "parse \(app.id)")
+            if email != nil, app.verifyUserEmails, !user.emailVerified {
+                try await self.mailParseLink(.confirmation, to: user, app: app, caller: caller, in: tx)
+            }
+            guard let hash else { return (user, nil) }
+            try await self.applyNewPassword(hash, to: &user, caller: caller, in: tx)
+            guard !actor.isMaster else { return (user, nil) }
+            let login = try await self.openParseSession(for: user, app: app, installationId: installationId, action: "login", in: tx)
+            return (login.user, login.sessionToken)
+        }
+    }
+
+    /// `DELETE users/:id` by the owner or the master key; the user's sessions, tokens and flows go with it.
+    public func parseDeleteUser(objectId: String, actor: ParseActor, caller: CallerInfo) async throws {
+        try await transaction { tx in
+            guard let user = try await tx.users.find(objectId: objectId) else {
+                throw actor.isMaster ? LatchkeyError.objectNotFound : LatchkeyError.notPermitted
+            }
+            guard actor.mayAccess(user) else { throw LatchkeyError.notPermitted }
+            try await tx.users.delete(id: user.id)
+            try await self.audit(tx, "account_deleted", caller: caller, userId: user.id, email: user.email, detail: "parse")
+        }
+    }
+
+    /// `GET users` (master key only): the page of users a query matches and, when asked, how many match in all.
+    public func parseListUsers(_ query: UserQuery, count: Bool) async throws -> (users: [UserRecord], total: Int?) {
+        var query = query
+        if let email = query.email {
+            // An address that cannot be normalized matches nobody.
+            guard let normalized = EmailAddress.normalize(email) else { return ([], count ? 0 : nil) }
+            query.email = normalized
+        }
+        let users = query.limit > 0 ? try await reader.users.list(query) : []
+        return (users, count ? try await reader.users.count(query) : nil)
+    }
+
+    /// Stored fields with a body's changes: a value replaces, `null` and `{"__op":"Delete"}` remove, `{"__op":"Increment",
+    /// "amount": n}` adds to a number (or starts one). Other operations are refused as a type error.
+    static func applying(_ changes: [String: JSONValue], to stored: [String: JSONValue]) throws -> [String: JSONValue] {
+        var fields = stored
+        for (name, value) in changes {
+            guard case .object(let map) = value, case .string(let op)? = map["__op"] else {
+                fields[name] = value == .null ? nil : value
+                continue
+            }
+            switch (op, map["amount"], fields[name]) {
+            case ("Delete", _, _): fields[name] = nil
+            case ("Increment", .int(let amount)?, .int(let current)?): fields[name] = .int(current &+ amount)
+            case ("Increment", .int(let amount)?, nil): fields[name] = .int(amount)
+            case ("Increment", let amount?, let current):
+                let base = current == nil ? 0 : current?.doubleValue
+                guard let add = amount.doubleValue, let base else {
+                    throw LatchkeyError.fieldTypeMismatch(field: name, expected: "Number", got: fieldType(current ?? amount))
+                }
+                fields[name] = .double(base + add)
+            default: throw LatchkeyError.fieldTypeMismatch(field: name, expected: fieldType(fields[name] ?? .null), got: op)
+            }
+        }
+        return fields
+    }
+}

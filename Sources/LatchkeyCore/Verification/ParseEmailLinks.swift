@@ -1,0 +1,75 @@
+import Foundation
+
+/// The Parse dialect's mailed links: email verification and password reset. They follow Latchkey's link rules
+/// (256-bit tokens stored as an HMAC, single use, `link_token_ttl_seconds`, a new mail replaces the older link),
+/// carried as Parse's one `token` parameter: the token id and the token, 24 + 64 hex.
+extension LatchkeyEngine {
+    func mailParseLink(_ kind: ActionTokenRecord.Kind, to user: UserRecord, app: ParseApp, caller: CallerInfo,
+                       in tx: any Repositories) async throws {
+        guard let email = user.email else { return }
+        let (token, tokenId) = try await issueLinkToken(kind, for: user, in: tx)
+        let page = kind == .confirmation ? "verify_email" : "request_password_reset"
+        let appPath = app.id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? app.id
+        let link = "\(settings.publicURL)\(settings.parseMount)/apps/\(appPath)/\(page)?token=\(tokenId)\(token)"
+        try await enqueue(mailComposer.compose(kind == .confirmation ? .confirmationLink : .resetLink, to: email, link: link,
+                                               validMinutes: settings.linkTokenTTLSeconds / 60,
+                                               locale: mailLocale(user.attributes, caller: caller), at: time.now()), in: tx)
+    }
+
+    /// `requestPasswordReset`: mails a reset link to an active account. Known and unknown addresses are answered
+    /// alike, and the per-address mail quota counts both, so neither the answer nor a 429 tells them apart.
+    public func parseRequestPasswordReset(app: ParseApp, email rawEmail: String?, caller: CallerInfo) async throws {
+        try await limit(.resetPerIP, caller.ip, caller: caller)
+        let email = try requireEmail(rawEmail)
+        try await limit(.mailPerAddress, email, caller: caller)
+        try await transaction { tx in
+            guard let user = try await tx.users.find(email: email), user.status == .active else { return }
+            try await self.mailParseLink(.reset, to: user, app: app, caller: caller, in: tx)
+        }
+    }
+
+    /// `verificationEmailRequest`: a new verification link (the older one stops working). `.userNotFound` and
+    /// `.userAlreadyConfirmed` are Parse's own answers (205, -1); an app that does not verify emails sends nothing.
+    public func parseResendVerification(app: ParseApp, email rawEmail: String?, caller: CallerInfo) async throws {
+        try await limit(.mailPerIP, caller.ip, caller: caller)
+        let email = try requireEmail(rawEmail)
+        try await transaction { tx -> Result<Void, LatchkeyError> in
+            guard let user = try await tx.users.find(email: email), user.status == .active else { return .failure(.userNotFound) }
+            guard !user.emailVerified else { return .failure(.userAlreadyConfirmed) }
+            guard app.verifyUserEmails else { return .success(()) }
+            if let limited = try await self.limit(.mailPerAddress, email, caller: caller, in: tx) { return .failure(limited) }
+            try await self.mailParseLink(.confirmation, to: user, app: app, caller: caller, in: tx)
+            return .success(())
+        }.get()
+    }
+
+    /// The verification link: marks the address verified; the link is used up.
+    public func parseVerifyEmail(token: String?, caller: CallerInfo) async throws {
+        let (token, tokenId) = try Self.splitParseLinkToken(token)
+        try await limit(.credentialPerIP, caller.ip, caller: caller)
+        try await transaction { tx in
+            let user = try await self.redeemLinkToken(.confirmation, token: token, tokenId: tokenId, in: tx)
+            guard !user.emailVerified else { return }
+            try await self.markVerified(user, detail: "parse link", caller: caller, in: tx)
+        }
+    }
+
+    /// Whether a reset link can still set a password (read only: the choose-password page is shown only for one).
+    public func parseResetLinkIsLive(token: String?) async throws -> Bool {
+        guard let (token, tokenId) = try? Self.splitParseLinkToken(token),
+              let record = try await reader.linkTokens.find(tokenId: tokenId) else { return false }
+        return record.kind == .reset && record.usedAt == nil && record.expiresAt > time.now()
+            && Digest.constantTimeEqual([UInt8](record.tokenHash), [UInt8](secretHash(token)))
+    }
+
+    /// The choose-password page's form: a new password from a reset link, as every recovery sets one.
+    public func parseResetPassword(token: String?, password: String?, caller: CallerInfo) async throws {
+        let (token, tokenId) = try Self.splitParseLinkToken(token)
+        try await resetPassword(token: token, tokenId: tokenId, password: password, caller: caller)
+    }
+
+    static func splitParseLinkToken(_ combined: String?) throws -> (token: String, tokenId: String) {
+        guard let combined, combined.utf8.count == 88 else { throw LatchkeyError.linkTokenMalformed }
+        return try requireLinkShape(String(combined.suffix(64)).lowercased(), String(combined.prefix(24)).lowercased())
+    }
+}

@@ -1,0 +1,47 @@
+import HTTPTypes
+import Hummingbird
+import LatchkeyCore
+
+/// `functions/:name` (the operator's functions the app lists) and `serverInfo` (master key).
+extension ParseRoutes {
+    /// Credentials never leave the server, not even to the operator's own function.
+    static let withheldHeaders: Set<String> = ["x-parse-master-key", "x-parse-session-token", "x-parse-client-key", "x-parse-javascript-key",
+                                               "x-parse-rest-api-key", "x-parse-maintenance-key", "authorization", "cookie"]
+
+    func addFunctionRoutes(_ group: RouterGroup<LatchkeyRequestContext>) {
+        route(group, "functions/:name", [.post: Endpoint(.checked) { request in
+            var headers: [String: String] = [:]
+            for field in request.headers where !Self.withheldHeaders.contains(field.name.canonicalName) {
+                headers[field.name.canonicalName] = field.value
+            }
+            let result = try await engine.runParseFunction(
+                app: request.call.app, name: request.parameter("name"), params: request.call.body, actor: request.actor,
+                user: request.session.map { .object(ParseObjects.user($0.user, showEmail: true)) },
+                installationId: request.call.installationId, headers: headers, caller: request.call.caller)
+            return JSONResponse.make(.ok, ["result": result])
+        }])
+        route(group, "serverInfo", [.get: Endpoint(.checked) { request in
+            guard request.call.isMaster else { throw ParseError(119, "master key is required") }
+            return JSONResponse.make(.ok, Self.serverInfo)
+        }])
+    }
+
+    /// The Parse Server REST level Latchkey answers like (SDKs read `parseServerVersion` as semver), and what it
+    /// does not offer.
+    static let serverInfo: [String: JSONValue] = [
+        "parseServerVersion": "7.0.0",
+        "features": .object([
+            "globalConfig": .object(["create": .bool(false), "read": .bool(false), "update": .bool(false), "delete": .bool(false)]),
+            "hooks": .object(["createFunction": .bool(false), "createTrigger": .bool(false), "getFunctions": .bool(false),
+                              "getTriggers": .bool(false), "updateFunction": .bool(false), "updateTrigger": .bool(false),
+                              "removeFunction": .bool(false), "removeTrigger": .bool(false)]),
+            "cloudCode": .object(["jobs": .bool(false)]),
+            "logs": .object(["level": .bool(false), "size": .bool(false), "order": .bool(false), "until": .bool(false), "from": .bool(false)]),
+            "push": .object(["immediatePush": .bool(false), "scheduledPush": .bool(false), "storedPushData": .bool(false),
+                             "pushAudiences": .bool(false), "localization": .bool(false)]),
+            "schemas": .object(["addField": .bool(false), "removeField": .bool(false), "addClass": .bool(false), "removeClass": .bool(false),
+                                "clearAllDataFromClass": .bool(false), "exportClass": .bool(false), "editClassLevelPermissions": .bool(false),
+                                "editPointerPermissions": .bool(false)]),
+        ]),
+    ]
+}

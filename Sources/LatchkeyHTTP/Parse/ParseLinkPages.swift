@@ -1,0 +1,140 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LatchkeyCore
+
+/// The pages behind the Parse dialect's mailed links, under `<mount>/apps/` with Parse Server's paths (specs/parse.md
+/// §1.12), rendered by the same templates and headers as the other hosted pages. No JavaScript: the choose-password
+/// page is a plain form.
+struct ParseLinkPages: Sendable {
+    let engine: LatchkeyEngine
+    let mount: String
+    let pages: HTMLPages
+    let clientAddress: ClientAddress
+
+    /// The result pages and their text.
+    static let messages: [String: (title: String, message: String, isError: Bool)] = [
+        "verify_email_success.html": ("Email address verified", "Your email address is verified. You can go back to the app.", false),
+        "invalid_verification_link.html": ("Invalid link", "This verification link has expired or was already used. Ask the app for a new mail.", true),
+        "invalid_link.html": ("Invalid link", "This link is not valid, has expired or was already used.", true),
+        "password_reset_success.html": ("Password changed", "Your password was changed. You can sign in with it now.", false),
+    ]
+
+    func addRoutes(to router: Router<LatchkeyRequestContext>) {
+        let apps = router.group(RouterPath(mount + "/apps"))
+        for (name, text) in Self.messages {
+            apps.get(RouterPath(name)) { _, _ in
+                pages.render("message", .ok, ["title": text.title, "message": text.message, "isError": text.isError])
+            }
+        }
+        apps.get(":appId/verify_email") { request, context in
+            let token = ParseRoutes.query(request)["token"]
+            guard (try? engine.requireParseApp(context.parameters.get("appId"))) != nil, token != nil else { return redirect("invalid_link.html") }
+            do {
+                try await engine.parseVerifyEmail(token: token, caller: clientAddress.caller(request, context: context))
+                return redirect("verify_email_success.html")
+            } catch let error as LatchkeyError {
+                if let refusal = refusal(error) { return refusal }
+                return redirect("invalid_verification_link.html")
+            }
+        }
+        apps.get(":appId/request_password_reset") { request, context in
+            let appId = context.parameters.get("appId") ?? "", token = ParseRoutes.query(request)["token"]
+            guard (try? engine.requireParseApp(appId)) != nil, let token, try await engine.parseResetLinkIsLive(token: token) else {
+                return redirect("invalid_link.html")
+            }
+            return redirect("choose_password", ["token": token, "id": appId])
+        }
+        apps.get("choose_password") { request, _ in
+            let query = ParseRoutes.query(request)
+            guard let appId = query["id"], (try? engine.requireParseApp(appId)) != nil, let token = query["token"] else {
+                return redirect("invalid_link.html")
+            }
+            return chooseForm(appId: appId, token: token, error: query["error"])
+        }
+        apps.post(":appId/request_password_reset") { request, context in
+            try await resetPassword(request, context)
+        }
+    }
+
+    /// The form's POST (or an XHR with JSON answers, §1.12): success and an unusable link redirect to their pages, a
+    /// refused password goes back to the form with the reason.
+    private func resetPassword(_ request: Request, _ context: LatchkeyRequestContext) async throws -> Response {
+        let appId = context.parameters.get("appId") ?? ""
+        let isXHR = request.headers[HTTPField.Name("X-Requested-With")!] == "XMLHttpRequest"
+        let form: ChoosePasswordForm
+        do {
+            form = request.headers[.contentType]?.hasPrefix("application/json") == true
+                ? try await request.decode(as: ChoosePasswordJSON.self, context: context).form
+                : try await request.decode(as: ChoosePasswordForm.self, context: context)
+        } catch is MalformedRequest {
+            return isXHR ? ParseError(107, "Invalid JSON.").response : redirect("invalid_link.html")
+        }
+        guard (try? engine.requireParseApp(appId)) != nil else {
+            return isXHR ? ParseError(-1, "Invalid application id.").response : redirect("invalid_link.html")
+        }
+        if isXHR {
+            guard let token = form.token, !token.isEmpty else { return ParseError(-1, "Missing token").response }
+            guard let password = form.newPassword, !password.isEmpty else { return ParseError(201, "Missing password").response }
+        }
+        do {
+            try await engine.parseResetPassword(token: form.token, password: form.newPassword, caller: clientAddress.caller(request, context: context))
+            return isXHR ? JSONResponse.make(.ok, value: "Password successfully reset") : redirect("password_reset_success.html")
+        } catch let error as LatchkeyError {
+            let reason = HostedPages(engine: engine, pages: pages, clientAddress: clientAddress).explain(error)
+            if isXHR {
+                if case .rateLimited = error { return ParseError(error).response }
+                return ParseError(-1, reason).response
+            }
+            if let refusal = refusal(error) { return refusal }
+            if case .passwordRejected = error { return redirect("choose_password", ["token": form.token ?? "", "id": appId, "error": reason]) }
+            return redirect("invalid_link.html")
+        }
+    }
+
+    private func chooseForm(appId: String, token: String, error: String?) -> Response {
+        var context = HostedPages.resetForm(token: token, tokenId: "", error: error)
+        context["action"] = "\(mount)/apps/\(Self.escaped(appId))/request_password_reset"
+        context["passwordField"] = "new_password"
+        return pages.render("reset_form", .ok, context)
+    }
+
+    /// Over a limit or a store failure: an HTML answer with its status rather than a redirect to a page that would
+    /// blame the link.
+    private func refusal(_ error: LatchkeyError) -> Response? {
+        let status = HostedPages.status(error)
+        guard status != .badRequest else { return nil }
+        return pages.error(status, message: status == .tooManyRequests ? "Too many attempts. Try again in a few minutes."
+                                                                          : "Something went wrong. Try again later.")
+    }
+
+    private func redirect(_ page: String, _ query: [String: String] = [:]) -> Response {
+        var location = "\(mount)/apps/\(page)"
+        if !query.isEmpty {
+            location += "?" + query.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.escaped($0.value))" }.joined(separator: "&")
+        }
+        return Response(status: .found, headers: [.location: location, .cacheControl: "no-store",
+                                                  HTTPField.Name("Referrer-Policy")!: "no-referrer"])
+    }
+
+    private static func escaped(_ value: String) -> String {
+        value.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(["-", "_", ".", "~"])) ?? ""
+    }
+}
+
+/// The choose-password form's fields (Parse's names); `username` and `confirm_new_password` are ignored.
+struct ChoosePasswordForm: FormEncodedBody, Sendable {
+    var token: String?
+    var newPassword: String?
+
+    enum CodingKeys: String, CodingKey {
+        case token
+        case newPassword = "new_password"
+    }
+}
+
+/// The same fields posted as JSON.
+struct ChoosePasswordJSON: JSONObjectBody, Sendable {
+    var form: ChoosePasswordForm
+    init(from decoder: any Decoder) throws { form = try ChoosePasswordForm(from: decoder) }
+}
