@@ -1,0 +1,105 @@
+"""Parse cloud functions: `POST /parse/functions/<name>` runs the operator's function over a signed webhook and as a
+command, with Parse's webhook body; answers map to {"result": ...} or code 141."""
+import base64
+import hashlib
+import hmac
+import json
+import os
+import threading
+import time
+import uuid
+from http.server import BaseHTTPRequestHandler, HTTPServer
+
+import pytest
+
+from harness import ROOT, Server, free_port
+from parse_client import APP_ID, MASTER_KEY, ParseClient, error, login_signup_response, ok
+
+PASSWORD = "correct horse 9"
+SECRET_KEY = os.urandom(24)
+SECRET = "whsec_" + base64.b64encode(SECRET_KEY).decode()
+
+
+class Hook(BaseHTTPRequestHandler):
+    received = []
+
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        signed = f"{self.headers['webhook-id']}.{self.headers['webhook-timestamp']}.".encode() + body
+        expected = base64.b64encode(hmac.new(SECRET_KEY, signed, hashlib.sha256).digest()).decode()
+        request = json.loads(body)
+        Hook.received.append({"body": request, "valid": self.headers["webhook-signature"] == f"v1,{expected}"})
+        mode = request["params"].get("mode")
+        answer = {"success": {"hello": request["params"].get("name", "world")}} if mode != "refuse" else {"error": "no hello for you"}
+        if mode == "slow":
+            time.sleep(4)
+        data = b'{"success": ' if mode == "junk" else json.dumps(answer).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def cloud(tmp_path_factory):
+    log = str(tmp_path_factory.mktemp("cloud") / "cloud.log")
+    hook = HTTPServer(("127.0.0.1", free_port()), Hook)
+    threading.Thread(target=hook.serve_forever, daemon=True).start()
+    functions = {
+        "hello": {"kind": "webhook", "url": f"http://127.0.0.1:{hook.server_port}/hello", "secret": SECRET, "timeout_seconds": 2},
+        "echo": {"kind": "command", "command": [os.path.join(ROOT, "Tests", "blackbox", "functions", "cloud.py")], "timeout_seconds": 2},
+        "unlisted": {"kind": "command", "command": [os.path.join(ROOT, "Tests", "blackbox", "functions", "cloud.py")], "timeout_seconds": 2},
+    }
+    apps = [{"id": APP_ID, "master_key": MASTER_KEY, "cloud_functions": ["hello", "echo"]}]
+    s = Server(env={"LATCHKEY_FUNCTIONS": json.dumps(functions), "LATCHKEY_PARSE_APPS": json.dumps(apps), "CLOUD_LOG": log}).start()
+    s.cloud_log = log
+    yield s
+    s.cleanup()
+    hook.shutdown()
+
+
+def test_webhook_function_gets_parse_webhook_body(cloud):
+    c = ParseClient(cloud)
+    username = "u" + uuid.uuid4().hex[:10]
+    created = login_signup_response(ok(c.call("POST", "/users", {"username": username, "password": PASSWORD}), 201))
+    Hook.received.clear()
+    answer = ok(c.call("POST", "/functions/hello", {"name": "Ada"}, session_token=created["sessionToken"]))
+    assert answer == {"result": {"hello": "Ada"}}
+    got = Hook.received[-1]
+    assert got["valid"], "signed as Standard Webhooks"
+    body = got["body"]
+    assert body["functionName"] == "hello" and body["params"] == {"name": "Ada"} and body["master"] is False
+    assert body["user"]["objectId"] == created["objectId"] and body["user"]["username"] == username and "password" not in body["user"]
+    assert body["installationId"] == c.installation_id and body["ip"] == "127.0.0.1"
+    headers = {k.lower(): v for k, v in body["headers"].items()}
+    assert headers["x-parse-application-id"] == APP_ID and "x-parse-session-token" not in headers
+    # Without a session: no user; with the master key: master is true and the key is not passed on.
+    ok(c.call("POST", "/functions/hello", {}, master=True))
+    body = Hook.received[-1]["body"]
+    assert "user" not in body and body["master"] is True and "x-parse-master-key" not in {k.lower() for k in body["headers"]}
+    error(c.call("POST", "/functions/hello", {"mode": "refuse"}), 141, "no hello for you")
+    error(c.call("POST", "/functions/hello", {"mode": "junk"}), 141, "Cloud function hello failed.")
+    started = time.time()
+    error(c.call("POST", "/functions/hello", {"mode": "slow"}), 141, "Cloud function hello failed.")
+    assert time.time() - started < 4
+    assert "deadlineExceeded" in cloud.read_log() or "timed out" in cloud.read_log()
+
+
+def test_command_function_and_unknown_names(cloud):
+    c = ParseClient(cloud)
+    assert ok(c.call("POST", "/functions/echo", {"n": 1, "list": [1, "a"]})) == {
+        "result": {"params": {"n": 1, "list": [1, "a"]}, "user": None, "master": False}}
+    with open(cloud.cloud_log) as log:
+        body = json.loads(log.readlines()[-1])
+    assert body["functionName"] == "echo" and set(body) >= {"functionName", "params", "master", "ip", "headers", "installationId"}
+    error(c.call("POST", "/functions/echo", {"mode": "refuse"}), 141, "refused by cloud.py")
+    error(c.call("POST", "/functions/echo", {"mode": "junk"}), 141)
+    error(c.call("POST", "/functions/echo", {"mode": "crash"}), 141)
+    error(c.call("POST", "/functions/unlisted", {}), 141, 'Invalid function: "unlisted"')
+    error(c.call("POST", "/functions/nope", {}), 141, 'Invalid function: "nope"')
+    log = cloud.read_log()
+    assert "exited with status 3" in log and "neither" in log
