@@ -8,6 +8,8 @@ import requests
 
 from conftest import password_sign_in, sign_up
 from harness import Server
+from test_app_services import call, provider
+from test_app_services import login as app_login
 from parse_client import ENV, ParseClient, error, login_signup_response, ok
 
 PASSWORD = "correct horse 9"
@@ -105,7 +107,7 @@ def test_js_sdk_body_fields_and_any_content_type():
 
 
 def test_accounts_cross_dialects(email):
-    s = Server(env=ENV).start()
+    s = Server(env={**ENV, "LATCHKEY_APP_SERVICES_APPS": json.dumps([{"id": "auto-app", "confirmation": {"mode": "auto"}}])}).start()
     try:
         # A native account signs in through Parse with its email as username.
         sign_up(s, email, password=PASSWORD)
@@ -120,6 +122,14 @@ def test_accounts_cross_dialects(email):
         payload = r.json()["id_token"].split(".")[1]
         claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
         assert claims["email"] == address and claims["email_verified"] is False
+        # ... and through App Services.
+        r = app_login(s, "auto-app", address, PASSWORD)
+        assert r.status_code == 200 and r.json()["user_id"], r.text
+        # An App Services account signs in through Parse too.
+        other = "as-" + address
+        assert call(s, "POST", provider("auto-app", "register"), {"email": other, "password": PASSWORD}).status_code == 201
+        via_parse = ok(ParseClient(s).call("POST", "/login", {"username": other, "password": PASSWORD}))
+        assert via_parse["email"] == other
     finally:
         s.cleanup()
 
