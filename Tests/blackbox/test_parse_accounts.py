@@ -1,6 +1,7 @@
 """The Parse dialect's user and session routes: users by id (private), updates, deletes, the master key's routes,
 verifyPassword, sessions per installation, password changes ending sessions."""
 import datetime
+import json
 import uuid
 
 import requests
@@ -200,5 +201,23 @@ def test_method_override_rate_limits_and_unknown_routes():
             statuses.append(r.status_code)
         assert statuses[-1] == 429 and int(r.headers["Retry-After"]) > 0
         assert r.json() == {"code": 100, "error": "Too many requests."}
+    finally:
+        s.cleanup()
+
+
+def test_client_key_and_master_key_addresses():
+    apps = [{"id": "keyed", "client_key": "the-client-key", "master_key": "0123456789abcdef-master"}]
+    s = Server(env={"LATCHKEY_PARSE_APPS": json.dumps(apps), "LATCHKEY_PARSE_MASTER_KEY_IPS": '["10.9.8.7"]'}).start()
+    try:
+        base = s.base + "/parse/users"
+        body = {"username": name(), "password": PASSWORD}
+        for headers in ({}, {"X-Parse-Client-Key": "wrong"}):
+            r = requests.post(base, json=body, headers={"X-Parse-Application-Id": "keyed", **headers})
+            assert r.status_code == 403 and r.json() == {"error": "unauthorized"}
+        r = requests.post(base, json=body, headers={"X-Parse-Application-Id": "keyed", "X-Parse-Client-Key": "the-client-key"})
+        login_signup_response(ok(r, 201))
+        # The right master key from an address outside parse.master_key_ips (loopback is not listed here) is refused.
+        r = requests.get(base, headers={"X-Parse-Application-Id": "keyed", "X-Parse-Master-Key": "0123456789abcdef-master"})
+        assert r.status_code == 403 and r.json() == {"error": "unauthorized"}
     finally:
         s.cleanup()
