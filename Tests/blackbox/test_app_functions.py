@@ -1,7 +1,5 @@
 """App Services confirmation and reset by the operator's functions: command and signed webhook."""
 import base64
-import hashlib
-import hmac
 import json
 import os
 import threading
@@ -12,51 +10,31 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 import pytest
 
 from harness import ROOT, Server, free_port
+from webhook import SignedWebhook
 from test_app_services import app_error, call, link_pair, login, no_body, provider
 
 PW = "correct horse battery"
-SECRET_KEY = os.urandom(24)
-SECRET = "whsec_" + base64.b64encode(SECRET_KEY).decode()
 
 
-class Hook(BaseHTTPRequestHandler):
-    received = []
-
-    def do_POST(self):
-        body = self.rfile.read(int(self.headers["Content-Length"]))
-        signed = f"{self.headers['webhook-id']}.{self.headers['webhook-timestamp']}.".encode() + body
-        expected = base64.b64encode(hmac.new(SECRET_KEY, signed, hashlib.sha256).digest()).decode()
-        valid = self.headers["webhook-signature"] == f"v1,{expected}" and abs(time.time() - int(self.headers["webhook-timestamp"])) < 60
-        args = json.loads(body)
-        Hook.received.append({"args": args, "valid": valid})
-        who = args[0]["username"]
-        status = "fail" if not valid else "success" if "ok" in who else "pending" if "later" in who else "fail"
-        if "slow" in who:
-            time.sleep(5)
-        answer = json.dumps({"status": status}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(answer)))
-        self.end_headers()
-        self.wfile.write(answer)
-
-    def log_message(self, *args):
-        pass
+def decide(request, valid):
+    who = request[0]["username"]
+    if "slow" in who:
+        time.sleep(5)
+    return {"status": "fail" if not valid else "success" if "ok" in who else "pending" if "later" in who else "fail"}
 
 
 @pytest.fixture(scope="module")
 def fn_server(tmp_path_factory):
     log = str(tmp_path_factory.mktemp("fn") / "decide.log")
-    hook = HTTPServer(("127.0.0.1", free_port()), Hook)
-    threading.Thread(target=hook.serve_forever, daemon=True).start()
+    hook = SignedWebhook(decide)
     functions = {
         "decide": {"kind": "command", "command": [os.path.join(ROOT, "Tests", "blackbox", "functions", "decide.py")], "timeout_seconds": 2},
-        "hook": {"kind": "webhook", "url": f"http://127.0.0.1:{hook.server_port}/hook", "secret": SECRET, "timeout_seconds": 2},
+        "hook": {"kind": "webhook", "url": hook.url, "secret": hook.secret, "timeout_seconds": 2},
     }
     apps = [{"id": "cmd", "confirmation": {"mode": "function", "function": "decide"}, "reset": {"mode": "function", "function": "decide"}},
             {"id": "web", "confirmation": {"mode": "function", "function": "hook"}, "reset": {"mode": "email"}}]
     s = Server(env={"LATCHKEY_FUNCTIONS": json.dumps(functions), "LATCHKEY_APP_SERVICES_APPS": json.dumps(apps), "DECIDE_LOG": log}).start()
-    s.decide_log = log
+    s.decide_log, s.hook = log, hook
     yield s
     s.cleanup()
     hook.shutdown()
@@ -127,7 +105,7 @@ def test_signed_webhook_confirmation(fn_server):
     s = fn_server
     ok = name("ok")
     no_body(call(s, "POST", provider("web", "register"), {"email": ok, "password": PW}), 201)
-    assert Hook.received[-1]["valid"] and Hook.received[-1]["args"][0]["username"] == ok
+    assert s.hook.received[-1]["valid"] and s.hook.received[-1]["body"][0]["username"] == ok
     assert login(s, "web", ok, PW).status_code == 200
     later = name("later")
     no_body(call(s, "POST", provider("web", "register"), {"email": later, "password": PW}), 201)
@@ -165,7 +143,7 @@ class Redirector(BaseHTTPRequestHandler):
 def test_webhooks_follow_no_redirect():
     hook = HTTPServer(("127.0.0.1", free_port()), Redirector)
     threading.Thread(target=hook.serve_forever, daemon=True).start()
-    functions = {"hook": {"kind": "webhook", "url": f"http://127.0.0.1:{hook.server_port}/hook", "secret": SECRET, "timeout_seconds": 2}}
+    functions = {"hook": {"kind": "webhook", "url": f"http://127.0.0.1:{hook.server_port}/hook", "secret": "whsec_" + base64.b64encode(b"redirect test").decode(), "timeout_seconds": 2}}
     apps = [{"id": "redir", "confirmation": {"mode": "auto"}, "reset": {"mode": "function", "function": "hook"}}]
     s = Server(env={"LATCHKEY_FUNCTIONS": json.dumps(functions), "LATCHKEY_APP_SERVICES_APPS": json.dumps(apps)}).start()
     try:

@@ -1,62 +1,40 @@
 """Parse cloud functions: `POST /parse/functions/<name>` runs the operator's function over a signed webhook and as a
 command, with Parse's webhook body; answers map to {"result": ...} or code 141."""
-import base64
-import hashlib
-import hmac
 import json
 import os
-import threading
 import time
 import uuid
-from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import pytest
 
-from harness import ROOT, Server, free_port
+from harness import ROOT, Server
+from webhook import SignedWebhook
 from parse_client import APP_ID, MASTER_KEY, ParseClient, error, login_signup_response, ok
 
 PASSWORD = "correct horse 9"
-SECRET_KEY = os.urandom(24)
-SECRET = "whsec_" + base64.b64encode(SECRET_KEY).decode()
 
 
-class Hook(BaseHTTPRequestHandler):
-    received = []
-
-    def do_POST(self):
-        body = self.rfile.read(int(self.headers["Content-Length"]))
-        signed = f"{self.headers['webhook-id']}.{self.headers['webhook-timestamp']}.".encode() + body
-        expected = base64.b64encode(hmac.new(SECRET_KEY, signed, hashlib.sha256).digest()).decode()
-        request = json.loads(body)
-        Hook.received.append({"body": request, "valid": self.headers["webhook-signature"] == f"v1,{expected}"})
-        mode = request["params"].get("mode")
-        answer = {"success": {"hello": request["params"].get("name", "world")}} if mode != "refuse" else {"error": "no hello for you"}
-        if mode == "slow":
-            time.sleep(4)
-        data = b'{"success": ' if mode == "junk" else json.dumps(answer).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *args):
-        pass
+def answer(request, valid):
+    mode = request["params"].get("mode")
+    if mode == "slow":
+        time.sleep(4)
+    if mode == "junk":
+        return b'{"success": '
+    return {"error": "no hello for you"} if mode == "refuse" else {"success": {"hello": request["params"].get("name", "world")}}
 
 
 @pytest.fixture(scope="module")
 def cloud(tmp_path_factory):
     log = str(tmp_path_factory.mktemp("cloud") / "cloud.log")
-    hook = HTTPServer(("127.0.0.1", free_port()), Hook)
-    threading.Thread(target=hook.serve_forever, daemon=True).start()
+    hook = SignedWebhook(answer)
     functions = {
-        "hello": {"kind": "webhook", "url": f"http://127.0.0.1:{hook.server_port}/hello", "secret": SECRET, "timeout_seconds": 2},
+        "hello": {"kind": "webhook", "url": hook.url, "secret": hook.secret, "timeout_seconds": 2},
         "echo": {"kind": "command", "command": [os.path.join(ROOT, "Tests", "blackbox", "functions", "cloud.py")], "timeout_seconds": 2},
         "unlisted": {"kind": "command", "command": [os.path.join(ROOT, "Tests", "blackbox", "functions", "cloud.py")], "timeout_seconds": 2},
     }
     apps = [{"id": APP_ID, "master_key": MASTER_KEY, "cloud_functions": ["hello", "echo"]}]
     s = Server(env={"LATCHKEY_FUNCTIONS": json.dumps(functions), "LATCHKEY_PARSE_APPS": json.dumps(apps), "CLOUD_LOG": log}).start()
-    s.cloud_log = log
+    s.cloud_log, s.hook = log, hook
     yield s
     s.cleanup()
     hook.shutdown()
@@ -66,10 +44,11 @@ def test_webhook_function_gets_parse_webhook_body(cloud):
     c = ParseClient(cloud)
     username = "u" + uuid.uuid4().hex[:10]
     created = login_signup_response(ok(c.call("POST", "/users", {"username": username, "password": PASSWORD}), 201))
-    Hook.received.clear()
+    received = cloud.hook.received
+    received.clear()
     answer = ok(c.call("POST", "/functions/hello", {"name": "Ada"}, session_token=created["sessionToken"]))
     assert answer == {"result": {"hello": "Ada"}}
-    got = Hook.received[-1]
+    got = received[-1]
     assert got["valid"], "signed as Standard Webhooks"
     body = got["body"]
     assert body["functionName"] == "hello" and body["params"] == {"name": "Ada"} and body["master"] is False
@@ -79,7 +58,7 @@ def test_webhook_function_gets_parse_webhook_body(cloud):
     assert headers["x-parse-application-id"] == APP_ID and "x-parse-session-token" not in headers
     # Without a session: no user; with the master key: master is true and the key is not passed on.
     ok(c.call("POST", "/functions/hello", {}, master=True))
-    body = Hook.received[-1]["body"]
+    body = received[-1]["body"]
     assert "user" not in body and body["master"] is True and "x-parse-master-key" not in {k.lower() for k in body["headers"]}
     error(c.call("POST", "/functions/hello", {"mode": "refuse"}), 141, "no hello for you")
     error(c.call("POST", "/functions/hello", {"mode": "junk"}), 141, "Cloud function hello failed.")
