@@ -16,6 +16,21 @@ public enum ParseActor: Sendable {
     }
 
     var isMaster: Bool { if case .master = self { true } else { false } }
+
+    /// Only the master key writes `emailVerified`.
+    func requireMayWrite(emailVerified: Bool?) throws {
+        if emailVerified != nil, !isMaster { throw LatchkeyError.fieldNotWritable("emailVerified") }
+    }
+
+    /// The account a write names, if this actor may write it: a missing account is `.objectNotFound` for the master
+    /// key and, like another user's account, `.notPermitted` for everyone else.
+    func writableUser(objectId: String, in users: any UserRepository) async throws -> UserRecord {
+        guard let user = try await users.find(objectId: objectId) else {
+            throw isMaster ? LatchkeyError.objectNotFound : LatchkeyError.notPermitted
+        }
+        guard mayAccess(user) else { throw LatchkeyError.notPermitted }
+        return user
+    }
 }
 
 /// What `PUT users/:id` asks to change; nil leaves a value as it is. `email: .some(nil)` removes the address (only
@@ -47,11 +62,8 @@ extension LatchkeyEngine {
     /// caller's installation, whose token is returned.
     public func parseUpdateUser(app: ParseApp, objectId: String, changes: ParseUserChanges, actor: ParseActor, installationId: String?,
                                 caller: CallerInfo) async throws -> (user: UserRecord, sessionToken: String?) {
-        if changes.emailVerified != nil, !actor.isMaster { throw LatchkeyError.fieldNotWritable("emailVerified") }
-        guard let target = try await reader.users.find(objectId: objectId) else {
-            throw actor.isMaster ? LatchkeyError.objectNotFound : LatchkeyError.notPermitted
-        }
-        guard actor.mayAccess(target) else { throw LatchkeyError.notPermitted }
+        try actor.requireMayWrite(emailVerified: changes.emailVerified)
+        let target = try await actor.writableUser(objectId: objectId, in: reader.users)
         let username = try changes.username.map { try requireUsername($0) }
         let email = try changes.email.map { try $0.map { try requireEmail($0) } }
         let hash = try await changes.password.asyncMap { password in
@@ -87,10 +99,7 @@ extension LatchkeyEngine {
     /// `DELETE users/:id` by the owner or the master key; the user's sessions, tokens and flows go with it.
     public func parseDeleteUser(objectId: String, actor: ParseActor, caller: CallerInfo) async throws {
         try await transaction { tx in
-            guard let user = try await tx.users.find(objectId: objectId) else {
-                throw actor.isMaster ? LatchkeyError.objectNotFound : LatchkeyError.notPermitted
-            }
-            guard actor.mayAccess(user) else { throw LatchkeyError.notPermitted }
+            let user = try await actor.writableUser(objectId: objectId, in: tx.users)
             try await tx.users.delete(id: user.id)
             try await self.audit(tx, "account_deleted", caller: caller, userId: user.id, email: user.email, detail: "parse")
         }

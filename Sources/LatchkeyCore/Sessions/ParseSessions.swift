@@ -20,7 +20,7 @@ extension LatchkeyEngine {
     public func parseSignUp(app: ParseApp, username rawUsername: String?, email rawEmail: String?, password: String?,
                             fields: [String: JSONValue], emailVerified: Bool? = nil, actor: ParseActor = .anonymous,
                             installationId: String?, caller: CallerInfo) async throws -> ParseLogin {
-        if emailVerified != nil, !actor.isMaster { throw LatchkeyError.fieldNotWritable("emailVerified") }
+        try actor.requireMayWrite(emailVerified: emailVerified)
         try await limit(.signUpPerIP, caller.ip, caller: caller)
         guard let rawUsername, !rawUsername.isEmpty else { throw LatchkeyError.missing(.username) }
         let username = try requireUsername(rawUsername)
@@ -114,18 +114,27 @@ extension LatchkeyEngine {
         try await reader.sessions.live(userId: user.id, kind: .parse, audience: app.id, now: time.now())
     }
 
+    /// `GET sessions/:id`: one live session of this app that the actor may see (its own; any with the master key).
+    public func parseSession(app: ParseApp, id: String, actor: ParseActor) async throws -> SessionRecord {
+        try await visibleParseSession(app: app, id: id, actor: actor, in: reader.sessions)
+    }
+
     /// `DELETE sessions/:id`: ends one of the caller's sessions (any user's with the master key).
     public func parseEndSession(app: ParseApp, id: String, actor: ParseActor, caller: CallerInfo) async throws {
         try await transaction { tx in
-            guard let session = try await tx.sessions.find(id: id), session.kind == .parse, session.audience == app.id,
-                  session.revokedAt == nil, session.expiresAt > self.time.now() else { throw LatchkeyError.objectNotFound }
-            switch actor {
-            case .master: break
-            case .user(let user, _) where user.id == session.userId: break
-            default: throw LatchkeyError.objectNotFound
-            }
+            let session = try await self.visibleParseSession(app: app, id: id, actor: actor, in: tx.sessions)
             try await tx.sessions.revoke(familyId: session.familyId, at: self.time.now())
             try await self.audit(tx, "sign_out", caller: caller, userId: session.userId, detail: "parse \(app.id) session \(id)")
+        }
+    }
+
+    private func visibleParseSession(app: ParseApp, id: String, actor: ParseActor, in sessions: any SessionRepository) async throws -> SessionRecord {
+        guard let session = try await sessions.find(id: id), session.kind == .parse, session.audience == app.id,
+              session.revokedAt == nil, session.expiresAt > time.now() else { throw LatchkeyError.objectNotFound }
+        switch actor {
+        case .master: return session
+        case .user(let user, _) where user.id == session.userId: return session
+        default: throw LatchkeyError.objectNotFound
         }
     }
 

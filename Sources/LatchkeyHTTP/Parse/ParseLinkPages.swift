@@ -11,6 +11,13 @@ struct ParseLinkPages: Sendable {
     let mount: String
     let pages: HTMLPages
     let clientAddress: ClientAddress
+    /// The hosted pages' wording of engine errors, shared rather than repeated.
+    let hosted: HostedPages
+
+    init(engine: LatchkeyEngine, mount: String, pages: HTMLPages, clientAddress: ClientAddress) {
+        self.engine = engine; self.mount = mount; self.pages = pages; self.clientAddress = clientAddress
+        hosted = HostedPages(engine: engine, pages: pages, clientAddress: clientAddress)
+    }
 
     /// The result pages and their text.
     static let messages: [String: (title: String, message: String, isError: Bool)] = [
@@ -81,7 +88,7 @@ struct ParseLinkPages: Sendable {
             try await engine.parseResetPassword(token: form.token, password: form.newPassword, caller: clientAddress.caller(request, context: context))
             return isXHR ? JSONResponse.make(.ok, value: "Password successfully reset") : redirect("password_reset_success.html")
         } catch let error as LatchkeyError {
-            let reason = HostedPages(engine: engine, pages: pages, clientAddress: clientAddress).explain(error)
+            let reason = hosted.explain(error)
             if isXHR {
                 if case .rateLimited = error { return ParseError(error).response }
                 return ParseError(-1, reason).response

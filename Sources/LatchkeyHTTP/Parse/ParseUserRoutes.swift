@@ -7,6 +7,8 @@ import LatchkeyCore
 extension ParseRoutes {
     /// Keys a user body may carry that are the server's own: ignored on writes (ParseSwift sends back what it read).
     static let serverOwnedKeys: Set<String> = ["objectId", "createdAt", "updatedAt", "ACL", "sessionToken", "className", "__type"]
+    /// The user keys with a meaning of their own; every other key of a user body is a custom field.
+    static let accountKeys: Set<String> = ["username", "password", "email", "emailVerified", "authData"]
     /// Query parameters Parse accepts on `GET users/:id`; anything else is 102.
     static let userReadOptions: Set<String> = ["keys", "include", "excludeKeys", "readPreference", "includeReadPreference",
                                                "subqueryReadPreference"]
@@ -35,7 +37,7 @@ extension ParseRoutes {
         let call = request.call
         if call.body["objectId"] != nil || call.body["id"] != nil { throw ParseError(105, "objectId is an invalid field name.") }
         if let authData = call.body["authData"], authData != .null { throw ParseError(252, "This authentication method is unsupported.") }
-        let fields = call.body.filter { !["username", "password", "email", "ACL", "emailVerified", "authData"].contains($0.key) }
+        let fields = call.body.filter { !Self.accountKeys.contains($0.key) && $0.key != "ACL" }
         let login = try await engine.parseSignUp(app: call.app, username: try call.string("username"), email: try call.string("email"),
                                                  password: try call.string("password"), fields: fields,
                                                  emailVerified: try Self.emailVerified(call.body), actor: request.actor,
@@ -67,7 +69,7 @@ extension ParseRoutes {
         case .string(let email)?: changes.email = email
         default: throw ParseError(125, "you must provide a valid email string")
         }
-        changes.fields = body.filter { !Self.serverOwnedKeys.contains($0.key) && !["username", "password", "email", "emailVerified", "authData"].contains($0.key) }
+        changes.fields = body.filter { !Self.serverOwnedKeys.contains($0.key) && !Self.accountKeys.contains($0.key) }
         do {
             let (user, token) = try await engine.parseUpdateUser(app: request.call.app, objectId: id, changes: changes, actor: request.actor,
                                                                  installationId: request.call.installationId, caller: request.call.caller)
