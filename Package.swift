@@ -71,6 +71,7 @@ let package = Package(
             dependencies: [
                 "LatchkeyCore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -95,6 +96,7 @@ let package = Package(
             dependencies: [
                 "LatchkeyCore",
                 "LatchkeyStorage",
+                "LatchkeyPostgres",
                 "LatchkeyHTTP",
                 "LatchkeySMTP",
                 "LatchkeyFunctions",
@@ -112,7 +114,8 @@ let package = Package(
         ),
         .testTarget(
             name: "LatchkeyCoreTests",
-            dependencies: ["LatchkeyCore", "LatchkeyStorage", "LatchkeySMTP", "Latchkey", "LatchkeyHTTP",
+            dependencies: ["LatchkeyCore", "LatchkeyStorage", "LatchkeyPostgres", "LatchkeySMTP", "Latchkey", "LatchkeyHTTP",
+                           .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
                            .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOCore", package: "swift-nio")]
         ),

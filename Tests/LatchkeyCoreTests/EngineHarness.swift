@@ -25,6 +25,7 @@ struct EngineHarness {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
     }
     static var migrations: String { repositoryRoot + "/Migrations/sqlite" }
+    static var postgresMigrations: String { repositoryRoot + "/Migrations/postgres" }
 
     static func make(attributes: [AttributeDefinition] = [], configure: (inout EngineSettings) -> Void = { _ in }) async throws -> EngineHarness {
         let directory = NSTemporaryDirectory() + "latchkey-tests-" + UUID().uuidString

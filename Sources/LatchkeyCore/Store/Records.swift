@@ -55,6 +55,12 @@ public struct FlowRecord: Codable, Sendable, Equatable {
     public var state: FlowState
     public var expiresAt: Date
     public var createdAt: Date
+
+    public init(id: String, tokenHash: Data, kind: Kind, email: String, userId: String?, state: FlowState, expiresAt: Date,
+                createdAt: Date) {
+        self.id = id; self.tokenHash = tokenHash; self.kind = kind; self.email = email; self.userId = userId; self.state = state
+        self.expiresAt = expiresAt; self.createdAt = createdAt
+    }
 }
 
 /// Where a flow stands and what it has collected so far.
@@ -86,6 +92,11 @@ public struct OTPRecord: Codable, Sendable, Equatable {
     public var attemptsLeft: Int
     public var expiresAt: Date
     public var createdAt: Date
+
+    public init(flowId: String, codeHash: Data, attemptsLeft: Int, expiresAt: Date, createdAt: Date) {
+        self.flowId = flowId; self.codeHash = codeHash; self.attemptsLeft = attemptsLeft; self.expiresAt = expiresAt
+        self.createdAt = createdAt
+    }
 }
 
 /// A session of any dialect: a native refresh-token family, an App Services session, a Parse session. The token
@@ -132,6 +143,13 @@ public struct OutboxRecord: Codable, Sendable, Equatable {
     public var nextAttemptAt: Date
     public var sentAt: Date?
     public var lastError: String?
+
+    public init(id: Int64?, recipient: String, subject: String, kind: String, sealedBody: Data?, status: Status, attempts: Int,
+                createdAt: Date, nextAttemptAt: Date, sentAt: Date?, lastError: String?) {
+        self.id = id; self.recipient = recipient; self.subject = subject; self.kind = kind; self.sealedBody = sealedBody
+        self.status = status; self.attempts = attempts; self.createdAt = createdAt; self.nextAttemptAt = nextAttemptAt
+        self.sentAt = sentAt; self.lastError = lastError
+    }
 }
 
 /// Who did what, when, from where.
@@ -144,6 +162,12 @@ public struct AuditEvent: Codable, Sendable, Equatable {
     public var clientIp: String?
     public var userAgent: String?
     public var detail: String?
+
+    public init(id: Int64?, at: Date, kind: String, userId: String? = nil, email: String? = nil, clientIp: String? = nil,
+                userAgent: String? = nil, detail: String? = nil) {
+        self.id = id; self.at = at; self.kind = kind; self.userId = userId; self.email = email; self.clientIp = clientIp
+        self.userAgent = userAgent; self.detail = detail
+    }
 }
 
 /// A persisted JWT signing key.
@@ -152,6 +176,10 @@ public struct SigningKeyRecord: Codable, Sendable, Equatable {
     public var algorithm: String
     public var privateKeyPem: String
     public var createdAt: Date
+
+    public init(kid: String, algorithm: String, privateKeyPem: String, createdAt: Date) {
+        self.kid = kid; self.algorithm = algorithm; self.privateKeyPem = privateKeyPem; self.createdAt = createdAt
+    }
 }
 
 /// A link token (token + tokenId) mailed for email confirmation or password reset. Only the HMAC of the
@@ -165,4 +193,9 @@ public struct ActionTokenRecord: Codable, Sendable, Equatable {
     public var expiresAt: Date
     public var usedAt: Date?
     public var createdAt: Date
+
+    public init(tokenId: String, tokenHash: Data, kind: Kind, userId: String, expiresAt: Date, usedAt: Date?, createdAt: Date) {
+        self.tokenId = tokenId; self.tokenHash = tokenHash; self.kind = kind; self.userId = userId; self.expiresAt = expiresAt
+        self.usedAt = usedAt; self.createdAt = createdAt
+    }
 }

@@ -1,12 +1,17 @@
 import Foundation
 import Testing
 @testable import LatchkeyCore
+import LatchkeyPostgres
 import LatchkeyStorage
+import Logging
+import PostgresNIO
 
-/// The stores the contract suite runs on. Each is a real database: SQLite in a fresh file. Issue I adds
-/// PostgreSQL as a second case here, and every contract test then runs on both.
+/// The stores the contract suite runs on. Each is a real database: SQLite in a fresh file, PostgreSQL in a fresh
+/// database of the cluster named by `LATCHKEY_TEST_POSTGRES_URL` (scripts/test.sh starts one). Without that
+/// variable the PostgreSQL cases fail, saying so: they never skip.
 enum StoreUnderTest: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case sqlite
+    case postgres
 
     var testDescription: String { rawValue }
 
@@ -19,7 +24,48 @@ enum StoreUnderTest: String, CaseIterable, CustomTestStringConvertible, Sendable
             let store = try SQLiteStore(path: path, migrations: SQLMigrations.read(directory: EngineHarness.migrations))
             try store.migrate()
             return store
+        case .postgres:
+            var settings = (other as? PostgresStore)?.settings
+            if settings == nil { settings = try await TestCluster.shared.freshDatabase() }
+            let store = try PostgresStore(settings: settings!, migrations: SQLMigrations.read(directory: EngineHarness.postgresMigrations),
+                                          logger: Logger(label: "contract"))
+            try await store.migrate()
+            return store
         }
+    }
+}
+
+/// The test cluster: one admin connection that makes an empty database per test.
+actor TestCluster {
+    static let shared = TestCluster()
+    private var admin: (client: PostgresClient, settings: PostgresSettings)?
+
+    struct Missing: Error, CustomStringConvertible {
+        let description = "LATCHKEY_TEST_POSTGRES_URL is not set: run scripts/test.sh, or start a cluster with "
+            + "`scripts/postgres-cluster.sh start` and export the URL it prints"
+    }
+
+    func freshDatabase() async throws -> PostgresSettings {
+        let admin = try connectAdmin()
+        let name = "contract_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        try await admin.client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
+        var settings = admin.settings
+        settings.database = name
+        settings.poolSize = 8
+        return settings
+    }
+
+    private func connectAdmin() throws -> (client: PostgresClient, settings: PostgresSettings) {
+        if let admin { return admin }
+        guard let url = ProcessInfo.processInfo.environment["LATCHKEY_TEST_POSTGRES_URL"] else { throw Missing() }
+        let settings = try PostgresSettings(url: url, password: nil, tls: .disable)
+        var configuration = PostgresClient.Configuration(host: settings.host, port: settings.port, username: settings.username,
+                                                         password: nil, database: settings.database, tls: .disable)
+        configuration.options.maximumConnections = 2
+        let client = PostgresClient(configuration: configuration, backgroundLogger: Logger(label: "test-cluster"))
+        Task { await client.run() }  // lives as long as the test process
+        admin = (client, settings)
+        return (client, settings)
     }
 }
 

@@ -1,0 +1,103 @@
+import Foundation
+import LatchkeyCore
+import PostgresNIO
+
+extension PostgresRepositories: OutboxRepository {
+    func enqueue(_ mail: OutboxRecord) async throws {
+        try await rows("""
+            INSERT INTO outbox (recipient, subject, kind, sealed_body, status, attempts, created_at, next_attempt_at, sent_at, last_error)
+            VALUES (\(mail.recipient), \(mail.subject), \(mail.kind), \(mail.sealedBody), \(mail.status.rawValue), \(mail.attempts),
+                    \(mail.createdAt), \(mail.nextAttemptAt), \(mail.sentAt), \(mail.lastError))
+            """)
+    }
+
+    /// SKIP LOCKED: replicas draining at once each take rows no other claim holds, so no mail has two senders.
+    func claimDue(dueBy: Date, limit: Int, leaseUntil: Date) async throws -> [OutboxRecord] {
+        try OutboxRecord.decode(try await rows("""
+            UPDATE outbox SET next_attempt_at = \(leaseUntil)
+            WHERE id IN (SELECT id FROM outbox WHERE status = 'pending' AND next_attempt_at <= \(dueBy)
+                         ORDER BY id LIMIT \(limit) FOR UPDATE SKIP LOCKED)
+            RETURNING *
+            """)).sorted { ($0.id ?? 0) < ($1.id ?? 0) }
+    }
+
+    func update(_ mail: OutboxRecord) async throws {
+        guard let id = mail.id else { return }
+        try await rows("""
+            UPDATE outbox SET recipient = \(mail.recipient), subject = \(mail.subject), kind = \(mail.kind),
+                sealed_body = \(mail.sealedBody), status = \(mail.status.rawValue), attempts = \(mail.attempts),
+                created_at = \(mail.createdAt), next_attempt_at = \(mail.nextAttemptAt), sent_at = \(mail.sentAt),
+                last_error = \(mail.lastError)
+            WHERE id = \(id)
+            """)
+    }
+
+    func retryFailed(now: Date) async throws -> Int {
+        try await rows("""
+            UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_at = \(now)
+            WHERE status = 'failed' AND sealed_body IS NOT NULL RETURNING id
+            """).count
+    }
+
+    func list(status: OutboxRecord.Status, limit: Int) async throws -> [OutboxRecord] {
+        try OutboxRecord.decode(try await rows("SELECT * FROM outbox WHERE status = \(status.rawValue) ORDER BY id DESC LIMIT \(limit)"))
+    }
+}
+
+extension PostgresRepositories: AuditRepository {
+    func append(_ event: AuditEvent) async throws {
+        try await rows("""
+            INSERT INTO audit_events (at, kind, user_id, email, client_ip, user_agent, detail)
+            VALUES (\(event.at), \(event.kind), \(event.userId), \(event.email), \(event.clientIp), \(event.userAgent), \(event.detail))
+            """)
+    }
+
+    func events(since: Date, limit: Int) async throws -> [AuditEvent] {
+        try AuditEvent.decode(try await rows("SELECT * FROM audit_events WHERE at >= \(since) ORDER BY id LIMIT \(limit)"))
+    }
+}
+
+extension PostgresRepositories: ServerValueRepository {
+    /// Two statements on purpose: the insert waits for a racing replica's uncommitted insert of the same name, and
+    /// the read that follows (a new snapshot under READ COMMITTED) then sees the winner's value.
+    func insertIfAbsent(name: String, value: Data) async throws -> Data {
+        try await rows("INSERT INTO server_values (name, value) VALUES (\(name), \(value)) ON CONFLICT (name) DO NOTHING")
+        return try await rows("SELECT value FROM server_values WHERE name = \(name)").first?.columns.value("value") ?? value
+    }
+
+    func signingKeys() async throws -> [SigningKeyRecord] {
+        try SigningKeyRecord.decode(try await rows("SELECT * FROM signing_keys ORDER BY created_at DESC"))
+    }
+
+    func insert(signingKey: SigningKeyRecord) async throws {
+        try await rows("""
+            INSERT INTO signing_keys (kid, algorithm, private_key_pem, created_at)
+            VALUES (\(signingKey.kid), \(signingKey.algorithm), \(signingKey.privateKeyPem), \(signingKey.createdAt))
+            """)
+    }
+}
+
+extension PostgresRepositories: MaintenanceRepository {
+    func purge(_ cutoffs: PurgeCutoffs) async throws -> Int {
+        // Counted in the database: a purge may drop many rows, and only their number comes back.
+        try await atomically { tx in
+            let counts = [
+                try await tx.rows("WITH d AS (DELETE FROM otp_codes WHERE expires_at < \(cutoffs.flowsExpiredBefore) RETURNING 1) SELECT count(*) AS n FROM d"),
+                try await tx.rows("WITH d AS (DELETE FROM flows WHERE expires_at < \(cutoffs.flowsExpiredBefore) RETURNING 1) SELECT count(*) AS n FROM d"),
+                try await tx.rows("WITH d AS (DELETE FROM sessions WHERE expires_at < \(cutoffs.tokensExpiredBefore) RETURNING 1) SELECT count(*) AS n FROM d"),
+                try await tx.rows("""
+                    WITH d AS (DELETE FROM action_tokens WHERE expires_at < \(cutoffs.tokensExpiredBefore) RETURNING 1) SELECT count(*) AS n FROM d
+                    """),
+                try await tx.rows("""
+                    WITH d AS (DELETE FROM users WHERE status = 'pending' AND updated_at < \(cutoffs.pendingUsersUpdatedBefore) RETURNING 1)
+                    SELECT count(*) AS n FROM d
+                    """),
+                try await tx.rows("""
+                    WITH d AS (DELETE FROM outbox WHERE status = 'sent' AND sent_at < \(cutoffs.sentMailBefore) RETURNING 1) SELECT count(*) AS n FROM d
+                    """),
+                try await tx.rows("WITH d AS (DELETE FROM audit_events WHERE at < \(cutoffs.auditBefore) RETURNING 1) SELECT count(*) AS n FROM d"),
+            ]
+            return try counts.reduce(0) { $0 + (try $1.first?.columns.value("n", as: Int.self) ?? 0) }
+        }
+    }
+}

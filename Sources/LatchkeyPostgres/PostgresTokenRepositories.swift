@@ -1,0 +1,107 @@
+import Foundation
+import LatchkeyCore
+import PostgresNIO
+
+extension PostgresRepositories: LinkTokenRepository {
+    func replace(_ token: ActionTokenRecord) async throws {
+        try await atomically { tx in
+            try await tx.rows("DELETE FROM action_tokens WHERE user_id = \(token.userId) AND kind = \(token.kind.rawValue)")
+            try await tx.rows("""
+                INSERT INTO action_tokens (token_id, token_hash, kind, user_id, expires_at, used_at, created_at)
+                VALUES (\(token.tokenId), \(token.tokenHash), \(token.kind.rawValue), \(token.userId), \(token.expiresAt),
+                        \(token.usedAt), \(token.createdAt))
+                """)
+        }
+    }
+
+    func find(tokenId: String) async throws -> ActionTokenRecord? {
+        try ActionTokenRecord.decodeFirst(try await rows("SELECT * FROM action_tokens WHERE token_id = \(tokenId)"))
+    }
+
+    func redeem(tokenId: String, kind: ActionTokenRecord.Kind, tokenHash: Data, now: Date) async throws -> String? {
+        try await rows("""
+            UPDATE action_tokens SET used_at = \(now)
+            WHERE token_id = \(tokenId) AND kind = \(kind.rawValue) AND used_at IS NULL AND expires_at > \(now)
+            AND token_hash = \(tokenHash) RETURNING user_id
+            """).first?.columns.value("user_id")
+    }
+}
+
+extension PostgresRepositories: SessionRepository {
+    func insert(_ session: SessionRecord) async throws {
+        try await rows("""
+            INSERT INTO sessions (id, family_id, user_id, kind, audience, scope, token_hash, created_at, expires_at, rotated_at,
+                                  revoked_at, parent_id, device_id)
+            VALUES (\(session.id), \(session.familyId), \(session.userId), \(session.kind.rawValue), \(session.audience),
+                    \(session.scope), \(session.tokenHash), \(session.createdAt), \(session.expiresAt), \(session.rotatedAt),
+                    \(session.revokedAt), \(session.parentId), \(session.deviceId))
+            """)
+    }
+
+    func find(tokenHash: Data) async throws -> SessionRecord? {
+        try SessionRecord.decodeFirst(try await rows("SELECT * FROM sessions WHERE token_hash = \(tokenHash)"))
+    }
+
+    func find(id: String) async throws -> SessionRecord? {
+        try SessionRecord.decodeFirst(try await rows("SELECT * FROM sessions WHERE id = \(id)"))
+    }
+
+    func live(userId: String, kind: SessionRecord.Kind, audience: String, now: Date) async throws -> [SessionRecord] {
+        try SessionRecord.decode(try await rows("""
+            SELECT * FROM sessions WHERE user_id = \(userId) AND kind = \(kind.rawValue) AND audience = \(audience)
+            AND revoked_at IS NULL AND expires_at > \(now) ORDER BY created_at, id
+            """))
+    }
+
+    func findWithUser(tokenHash: Data) async throws -> (session: SessionRecord, user: UserRecord)? {
+        // One round trip: the session's columns, then its user's under a `u_` prefix.
+        guard let row = try await rows("""
+            SELECT s.*, \(unescaped: Self.userColumns) FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = \(tokenHash)
+            """).first?.makeRandomAccess() else { return nil }
+        return (try SessionRecord(row: Columns(row: row)), try UserRecord(row: Columns(row: row, prefix: "u_")))
+    }
+
+    private static let userColumns = ["id", "object_id", "email", "username", "username_key", "password_hash", "email_verified",
+                                      "status", "attributes", "failed_login_count", "created_at", "updated_at", "last_login_at",
+                                      "locked_until"].map { "u.\($0) AS u_\($0)" }.joined(separator: ", ")
+
+    func markRotated(id: String, at: Date) async throws -> Bool {
+        try await !rows("""
+            UPDATE sessions SET rotated_at = \(at) WHERE id = \(id) AND rotated_at IS NULL AND revoked_at IS NULL RETURNING id
+            """).isEmpty
+    }
+
+    /// One statement: the child row is inserted only from the parent row the update marked, so of two replicas
+    /// presenting the same refresh token, the second (waiting on the row lock, then seeing it rotated) stores nothing.
+    func rotate(id: String, at: Date, child: SessionRecord) async throws -> Bool {
+        try await !rows("""
+            WITH marked AS (
+                UPDATE sessions SET rotated_at = \(at) WHERE id = \(id) AND rotated_at IS NULL AND revoked_at IS NULL RETURNING id)
+            INSERT INTO sessions (id, family_id, user_id, kind, audience, scope, token_hash, created_at, expires_at, rotated_at,
+                                  revoked_at, parent_id, device_id)
+            SELECT \(child.id), \(child.familyId), \(child.userId), \(child.kind.rawValue), \(child.audience), \(child.scope),
+                   \(child.tokenHash), \(child.createdAt), \(child.expiresAt), \(child.rotatedAt), \(child.revokedAt),
+                   \(child.parentId), \(child.deviceId)
+            FROM marked RETURNING id
+            """).isEmpty
+    }
+
+    func revoke(familyId: String, at: Date) async throws {
+        try await rows("UPDATE sessions SET revoked_at = \(at) WHERE family_id = \(familyId) AND revoked_at IS NULL")
+    }
+
+    func revoke(userId: String, at: Date) async throws {
+        try await rows("UPDATE sessions SET revoked_at = \(at) WHERE user_id = \(userId) AND revoked_at IS NULL")
+    }
+
+    func revoke(parentId: String, at: Date) async throws {
+        try await rows("UPDATE sessions SET revoked_at = \(at) WHERE parent_id = \(parentId) AND revoked_at IS NULL")
+    }
+
+    func revoke(userId: String, kind: SessionRecord.Kind, deviceId: String, at: Date) async throws {
+        try await rows("""
+            UPDATE sessions SET revoked_at = \(at)
+            WHERE user_id = \(userId) AND kind = \(kind.rawValue) AND device_id = \(deviceId) AND revoked_at IS NULL
+            """)
+    }
+}
