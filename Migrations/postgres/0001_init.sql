@@ -1,4 +1,4 @@
--- Latchkey schema on PostgreSQL, the same tables as the SQLite store after its migration 0005. Secrets (codes,
+-- Latchkey schema on PostgreSQL, the same tables as the SQLite store after its migration 0006. Secrets (codes,
 -- continuation, refresh and link tokens) are stored only as HMAC-SHA256 under the server key; passwords only as
 -- scrypt PHC strings; mail bodies sealed.
 
@@ -117,3 +117,14 @@ CREATE TABLE audit_events (
     detail     text
 );
 CREATE INDEX audit_events_at ON audit_events(at);
+
+-- Token buckets for the per-address limits (mails to one address, code checks against one account): shared by
+-- every replica. Times are Unix seconds.
+CREATE TABLE rate_buckets (
+    key        text PRIMARY KEY,
+    tokens     double precision NOT NULL,
+    verdict    smallint NOT NULL,             -- of the last take: 0 allowed, 1 denied, 2 denied and audit-worthy
+    updated_at double precision NOT NULL,
+    audited_at double precision
+);
+CREATE INDEX rate_buckets_updated_at ON rate_buckets(updated_at);

@@ -17,7 +17,7 @@ struct AuditCommand: AsyncParsableCommand {
         guard let start = Self.parseSince(since, now: Date()) else {
             throw ValidationError("--since takes a duration like 30m, 24h, 7d or an ISO 8601 time")
         }
-        let runtime = try Runtime.open(options, access: .readOnly)
+        let runtime = try await Runtime.open(options, access: .readOnly)
         let events = try await runtime.store.direct.audit.events(since: start, limit: limit)
         let formatter = ISO8601DateFormatter()
         for event in events {

@@ -11,7 +11,7 @@ import Mustache
 /// `serve` runs it; the in-process router tests build the same thing and drive it with `app.test(.router)`.
 func buildApplication(_ config: LatchkeyConfig) async throws -> Application<RouterResponder<LatchkeyRequestContext>> {
     try DevelopmentDefaults.check(config)  // before the database is created: a refused start leaves nothing behind
-    let runtime = try Runtime.open(config)
+    let runtime = try await Runtime.open(config)
     let logger = runtime.logger
     var settings = config.engine
     settings.commonPasswords = try CommonPasswords.load(config.commonPasswordsPath)
@@ -65,7 +65,7 @@ func buildApplication(_ config: LatchkeyConfig) async throws -> Application<Rout
     do { app = try LatchkeyServer.application(engine: engine, options: serverOptions, services: [worker], logger: logger) } catch {
         throw StartupError(key: "server.tls", message: "cannot load the certificate or key: \(error)", exitCode: .config)
     }
-    logger.info("latchkey serving \(config.server.publicURL) (database \(config.database.path), mail \(config.mail.transport.rawValue))")
+    logger.info("latchkey serving \(config.server.publicURL) (database \(runtime.storeDescription), mail \(config.mail.transport.rawValue))")
     return app
 }
 

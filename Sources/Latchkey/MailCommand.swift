@@ -13,7 +13,7 @@ struct MailCommand: AsyncParsableCommand {
         @Option(help: "Rows per status.") var limit = 20
 
         func run() async throws {
-            let runtime = try Runtime.open(options, access: .readOnly)
+            let runtime = try await Runtime.open(options, access: .readOnly)
             let formatter = ISO8601DateFormatter()
             for status in [OutboxRecord.Status.pending, .failed, .sent] {
                 let rows = try await runtime.store.direct.outbox.list(status: status, limit: limit)
@@ -34,7 +34,7 @@ struct MailCommand: AsyncParsableCommand {
         @OptionGroup var options: ConfigOption
 
         func run() async throws {
-            let runtime = try Runtime.open(options, access: .existing)
+            let runtime = try await Runtime.open(options, access: .existing)
             let count = try await runtime.store.direct.outbox.retryFailed(now: Date())
             print("queued \(count) failed mail(s) again")
         }

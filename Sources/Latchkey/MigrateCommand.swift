@@ -5,7 +5,7 @@ struct MigrateCommand: AsyncParsableCommand {
     @OptionGroup var options: ConfigOption
 
     func run() async throws {
-        let runtime = try Runtime.open(options)
-        runtime.logger.info("database \(runtime.config.database.path) is up to date")
+        let runtime = try await Runtime.open(options)
+        runtime.logger.info("database \(runtime.storeDescription) is up to date")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LatchkeyCore
+import LatchkeyPostgres
 import LatchkeyStorage
 import Logging
 
@@ -8,36 +9,76 @@ import Logging
 struct Runtime {
     let config: LatchkeyConfig
     let logger: Logger
-    let store: SQLiteStore
+    let store: any Store
+    /// Where the data lives, for logs: the SQLite file or the PostgreSQL URL without its password.
+    let storeDescription: String
 
-    static func open(_ options: ConfigOption, access: SQLiteStore.Access = .create) throws -> Runtime {
-        try open(loadConfig(options), access: access)
+    static func open(_ options: ConfigOption, access: SQLiteStore.Access = .create) async throws -> Runtime {
+        try await open(loadConfig(options), access: access)
     }
 
-    static func open(_ config: LatchkeyConfig, access: SQLiteStore.Access = .create) throws -> Runtime {
+    static func open(_ config: LatchkeyConfig, access: SQLiteStore.Access = .create) async throws -> Runtime {
         var logger = Logger(label: "latchkey")
         logger.logLevel = Logger.Level(rawValue: config.logLevel) ?? .info
-        let store: SQLiteStore
+        let migrations = try config.database.migrationsDirectory.map { directory in
+            do { return try SQLMigrations.read(directory: directory) } catch {
+                throw StartupError(key: "database.migrations", message: "\(error)", exitCode: .config)
+            }
+        }
+        if let postgres = config.database.postgres {
+            let store = try await openPostgres(postgres, migrations: migrations ?? EmbeddedDefaults.postgresMigrations, access: access,
+                                               logger: logger)
+            return Runtime(config: config, logger: logger, store: store, storeDescription: postgres.safeDescription)
+        }
+        let store = try openSQLite(config, migrations: migrations ?? EmbeddedDefaults.migrations, access: access, logger: logger)
+        return Runtime(config: config, logger: logger, store: store, storeDescription: config.database.path)
+    }
+
+    private static func openSQLite(_ config: LatchkeyConfig, migrations: [(name: String, text: String)], access: SQLiteStore.Access,
+                                   logger: Logger) throws -> SQLiteStore {
         do {
-            let migrations = try config.database.migrationsDirectory.map { directory in
-                do { return try SQLMigrations.read(directory: directory) } catch {
-                    throw StartupError(key: "database.migrations", message: "\(error)", exitCode: .config)
-                }
-            } ?? EmbeddedDefaults.migrations
-            store = try SQLiteStore(path: config.database.path, migrations: migrations, access: access,
-                                    busyTimeoutSeconds: Double(config.database.busyTimeoutMilliseconds) / 1000)
+            let store = try SQLiteStore(path: config.database.path, migrations: migrations, access: access,
+                                        busyTimeoutSeconds: Double(config.database.busyTimeoutMilliseconds) / 1000)
             if access == .create {
                 for name in try store.migrate() { logger.info("applied migration \(name)") }
             }
+            return store
         } catch let error as SQLiteStore.OpenError {
             let code: SysExit = switch error.kind { case .missing: .noInput; case .cannotCreate: .cannotCreate; case .unreadable: .noInput }
             throw StartupError(key: "database.path", message: error.description, exitCode: code)
-        } catch let error as StartupError {
-            throw error
         } catch {
             throw StartupError(key: "database.path", message: "cannot migrate \(config.database.path): \(error)", exitCode: .ioError)
         }
-        return Runtime(config: config, logger: logger, store: store)
+    }
+
+    /// The server and `migrate` apply pending migrations (under the advisory lock, so replicas starting together apply
+    /// each once), retrying for half a minute while the database comes up; other commands need a migrated database.
+    private static func openPostgres(_ settings: PostgresSettings, migrations: [(name: String, text: String)],
+                                     access: SQLiteStore.Access, logger: Logger) async throws -> PostgresStore {
+        let store: PostgresStore
+        do { store = try PostgresStore(settings: settings, migrations: migrations, logger: logger) } catch {
+            throw StartupError(key: "database.url", message: "\(error)", exitCode: .config)
+        }
+        guard access == .create else {
+            if await store.isReady() { return store }
+            throw StartupError(key: "database.url", message: "\(settings.safeDescription) is unreachable or not migrated "
+                               + "(start the server or run `latchkey migrate` first)", exitCode: .unavailable)
+        }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while true {
+            do {
+                for name in try await store.migrate() { logger.info("applied migration \(name)") }
+                return store
+            } catch {
+                let reason = String(reflecting: error)
+                guard ContinuousClock.now < deadline else {
+                    throw StartupError(key: "database.url", message: "cannot reach or migrate \(settings.safeDescription): \(reason)",
+                                       exitCode: .unavailable)
+                }
+                logger.warning("database not ready, retrying", metadata: ["database": "\(settings.safeDescription)", "error": "\(reason)"])
+                try await Task.sleep(for: .seconds(2))
+            }
+        }
     }
 
     static func loadConfig(_ options: ConfigOption) throws -> LatchkeyConfig {

@@ -97,7 +97,31 @@ extension PostgresRepositories: MaintenanceRepository {
                     """),
                 try await tx.rows("WITH d AS (DELETE FROM audit_events WHERE at < \(cutoffs.auditBefore) RETURNING 1) SELECT count(*) AS n FROM d"),
             ]
+            // Idle buckets are bookkeeping, not data: dropped, not counted.
+            try await tx.rows("DELETE FROM rate_buckets WHERE updated_at < \(cutoffs.rateBucketsIdleBefore.timeIntervalSince1970)")
             return try counts.reduce(0) { $0 + (try $1.first?.columns.value("n", as: Int.self) ?? 0) }
         }
+    }
+}
+
+extension PostgresRepositories: RateBucketRepository {
+    /// One upsert: a new key starts full less this token; an existing one refills for the time passed, then gives a
+    /// token if it has one. The row lock queues parallel takes, and the SET expressions read the row as the previous
+    /// take left it. (The numbers are written into the text: they come from configuration, never from a request.)
+    func take(key: String, rule: RateRule, now: Date) async throws -> RateLimiter.Verdict {
+        let at = now.timeIntervalSince1970
+        let refilled = "LEAST(\(Double(rule.capacity)), rate_buckets.tokens + GREATEST(0, \(at) - rate_buckets.updated_at) * \(rule.refillPerSecond))"
+        let quiet = "(rate_buckets.audited_at IS NULL OR \(at) - rate_buckets.audited_at > \(RateRule.auditQuietSeconds))"
+        guard let row = try await rows("""
+            INSERT INTO rate_buckets (key, tokens, verdict, updated_at) VALUES (\(key), \(Double(rule.capacity - 1)), 0, \(at))
+            ON CONFLICT (key) DO UPDATE SET
+                tokens = CASE WHEN \(unescaped: refilled) >= 1 THEN \(unescaped: refilled) - 1 ELSE \(unescaped: refilled) END,
+                verdict = CASE WHEN \(unescaped: refilled) >= 1 THEN 0 WHEN \(unescaped: quiet) THEN 2 ELSE 1 END,
+                audited_at = CASE WHEN \(unescaped: refilled) < 1 AND \(unescaped: quiet) THEN \(at) ELSE rate_buckets.audited_at END,
+                updated_at = \(at)
+            RETURNING tokens, verdict
+            """).first?.columns else { return .allowed }
+        let verdict = try row.value("verdict", as: Int.self)
+        return verdict == 0 ? .allowed : rule.denial(tokens: try row.value("tokens"), firstInWindow: verdict == 2)
     }
 }

@@ -18,6 +18,7 @@ struct PostgresRepositories: Repositories {
     var outbox: any OutboxRepository { self }
     var audit: any AuditRepository { self }
     var serverValues: any ServerValueRepository { self }
+    var rateBuckets: any RateBucketRepository { self }
     var maintenance: any MaintenanceRepository { self }
 
     /// Runs one statement and returns its rows (a write returns what its RETURNING clause names).

@@ -75,6 +75,7 @@ extension SQLiteRepositories: MaintenanceRepository {
             removed += try OutboxRecord.filter(Column("status") == OutboxRecord.Status.sent.rawValue
                 && Column("sent_at") < cutoffs.sentMailBefore).deleteAll(db)
             removed += try AuditEvent.filter(Column("at") < cutoffs.auditBefore).deleteAll(db)
+            try db.execute(sql: "DELETE FROM rate_buckets WHERE updated_at < ?", arguments: [cutoffs.rateBucketsIdleBefore.timeIntervalSince1970])
             return removed
         }
     }

@@ -17,6 +17,7 @@ struct SQLiteRepositories: Repositories {
     var outbox: any OutboxRepository { self }
     var audit: any AuditRepository { self }
     var serverValues: any ServerValueRepository { self }
+    var rateBuckets: any RateBucketRepository { self }
     var maintenance: any MaintenanceRepository { self }
 
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {

@@ -2,11 +2,15 @@ import Foundation
 
 extension LatchkeyEngine {
     /// Takes one token from `rule`'s bucket for `subject`. Nil when allowed; otherwise the error to answer and
-    /// whether this denial is the first of its window (the one worth an audit event).
-    private func rateCheck(_ rule: LimitSettings.Rule, _ subject: String?) -> (LatchkeyError, Bool)? {
+    /// whether this denial is the first of its window (the one worth an audit event). Per-IP buckets live in this
+    /// process; per-address ones in the database (`buckets`), so every replica counts against the same one.
+    private func rateCheck(_ rule: LimitSettings.Rule, _ subject: String?, buckets: any RateBucketRepository) async throws
+        -> (LatchkeyError, Bool)? {
         guard settings.limits.enabled, let subject, !subject.isEmpty, let spec = settings.limits.rules[rule] else { return nil }
-        let key = rule.isPerIP ? RateLimitSubject.network(of: subject) : subject
-        switch rateLimiter.take("\(rule.rawValue)|\(key)", rule: spec, now: time.now()) {
+        let verdict = rule.isPerIP
+            ? rateLimiter.take("\(rule.rawValue)|\(RateLimitSubject.network(of: subject))", rule: spec, now: time.now())
+            : try await buckets.take(key: "\(rule.rawValue)|\(subject)", rule: spec, now: time.now())
+        switch verdict {
         case .allowed: return nil
         case .denied(let retryAfter, let first): return (.rateLimited(retryAfterSeconds: retryAfter), first)
         }
@@ -20,7 +24,7 @@ extension LatchkeyEngine {
 
     /// Outside a transaction: throws `.rateLimited` when over the limit.
     func limit(_ rule: LimitSettings.Rule, _ subject: String?, caller: CallerInfo) async throws {
-        guard let (error, first) = rateCheck(rule, subject) else { return }
+        guard let (error, first) = try await rateCheck(rule, subject, buckets: store.direct.rateBuckets) else { return }
         if first, let subject {
             try? await auditDenial(rule, subject, caller: caller, in: store.direct)
         }
@@ -30,7 +34,7 @@ extension LatchkeyEngine {
     /// Inside a write transaction: returns the error for the caller to hand back after the commit
     /// (so the audit event lands even though the request fails).
     func limit(_ rule: LimitSettings.Rule, _ subject: String?, caller: CallerInfo, in tx: any Repositories) async throws -> LatchkeyError? {
-        guard let (error, first) = rateCheck(rule, subject) else { return nil }
+        guard let (error, first) = try await rateCheck(rule, subject, buckets: tx.rateBuckets) else { return nil }
         if first, let subject { try await auditDenial(rule, subject, caller: caller, in: tx) }
         return error
     }

@@ -5,7 +5,7 @@ public struct RateRule: Sendable, Equatable {
     public var capacity: Int
     public var periodSeconds: Int
     public init(_ capacity: Int, per periodSeconds: Int) { self.capacity = capacity; self.periodSeconds = periodSeconds }
-    var refillPerSecond: Double { Double(capacity) / Double(periodSeconds) }
+    public var refillPerSecond: Double { Double(capacity) / Double(periodSeconds) }
 }
 
 /// In-memory token buckets keyed by rule and subject (an IP network or a normalized email).
@@ -19,7 +19,7 @@ public final class RateLimiter: @unchecked Sendable {
 
     public init(maxKeys: Int = 100_000) { self.maxKeys = maxKeys }
 
-    public enum Verdict: Equatable { case allowed, denied(retryAfterSeconds: Int, firstInWindow: Bool) }
+    public enum Verdict: Equatable, Sendable { case allowed, denied(retryAfterSeconds: Int, firstInWindow: Bool) }
 
     public var count: Int { lock.withLock { buckets.count } }
 
@@ -40,11 +40,10 @@ public final class RateLimiter: @unchecked Sendable {
                 bucket.tokens -= 1
                 return .allowed
             }
-            let wait = Int(((1 - bucket.tokens) / rule.refillPerSecond).rounded(.up))
             // Audit a denial once a minute per key, not once per request, so a flood cannot flood the audit log.
-            let first = bucket.lastAudited.map { now.timeIntervalSince($0) > 60 } ?? true
+            let first = bucket.lastAudited.map { now.timeIntervalSince($0) > RateRule.auditQuietSeconds } ?? true
             if first { bucket.lastAudited = now }
-            return .denied(retryAfterSeconds: max(1, wait), firstInWindow: first)
+            return rule.denial(tokens: bucket.tokens, firstInWindow: first)
         }
     }
 

@@ -107,14 +107,15 @@ extension LatchkeyEngine {
 
     /// Deletes what has outlived its use: flows and codes a day after expiry (kept that long to answer
     /// `expired_token`), expired refresh and link tokens, unconfirmed accounts past their link's lifetime, and
-    /// delivered mail and audit rows past their retention.
+    /// delivered mail and audit rows past their retention, shared rate buckets idle for a day (full again by then).
     public func purgeExpiredState() async {
         let now = time.now()
         let day = 86400.0
         let cutoffs = PurgeCutoffs(flowsExpiredBefore: now - day, tokensExpiredBefore: now - day,
                                    pendingUsersUpdatedBefore: now - Double(settings.linkTokenTTLSeconds),
                                    sentMailBefore: now - Double(settings.sentMailRetentionDays) * day,
-                                   auditBefore: now - Double(settings.auditRetentionDays) * day)
+                                   auditBefore: now - Double(settings.auditRetentionDays) * day,
+                                   rateBucketsIdleBefore: now - day)
         do {
             let removed = try await store.direct.maintenance.purge(cutoffs)
             if removed > 0 { logger.debug("purged \(removed) expired rows") }

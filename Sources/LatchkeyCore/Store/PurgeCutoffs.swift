@@ -12,10 +12,13 @@ public struct PurgeCutoffs: Sendable {
     public var sentMailBefore: Date
     /// Audit events before this.
     public var auditBefore: Date
+    /// Shared rate buckets last touched before this (full again by then).
+    public var rateBucketsIdleBefore: Date
 
     public init(flowsExpiredBefore: Date, tokensExpiredBefore: Date, pendingUsersUpdatedBefore: Date, sentMailBefore: Date,
-                auditBefore: Date) {
+                auditBefore: Date, rateBucketsIdleBefore: Date) {
         self.flowsExpiredBefore = flowsExpiredBefore; self.tokensExpiredBefore = tokensExpiredBefore
         self.pendingUsersUpdatedBefore = pendingUsersUpdatedBefore; self.sentMailBefore = sentMailBefore; self.auditBefore = auditBefore
+        self.rateBucketsIdleBefore = rateBucketsIdleBefore
     }
 }

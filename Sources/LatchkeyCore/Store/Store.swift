@@ -25,6 +25,7 @@ public protocol Repositories: Sendable {
     var outbox: any OutboxRepository { get }
     var audit: any AuditRepository { get }
     var serverValues: any ServerValueRepository { get }
+    var rateBuckets: any RateBucketRepository { get }
     var maintenance: any MaintenanceRepository { get }
 }
 

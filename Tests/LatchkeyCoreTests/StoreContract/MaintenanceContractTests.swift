@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+@testable import LatchkeyCore
+
+/// The periodic sweep and a whole user round trip, on every `StoreUnderTest`.
+@Suite struct MaintenanceContractTests {
+    @Test(arguments: StoreUnderTest.allCases)
+    func purgeDropsOnlyWhatIsPastItsCutoff(_ kind: StoreUnderTest) async throws {
+        let store = try await kind.make()
+        let keep = Fixtures.user(email: "keep@example.com")
+        var stale = Fixtures.user(email: "stale@example.com", status: .pending)
+        stale.updatedAt = Fixtures.now - 100
+        try await store.direct.users.insert(keep)
+        try await store.direct.users.insert(stale)
+        var oldFlow = Fixtures.flow(userId: keep.id)
+        oldFlow.expiresAt = Fixtures.now - 10
+        try await store.direct.flows.insert(oldFlow)
+        try await store.direct.flows.insert(Fixtures.flow(userId: keep.id))
+        var oldSession = Fixtures.session(userId: keep.id)
+        oldSession.expiresAt = Fixtures.now - 10
+        try await store.direct.sessions.insert(oldSession)
+        let liveSession = Fixtures.session(userId: keep.id)
+        try await store.direct.sessions.insert(liveSession)
+        var sent = Fixtures.mail(1)
+        sent.status = .sent
+        sent.sentAt = Fixtures.now - 10
+        try await store.direct.outbox.enqueue(sent)
+        try await store.direct.outbox.enqueue(Fixtures.mail(2))
+        try await store.direct.audit.append(AuditEvent(id: nil, at: Fixtures.now - 10, kind: "old"))
+        try await store.direct.audit.append(AuditEvent(id: nil, at: Fixtures.now, kind: "new"))
+
+        let cutoff = Fixtures.now - 1
+        let removed = try await store.direct.maintenance.purge(PurgeCutoffs(
+            flowsExpiredBefore: cutoff, tokensExpiredBefore: cutoff, pendingUsersUpdatedBefore: cutoff, sentMailBefore: cutoff,
+            auditBefore: cutoff, rateBucketsIdleBefore: cutoff))
+        #expect(removed == 5)  // flow, session, pending user, sent mail, audit event
+        #expect(try await store.direct.users.find(id: stale.id) == nil)
+        #expect(try await store.direct.users.find(id: keep.id) == keep)
+        #expect(try await store.direct.flows.find(tokenHash: oldFlow.tokenHash) == nil)
+        #expect(try await store.direct.sessions.find(id: oldSession.id) == nil)
+        #expect(try await store.direct.sessions.find(id: liveSession.id) == liveSession)
+        #expect(try await store.direct.outbox.list(status: .sent, limit: 10).isEmpty)
+        #expect(try await store.direct.outbox.list(status: .pending, limit: 10).map(\.recipient) == ["r2@example.com"])
+        #expect(try await store.direct.audit.events(since: .distantPast, limit: 10).map(\.kind) == ["new"])
+    }
+
+    /// Every field of a user survives a write and a read, attributes and dates included.
+    @Test(arguments: StoreUnderTest.allCases)
+    func aUserComesBackAsWritten(_ kind: StoreUnderTest) async throws {
+        let store = try await kind.make()
+        var user = Fixtures.user(email: "round@example.com", username: "Round Trip")
+        user.attributes = ["name": .string("Zoë"), "age": .int(42), "ratio": .double(0.5), "tags": .array([.string("a"), .bool(true)]), "none": .null]
+        user.passwordHash = "$scrypt$ln=15,r=8,p=1$c2FsdA$aGFzaA"
+        user.lastLoginAt = Fixtures.now + 5
+        user.lockedUntil = Fixtures.now + 60
+        user.failedLoginCount = 3
+        try await store.direct.users.insert(user)
+        #expect(try await store.direct.users.find(id: user.id) == user)
+        user.attributes["name"] = .string("Zoe")
+        user.setUsername("Renamed")
+        try await store.direct.users.update(user)
+        #expect(try await store.direct.users.find(username: "RENAMED") == user)
+    }
+}
