@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds Latchkey and runs every test: the generated-defaults check, Swift tests, then the black-box suite
-# (pytest, with a real SMTP relay, headless Chromium and a bounded fuzz run) against the real binary.
+# Builds Latchkey and runs every test: the generated-defaults check, Swift tests (the store contract on SQLite and
+# on PostgreSQL), then the black-box suite (pytest, with a real SMTP relay, headless Chromium, a bounded fuzz run
+# and two replicas sharing PostgreSQL) against the real binary.
 # Installs what is missing: Debian packages (with sudo when not root) and Python packages into .venv-test/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,7 +9,7 @@ cd "$(dirname "$0")/.."
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
 need_apt=()
-for pkg in libssl-dev libsqlite3-dev pkg-config chromium chromium-driver openssl python3-venv; do
+for pkg in libssl-dev libsqlite3-dev pkg-config chromium chromium-driver openssl python3-venv postgresql; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
 done
 if [ ${#need_apt[@]} -gt 0 ]; then
@@ -26,6 +27,13 @@ if ! "$venv/bin/python" -c "import pytest, requests, cryptography, aiosmtpd, sel
 fi
 
 python3 scripts/embed-defaults.py --check
+
+# A throwaway PostgreSQL cluster (Debian's binaries, a temporary directory, a free port, a non-root owner) for the
+# PostgreSQL contract cases and the two-replica black-box tests; stopped and removed however the run ends.
+pg_url=$(scripts/postgres-cluster.sh start 2>.pg-cluster-dir)
+pg_dir=$(tail -1 .pg-cluster-dir); rm -f .pg-cluster-dir
+trap 'scripts/postgres-cluster.sh stop "$pg_dir"' EXIT
+export LATCHKEY_TEST_POSTGRES_URL="$pg_url" LATCHKEY_TEST_POSTGRES_DIR="$pg_dir"
 swift build --build-tests
 # Swift Testing only: XCTest's empty "Executed 0 tests" summary would only confuse.
 swift test --skip-build --disable-xctest

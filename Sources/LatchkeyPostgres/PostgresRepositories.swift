@@ -25,13 +25,13 @@ struct PostgresRepositories: Repositories {
     @discardableResult
     func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
         if let connection { return try await connection.query(query, logger: logger).collect() }
-        return try await client.withConnection { try await $0.query(query, logger: logger).collect() }
+        return try await ConnectionLease.with(client) { [logger] in try await $0.query(query, logger: logger).collect() }
     }
 
     /// Several statements that must land together: in the caller's transaction, or in one of their own.
     func atomically<T: Sendable>(_ body: @escaping @Sendable (PostgresRepositories) async throws -> T) async throws -> T {
         if connection != nil { return try await body(self) }
-        return try await client.withConnection { connection in
+        return try await ConnectionLease.with(client) { [client, logger] connection in
             try await PostgresRepositories.inTransaction(on: connection, logger: logger) { connection in
                 try await body(PostgresRepositories(client: client, connection: connection, logger: logger))
             }

@@ -1,4 +1,5 @@
-"""Starts the real latchkey binary on a free port with its own SQLite file, and talks to it over HTTP."""
+"""Starts the real latchkey binary on a free port with its own SQLite file (or a shared PostgreSQL database), and
+talks to it over HTTP."""
 import os
 import re
 import shutil
@@ -24,7 +25,7 @@ def free_port():
 class Server:
     """One latchkey process. `env` adds LATCHKEY_* overrides; mails are read through the test mailbox."""
 
-    def __init__(self, env=None, config_text=None, args=("serve",)):
+    def __init__(self, env=None, config_text=None, args=("serve",), postgres_url=None):
         self.dir = tempfile.mkdtemp(prefix="latchkey-bb-")
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
@@ -43,6 +44,9 @@ class Server:
             "LATCHKEY_APP_SERVICES_PAGES": os.path.join(ROOT, "config", "pages"),
             **(env or {}),
         }
+        if postgres_url:  # a replica: PostgreSQL instead of the SQLite file
+            self.env.update({"LATCHKEY_DATABASE_URL": postgres_url, "LATCHKEY_DATABASE_TLS": "disable",
+                             "LATCHKEY_DATABASE_MIGRATIONS": os.path.join(ROOT, "Migrations", "postgres")})
         self.args = list(args)
         if config_text is not None:
             path = os.path.join(self.dir, "latchkey.yaml")
