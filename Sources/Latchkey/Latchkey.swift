@@ -8,7 +8,7 @@ struct Latchkey: AsyncParsableCommand {
         commandName: "latchkey",
         abstract: "A self-hosted identity server: sign-up, sign-in, password reset and tokens.",
         version: version,
-        subcommands: [ServeCommand.self, MigrateCommand.self, AuditCommand.self, MailCommand.self, HealthcheckCommand.self],
+        subcommands: [ServeCommand.self, MigrateCommand.self, AuditCommand.self, MailCommand.self, CopyCommand.self, HealthcheckCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 

@@ -1,0 +1,53 @@
+"""`latchkey copy --to postgres://…`: a SQLite deployment moved to PostgreSQL keeps its users, their passwords and
+refresh tokens, its signing key and its queued mail; a non-empty target is refused."""
+import os
+import subprocess
+
+
+import strict
+from conftest import password_sign_in, sign_up, token_after_sign_up
+from harness import BINARY, Server, free_port
+from parse_client import ENV as PARSE_ENV
+from parse_client import ParseClient, ok
+from postgres import fresh_database, psql
+from test_replicas import PASSWORD, mails_to, relay  # noqa: F401 (relay is a fixture)
+from test_smtp import smtp_env, wait_for
+
+
+def copy(server, target):
+    return subprocess.run([BINARY, "copy", "--to", target, "--to-tls", "disable"], cwd=server.dir, env=server.env,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_copy_moves_everything_and_refuses_a_non_empty_target(relay):  # noqa: F811
+    old = Server(env=PARSE_ENV).start()
+    who = f"moving-{os.urandom(4).hex()}@example.com"
+    tokens = strict.tokens(token_after_sign_up(old, who, sign_up(old, who, password=PASSWORD)))
+    ok(ParseClient(old).call("POST", "/users", {"username": "parse-mover", "password": PASSWORD}), 201)
+    keys = old.get("/discovery/v2.0/keys").json()
+    old.stop()
+    # A mail queued but not yet sent when the old server stopped: a reset request on a server whose relay is down.
+    offline = Server(env={**PARSE_ENV, **smtp_env(free_port(), relay.cert)})
+    offline.env["LATCHKEY_DATABASE_PATH"] = old.db_path
+    offline.start()
+    ok(ParseClient(offline).call("POST", "/requestPasswordReset", {"email": who}))
+    offline.cleanup()
+
+    target = fresh_database()
+    done = copy(old, target)
+    assert done.returncode == 0, done.stderr
+    assert "copied 2 users" in done.stdout
+    assert psql(target, "SELECT count(*) FROM outbox WHERE status = 'pending'") == "1"
+
+    new = Server(env={**PARSE_ENV, **smtp_env(relay.port, relay.cert)}, postgres_url=target).start()
+    try:
+        assert new.get("/discovery/v2.0/keys").json() == keys
+        strict.tokens(password_sign_in(new, who, PASSWORD))
+        strict.tokens(new.post("/oauth2/v2.0/token", {"grant_type": "refresh_token", "refresh_token": tokens["refresh_token"]}))
+        ok(ParseClient(new).call("POST", "/login", {"username": "parse-mover", "password": PASSWORD}))
+        wait_for(lambda: mails_to(relay, who))  # the queued mail, sealed under the copied key, goes out from the new store
+        again = copy(old, target)
+        assert again.returncode != 0 and "already holds data" in again.stderr, again.stderr
+    finally:
+        new.cleanup()
+        old.cleanup()
