@@ -19,7 +19,9 @@ public final class PostgresStore: Store {
         self.logger = logger
         self.migrations = migrations.sorted { $0.name < $1.name }
         var poolLogger = logger
-        poolLogger.logLevel = max(logger.logLevel, .notice)  // the pool's per-connection chatter is debug noise
+        // The pool's own messages are connection chatter, and a warning when the first query races `run()` starting
+        // below (harmless: the lease waits). Failures that matter reach the engine as errors and are logged there.
+        poolLogger.logLevel = max(logger.logLevel, .error)
         let client = PostgresClient(configuration: try settings.clientConfiguration(), backgroundLogger: poolLogger)
         self.client = client
         runner = Task { await client.run() }
