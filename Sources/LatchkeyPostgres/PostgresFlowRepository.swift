@@ -2,7 +2,8 @@ import Foundation
 import LatchkeyCore
 import PostgresNIO
 
-extension PostgresRepositories: FlowRepository {
+// MARK: FlowRepository
+extension PostgresRepositories {
     func find(tokenHash: Data) async throws -> FlowRecord? {
         try FlowRecord.decodeFirst(try await rows("SELECT * FROM flows WHERE token_hash = \(tokenHash)"))
     }

@@ -2,7 +2,8 @@ import Foundation
 import LatchkeyCore
 import PostgresNIO
 
-extension PostgresRepositories: OutboxRepository {
+// MARK: OutboxRepository
+extension PostgresRepositories {
     func enqueue(_ mail: OutboxRecord) async throws {
         try await rows("""
             INSERT INTO outbox (recipient, subject, kind, sealed_body, status, attempts, created_at, next_attempt_at, sent_at, last_error)
@@ -44,7 +45,8 @@ extension PostgresRepositories: OutboxRepository {
     }
 }
 
-extension PostgresRepositories: AuditRepository {
+// MARK: AuditRepository
+extension PostgresRepositories {
     func append(_ event: AuditEvent) async throws {
         try await rows("""
             INSERT INTO audit_events (at, kind, user_id, email, client_ip, user_agent, detail)
@@ -57,7 +59,8 @@ extension PostgresRepositories: AuditRepository {
     }
 }
 
-extension PostgresRepositories: ServerValueRepository {
+// MARK: ServerValueRepository
+extension PostgresRepositories {
     /// Two statements on purpose: the insert waits for a racing replica's uncommitted insert of the same name, and
     /// the read that follows (a new snapshot under READ COMMITTED) then sees the winner's value.
     func insertIfAbsent(name: String, value: Data) async throws -> Data {
@@ -77,7 +80,8 @@ extension PostgresRepositories: ServerValueRepository {
     }
 }
 
-extension PostgresRepositories: MaintenanceRepository {
+// MARK: MaintenanceRepository
+extension PostgresRepositories {
     func purge(_ cutoffs: PurgeCutoffs) async throws -> Int {
         // Counted in the database: a purge may drop many rows, and only their number comes back.
         try await atomically { tx in
@@ -104,7 +108,8 @@ extension PostgresRepositories: MaintenanceRepository {
     }
 }
 
-extension PostgresRepositories: RateBucketRepository {
+// MARK: RateBucketRepository
+extension PostgresRepositories {
     /// One upsert: a new key starts full less this token; an existing one refills for the time passed, then gives a
     /// token if it has one. The row lock queues parallel takes, and the SET expressions read the row as the previous
     /// take left it. (The numbers are written into the text: they come from configuration, never from a request.)

@@ -5,21 +5,11 @@ import PostgresNIO
 
 /// Every repository on one PostgreSQL database. Inside `PostgresStore.transaction` each call runs on the connection
 /// that holds the open transaction; outside one, each call takes a pooled connection for itself.
-struct PostgresRepositories: Repositories {
+struct PostgresRepositories: SingleObjectRepositories {
     let client: PostgresClient
     /// Set inside a transaction; nil for stand-alone calls.
     let connection: PostgresConnection?
     let logger: Logger
-
-    var users: any UserRepository { self }
-    var flows: any FlowRepository { self }
-    var linkTokens: any LinkTokenRepository { self }
-    var sessions: any SessionRepository { self }
-    var outbox: any OutboxRepository { self }
-    var audit: any AuditRepository { self }
-    var serverValues: any ServerValueRepository { self }
-    var rateBuckets: any RateBucketRepository { self }
-    var maintenance: any MaintenanceRepository { self }
 
     /// Runs one statement and returns its rows (a write returns what its RETURNING clause names).
     @discardableResult

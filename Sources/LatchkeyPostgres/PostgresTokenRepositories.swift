@@ -2,7 +2,8 @@ import Foundation
 import LatchkeyCore
 import PostgresNIO
 
-extension PostgresRepositories: LinkTokenRepository {
+// MARK: LinkTokenRepository
+extension PostgresRepositories {
     func replace(_ token: ActionTokenRecord) async throws {
         try await atomically { tx in
             try await tx.rows("DELETE FROM action_tokens WHERE user_id = \(token.userId) AND kind = \(token.kind.rawValue)")
@@ -27,7 +28,8 @@ extension PostgresRepositories: LinkTokenRepository {
     }
 }
 
-extension PostgresRepositories: SessionRepository {
+// MARK: SessionRepository
+extension PostgresRepositories {
     func insert(_ session: SessionRecord) async throws {
         try await rows("""
             INSERT INTO sessions (id, family_id, user_id, kind, audience, scope, token_hash, created_at, expires_at, rotated_at,

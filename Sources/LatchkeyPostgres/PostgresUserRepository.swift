@@ -2,7 +2,8 @@ import Foundation
 import LatchkeyCore
 import PostgresNIO
 
-extension PostgresRepositories: UserRepository {
+// MARK: UserRepository
+extension PostgresRepositories {
     func find(id: String) async throws -> UserRecord? {
         try UserRecord.decodeFirst(try await rows("SELECT * FROM users WHERE id = \(id)"))
     }

@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 import LatchkeyCore
 
-extension SQLiteRepositories: FlowRepository {
+// MARK: FlowRepository
+extension SQLiteRepositories {
     func find(tokenHash: Data) async throws -> FlowRecord? {
         try await read { try FlowRecord.filter(Column("token_hash") == tokenHash).fetchOne($0) }
     }

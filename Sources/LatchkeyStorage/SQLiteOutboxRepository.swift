@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 import LatchkeyCore
 
-extension SQLiteRepositories: OutboxRepository {
+// MARK: OutboxRepository
+extension SQLiteRepositories {
     func enqueue(_ mail: OutboxRecord) async throws {
         try await write { db in
             var record = mail
@@ -35,7 +36,8 @@ extension SQLiteRepositories: OutboxRepository {
     }
 }
 
-extension SQLiteRepositories: AuditRepository {
+// MARK: AuditRepository
+extension SQLiteRepositories {
     func append(_ event: AuditEvent) async throws {
         try await write { db in
             var record = event
@@ -48,7 +50,8 @@ extension SQLiteRepositories: AuditRepository {
     }
 }
 
-extension SQLiteRepositories: ServerValueRepository {
+// MARK: ServerValueRepository
+extension SQLiteRepositories {
     func insertIfAbsent(name: String, value: Data) async throws -> Data {
         try await write { db in
             try db.execute(sql: "INSERT INTO server_values (name, value) VALUES (?, ?) ON CONFLICT(name) DO NOTHING", arguments: [name, value])
@@ -63,7 +66,8 @@ extension SQLiteRepositories: ServerValueRepository {
     func insert(signingKey: SigningKeyRecord) async throws { try await write { try signingKey.insert($0) } }
 }
 
-extension SQLiteRepositories: MaintenanceRepository {
+// MARK: MaintenanceRepository
+extension SQLiteRepositories {
     func purge(_ cutoffs: PurgeCutoffs) async throws -> Int {
         try await write { db in
             var removed = try OTPRecord.filter(Column("expires_at") < cutoffs.flowsExpiredBefore).deleteAll(db)

@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 import LatchkeyCore
 
-extension SQLiteRepositories: RateBucketRepository {
+// MARK: RateBucketRepository
+extension SQLiteRepositories {
     /// One upsert: a new key starts full less this token; an existing one refills for the time passed, then gives a
     /// token if it has one. The SET expressions all read the row as it was.
     func take(key: String, rule: RateRule, now: Date) async throws -> RateLimiter.Verdict {

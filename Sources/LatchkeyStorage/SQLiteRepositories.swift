@@ -4,21 +4,11 @@ import LatchkeyCore
 
 /// Every repository on one SQLite database. Inside a transaction each call runs on the writer connection that
 /// holds the open transaction; outside one, reads go to the reader pool and writes take the write gate.
-struct SQLiteRepositories: Repositories {
+struct SQLiteRepositories: SingleObjectRepositories {
     let database: any DatabaseWriter
     let gate: WriteGate
     /// Set inside `SQLiteStore.transaction`; nil for stand-alone calls.
     let transaction: OpenedTransaction?
-
-    var users: any UserRepository { self }
-    var flows: any FlowRepository { self }
-    var linkTokens: any LinkTokenRepository { self }
-    var sessions: any SessionRepository { self }
-    var outbox: any OutboxRepository { self }
-    var audit: any AuditRepository { self }
-    var serverValues: any ServerValueRepository { self }
-    var rateBuckets: any RateBucketRepository { self }
-    var maintenance: any MaintenanceRepository { self }
 
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         if let transaction { return try await inside(transaction, body) }

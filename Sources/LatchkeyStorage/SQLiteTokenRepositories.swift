@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 import LatchkeyCore
 
-extension SQLiteRepositories: LinkTokenRepository {
+// MARK: LinkTokenRepository
+extension SQLiteRepositories {
     func replace(_ token: ActionTokenRecord) async throws {
         try await write { db in
             try ActionTokenRecord.filter(Column("user_id") == token.userId && Column("kind") == token.kind.rawValue).deleteAll(db)
@@ -22,7 +23,8 @@ extension SQLiteRepositories: LinkTokenRepository {
     }
 }
 
-extension SQLiteRepositories: SessionRepository {
+// MARK: SessionRepository
+extension SQLiteRepositories {
     func insert(_ session: SessionRecord) async throws { try await write { try session.insert($0) } }
 
     func find(tokenHash: Data) async throws -> SessionRecord? {

@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 import LatchkeyCore
 
-extension SQLiteRepositories: UserRepository {
+// MARK: UserRepository
+extension SQLiteRepositories {
     func find(id: String) async throws -> UserRecord? { try await read { try UserRecord.fetchOne($0, key: id) } }
 
     func find(email: String) async throws -> UserRecord? {

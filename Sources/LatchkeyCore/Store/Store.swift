@@ -29,6 +29,22 @@ public protocol Repositories: Sendable {
     var maintenance: any MaintenanceRepository { get }
 }
 
+/// A store that answers every aggregate with one object (both stores do): the properties come for free.
+public protocol SingleObjectRepositories: Repositories, UserRepository, FlowRepository, LinkTokenRepository, SessionRepository,
+    OutboxRepository, AuditRepository, ServerValueRepository, RateBucketRepository, MaintenanceRepository {}
+
+extension SingleObjectRepositories {
+    public var users: any UserRepository { self }
+    public var flows: any FlowRepository { self }
+    public var linkTokens: any LinkTokenRepository { self }
+    public var sessions: any SessionRepository { self }
+    public var outbox: any OutboxRepository { self }
+    public var audit: any AuditRepository { self }
+    public var serverValues: any ServerValueRepository { self }
+    public var rateBuckets: any RateBucketRepository { self }
+    public var maintenance: any MaintenanceRepository { self }
+}
+
 /// Why a write was refused by a uniqueness rule.
 public enum StoreConflict: Error, Sendable, Equatable {
     case emailTaken, usernameTaken
