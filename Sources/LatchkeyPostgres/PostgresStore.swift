@@ -73,10 +73,6 @@ public final class PostgresStore: Store {
     public var direct: any Repositories { directRepositories }
 
     public func transaction<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T {
-        try await ConnectionLease.with(client) { [client, logger] connection in
-            try await PostgresRepositories.inTransaction(on: connection, logger: logger) { connection in
-                try await body(PostgresRepositories(client: client, connection: connection, logger: logger))
-            }
-        }
+        try await directRepositories.atomically(body)
     }
 }
