@@ -127,7 +127,10 @@ extension LatchkeyEngine {
             guard let current = try await tx.sessions.find(tokenHash: record.tokenHash), current.revokedAt == nil else {
                 return .failure(.refreshTokenInvalid)
             }
-            if let rotated = current.rotatedAt, now.timeIntervalSince(rotated) > Double(self.settings.tokens.refreshReuseGraceSeconds) {
+            // A second use counts as a retry only inside a grace window that exists: with grace 0 every second use is
+            // reuse, also one whose clock read came a moment before the first use's (parallel requests, two replicas).
+            let grace = Double(self.settings.tokens.refreshReuseGraceSeconds)
+            if let rotated = current.rotatedAt, grace == 0 || now.timeIntervalSince(rotated) > grace {
                 try await tx.sessions.revoke(familyId: record.familyId, at: now)
                 try await self.audit(tx, "refresh_token_reuse", caller: caller, userId: record.userId, detail: "family revoked")
                 return .failure(.refreshTokenInvalid)
