@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import LatchkeyCore
 
@@ -11,6 +12,16 @@ extension SnakeCaseColumns {
 
 extension UserRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
     public static let databaseTableName = "users"
+
+    /// Read by column, not through Decodable: the Codable path was the largest cost of a userinfo call.
+    public init(row: Row) throws {
+        self.init(stored: row["id"], objectId: row["object_id"], email: row["email"], username: row["username"],
+                  usernameKey: row["username_key"], passwordHash: row["password_hash"], emailVerified: row["email_verified"],
+                  status: try Self.column(row, "status", Status.init(rawValue:)),
+                  attributes: try StoredJSON.decode([String: JSONValue].self, row["attributes"]),
+                  failedLoginCount: row["failed_login_count"], createdAt: row["created_at"], updatedAt: row["updated_at"],
+                  lastLoginAt: row["last_login_at"], lockedUntil: row["locked_until"])
+    }
 }
 
 extension FlowRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
@@ -23,6 +34,24 @@ extension OTPRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
 
 extension SessionRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
     public static let databaseTableName = "sessions"
+
+    public init(row: Row) throws {
+        self.init(id: row["id"], familyId: row["family_id"], userId: row["user_id"],
+                  kind: try Self.column(row, "kind", Kind.init(rawValue:)), audience: row["audience"], scope: row["scope"],
+                  tokenHash: row["token_hash"], createdAt: row["created_at"], expiresAt: row["expires_at"],
+                  parentId: row["parent_id"], deviceId: row["device_id"])
+        rotatedAt = row["rotated_at"]
+        revokedAt = row["revoked_at"]
+    }
+
+    /// Written by column, not through Encodable: one is inserted per refresh.
+    public func encode(to container: inout PersistenceContainer) throws {
+        container["id"] = id; container["family_id"] = familyId; container["user_id"] = userId
+        container["kind"] = kind.rawValue; container["audience"] = audience; container["scope"] = scope
+        container["token_hash"] = tokenHash; container["created_at"] = createdAt; container["expires_at"] = expiresAt
+        container["rotated_at"] = rotatedAt; container["revoked_at"] = revokedAt; container["parent_id"] = parentId
+        container["device_id"] = deviceId
+    }
 }
 
 extension ActionTokenRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
@@ -41,4 +70,30 @@ extension OutboxRecord: FetchableRecord, MutablePersistableRecord, SnakeCaseColu
 extension AuditEvent: FetchableRecord, MutablePersistableRecord, SnakeCaseColumns {
     public static let databaseTableName = "audit_events"
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+extension FetchableRecord where Self: TableRecord {
+    /// A text column holding one of an enum's raw values; anything else is a corrupt row, not a crash.
+    static func column<T>(_ row: Row, _ name: String, _ make: (String) -> T?) throws -> T {
+        let raw: String = row[name]
+        guard let value = make(raw) else {
+            throw DatabaseError(resultCode: .SQLITE_MISMATCH, message: "\(databaseTableName).\(name) holds \(raw)")
+        }
+        return value
+    }
+}
+
+extension Database {
+    /// One record by a statement prepared once per connection: the query interface compiles and authorizes its
+    /// SQL on every call, which was a visible share of a token lookup.
+    func one<R: FetchableRecord>(_ type: R.Type, _ sql: String, _ arguments: StatementArguments) throws -> R? {
+        try R.fetchOne(cachedStatement(sql: sql), arguments: arguments)
+    }
+}
+
+/// Nested values GRDB's Codable support stores as JSON text.
+enum StoredJSON {
+    static func decode<T: Decodable>(_ type: T.Type, _ text: String) throws -> T {
+        try JSONDecoder().decode(type, from: Data(text.utf8))
+    }
 }

@@ -3,10 +3,10 @@ import GRDB
 import LatchkeyCore
 
 /// Every repository on one SQLite database. Inside a transaction each call runs on the writer connection that
-/// holds the open transaction; outside one, reads go to the reader pool and writes take the write gate.
+/// holds the open transaction; outside one, reads go to the reader pool and writes join the next group commit.
 struct SQLiteRepositories: SingleObjectRepositories {
     let database: any DatabaseWriter
-    let gate: WriteGate
+    let commits: GroupCommit
     /// Set inside `SQLiteStore.transaction`; nil for stand-alone calls.
     let transaction: OpenedTransaction?
 
@@ -17,15 +17,7 @@ struct SQLiteRepositories: SingleObjectRepositories {
 
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         if let transaction { return try await inside(transaction, body) }
-        await gate.acquire()
-        do {
-            let result = try await database.write(body)
-            gate.release()
-            return result
-        } catch {
-            gate.release()
-            throw error
-        }
+        return try await commits.write(body)
     }
 
     /// The first call of a transaction opens it (BEGIN IMMEDIATE) in the same trip to the writer connection.

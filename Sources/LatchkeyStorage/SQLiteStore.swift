@@ -18,6 +18,7 @@ public final class SQLiteStore: Store {
     public let path: String
     let migrator: DatabaseMigrator
     let gate = WriteGate()
+    let commits: GroupCommit
 
     /// Opens the database at `path` with the named migrations (`0001_init`, SQL text), in order.
     public init(path: String, migrations: [(name: String, text: String)], access: Access = .create,
@@ -52,6 +53,7 @@ public final class SQLiteStore: Store {
                             description: "cannot open \(path)\(access == .readOnly ? "" : " for writing") (\(Self.reason(error)))")
         }
         migrator = SQLMigrations.migrator(migrations)
+        commits = GroupCommit(database: database, gate: gate)
     }
 
     private static func reason(_ error: any Error) -> String {
@@ -82,7 +84,7 @@ public final class SQLiteStore: Store {
         (try? await database.read { [migrator] db in try migrator.hasCompletedMigrations(db) }) ?? false
     }
 
-    public var direct: any Repositories { SQLiteRepositories(database: database, gate: gate, transaction: nil) }
+    public var direct: any Repositories { SQLiteRepositories(database: database, commits: commits, transaction: nil) }
 
     /// BEGIN IMMEDIATE on the writer connection, the body's calls on that connection, then COMMIT; the write gate is
     /// held throughout, so no other write of this process lands inside it, and the file lock keeps other processes
@@ -92,7 +94,7 @@ public final class SQLiteStore: Store {
         await gate.acquire()
         let opened = OpenedTransaction()
         do {
-            let result = try await body(SQLiteRepositories(database: database, gate: gate, transaction: opened))
+            let result = try await body(SQLiteRepositories(database: database, commits: commits, transaction: opened))
             if opened.began { try await database.writeWithoutTransaction { try $0.execute(sql: "COMMIT") } }
             gate.release()
             return result

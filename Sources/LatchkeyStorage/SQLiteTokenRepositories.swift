@@ -28,10 +28,10 @@ extension SQLiteRepositories {
     func insert(_ session: SessionRecord) async throws { try await write { try session.insert($0) } }
 
     func find(tokenHash: Data) async throws -> SessionRecord? {
-        try await read { try SessionRecord.filter(Column("token_hash") == tokenHash).fetchOne($0) }
+        try await read { try $0.one(SessionRecord.self, "SELECT * FROM sessions WHERE token_hash = ?", [tokenHash]) }
     }
 
-    func find(id: String) async throws -> SessionRecord? { try await read { try SessionRecord.fetchOne($0, key: id) } }
+    func find(id: String) async throws -> SessionRecord? { try await read { try $0.one(SessionRecord.self, "SELECT * FROM sessions WHERE id = ?", [id]) } }
 
     func live(userId: String, kind: SessionRecord.Kind, audience: String, now: Date) async throws -> [SessionRecord] {
         try await read {
@@ -43,8 +43,8 @@ extension SQLiteRepositories {
 
     func findWithUser(tokenHash: Data) async throws -> (session: SessionRecord, user: UserRecord)? {
         try await read { db in
-            guard let session = try SessionRecord.filter(Column("token_hash") == tokenHash).fetchOne(db),
-                  let user = try UserRecord.fetchOne(db, key: session.userId) else { return nil }
+            guard let session = try db.one(SessionRecord.self, "SELECT * FROM sessions WHERE token_hash = ?", [tokenHash]),
+                  let user = try db.one(UserRecord.self, "SELECT * FROM users WHERE id = ?", [session.userId]) else { return nil }
             return (session, user)
         }
     }
@@ -63,7 +63,8 @@ extension SQLiteRepositories {
     }
 
     private static func markRotated(_ db: Database, id: String, at: Date) throws -> Bool {
-        try db.execute(sql: "UPDATE sessions SET rotated_at = ? WHERE id = ? AND rotated_at IS NULL AND revoked_at IS NULL", arguments: [at, id])
+        try db.cachedStatement(sql: "UPDATE sessions SET rotated_at = ? WHERE id = ? AND rotated_at IS NULL AND revoked_at IS NULL")
+            .execute(arguments: [at, id])
         return db.changesCount == 1
     }
 

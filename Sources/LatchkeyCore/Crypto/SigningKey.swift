@@ -11,6 +11,8 @@ public final class SigningKey: @unchecked Sendable {
     public let algorithm = "ES256"
     /// The public JWK (RFC 7517) as published at the JWKS endpoint; computed once.
     public let publicJWK: [String: String]
+    /// The JWT protected header naming this key, encoded once: every token this key signs starts with it.
+    public let jwtHeaderSegment: String
 
     deinit { EVP_PKEY_free(pkey) }
 
@@ -22,6 +24,7 @@ public final class SigningKey: @unchecked Sendable {
         let kid = Base64URL.encode(Digest.sha256(Array(canonical.utf8)))
         self.kid = kid
         self.publicJWK = ["kty": "EC", "crv": "P-256", "x": jwk.x, "y": jwk.y, "kid": kid, "use": "sig", "alg": "ES256"]
+        self.jwtHeaderSegment = JWT.headerSegment(algorithm: "ES256", kid: kid)
     }
 
     public static func generate() throws -> SigningKey {

@@ -147,13 +147,11 @@ extension LatchkeyEngine {
 
     /// The user behind a valid, unexpired access token issued by this server for `audience`.
     public func userForAccessToken(_ token: String, audience: AccessTokenAudience) async throws -> UserRecord {
-        guard let claims = JWT.verify(token, keys: signingKeys),
-              claims["iss"] == .string(settings.issuer),
-              let exp = claims["exp"]?.intValue, Double(exp) > time.now().timeIntervalSince1970,
-              let scp = claims["scp"]?.stringValue,  // ID tokens carry no scp: they are not access tokens
-              let aud = claims["aud"]?.stringValue,
-              let sub = claims["sub"]?.stringValue
+        guard let claims = JWT.verify(token, keys: signingKeys, as: AccessTokenClaims.self),
+              claims.iss == settings.issuer, Double(claims.exp) > time.now().timeIntervalSince1970,
+              let scp = claims.scp  // ID tokens carry no scp: they are not access tokens
         else { throw LatchkeyError.accessTokenInvalid }
+        let aud = claims.aud, sub = claims.sub
         let isAppSession = scp == Self.appSessionScope
         switch audience {
         case .nativeClients:
@@ -173,4 +171,13 @@ extension LatchkeyEngine {
     public func jwks() -> [[String: String]] {
         signingKeys.map(\.publicJWK)
     }
+}
+
+/// The claims an access token is checked by; anything else in it is not read.
+struct AccessTokenClaims: Decodable {
+    let iss: String
+    let exp: Int
+    let scp: String?
+    let aud: String
+    let sub: String
 }

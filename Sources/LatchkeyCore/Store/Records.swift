@@ -30,6 +30,16 @@ public struct UserRecord: Codable, Sendable, Equatable {
         setUsername(username)
     }
 
+    /// A stored row as it is: nothing is derived again (no new objectId, no second case-folding of the username).
+    public init(stored id: String, objectId: String, email: String?, username: String?, usernameKey: String?, passwordHash: String?,
+                emailVerified: Bool, status: Status, attributes: [String: JSONValue], failedLoginCount: Int, createdAt: Date,
+                updatedAt: Date, lastLoginAt: Date?, lockedUntil: Date?) {
+        self.id = id; self.objectId = objectId; self.email = email; self.username = username; self.usernameKey = usernameKey
+        self.passwordHash = passwordHash; self.emailVerified = emailVerified; self.status = status; self.attributes = attributes
+        self.failedLoginCount = failedLoginCount; self.createdAt = createdAt; self.updatedAt = updatedAt
+        self.lastLoginAt = lastLoginAt; self.lockedUntil = lockedUntil
+    }
+
     public mutating func setUsername(_ name: String?) {
         username = name
         usernameKey = name.map(Self.usernameKey)

@@ -7,27 +7,29 @@ struct OpenIDRoutes: Sendable {
     let engine: LatchkeyEngine
 
     func addRoutes(to router: Router<LatchkeyRequestContext>) {
-        for prefix in ["", "/:tenant"] {
-            for path in ["/.well-known/openid-configuration", "/v2.0/.well-known/openid-configuration"] {
-                router.get("\(prefix)\(path)") { _, context in
-                    self.discovery(tenant: context.parameters.get("tenant"))
-                }
+        // The signing keys and settings are fixed for the life of the process, so both documents are encoded once.
+        let discovery = JSONResponse.Prepared(discoveryDocument(tenant: nil))
+        let jwks = JSONResponse.Prepared(["keys": .array(engine.jwks().map { .object($0.mapValues(JSONValue.string)) })])
+        for path in ["/.well-known/openid-configuration", "/v2.0/.well-known/openid-configuration"] {
+            router.get(RouterPath(path)) { _, _ in discovery.response() }
+            router.get(RouterPath("/:tenant\(path)")) { _, context in
+                JSONResponse.ok(self.discoveryDocument(tenant: context.parameters.get("tenant")))
             }
+        }
+        for prefix in ["", "/:tenant"] {
             router.post("\(prefix)/oauth2/v2.0/authorize") { _, _ in Self.noBrowserFlow() }
             router.get("\(prefix)/oauth2/v2.0/authorize") { _, _ in Self.noBrowserFlow() }
         }
-        router.get("/discovery/v2.0/keys") { _, _ in
-            JSONResponse.ok(["keys": .array(engine.jwks().map { .object($0.mapValues(JSONValue.string)) })])
-        }
+        router.get("/discovery/v2.0/keys") { _, _ in jwks.response() }
         let userInfo = router.group("/oidc/userinfo").add(middleware: NativeAuthErrorMiddleware())
         userInfo.get { request, _ in try await self.userInfo(request) }
         userInfo.post { request, _ in try await self.userInfo(request) }
     }
 
-    func discovery(tenant: String?) -> Response {
+    func discoveryDocument(tenant: String?) -> [String: JSONValue] {
         let base = engine.settings.publicURL
         let root = tenant.map { "\(base)/\($0)" } ?? base
-        return JSONResponse.ok([
+        return [
             "issuer": .string(engine.settings.issuer),
             // MSAL's metadata parser requires the string (specs/native-auth.md §4.8); the endpoint answers every
             // request with unsupported_response_type, which is why no response type is advertised.
@@ -44,7 +46,7 @@ struct OpenIDRoutes: Sendable {
             "scopes_supported": .array(LatchkeyEngine.standardScopes.map(JSONValue.string)),
             "claims_supported": ["sub", "iss", "aud", "exp", "iat", "nbf", "oid", "tid", "ver", "preferred_username",
                                  "email", "email_verified", "name"],
-        ])
+        ]
     }
 
     func userInfo(_ request: Request) async throws -> Response {

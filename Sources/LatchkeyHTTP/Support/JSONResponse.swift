@@ -12,12 +12,28 @@ enum JSONResponse {
 
     /// Any JSON value as the body (Parse answers some calls with a bare string).
     static func make(_ status: HTTPResponse.Status, value body: JSONValue, headers extra: HTTPFields = [:]) -> Response {
+        var headers = standardHeaders
+        headers.append(contentsOf: extra)
+        return Response(status: status, headers: headers, body: .init(byteBuffer: encode(body)))
+    }
+
+    private static let standardHeaders: HTTPFields = [.contentType: "application/json", .cacheControl: "no-store",
+                                                      HTTPField.Name("Pragma")!: "no-cache"]
+
+    private static func encode(_ body: JSONValue) -> ByteBuffer {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = (try? encoder.encode(body)) ?? Data("{}".utf8)
-        var headers: HTTPFields = [.contentType: "application/json", .cacheControl: "no-store", HTTPField.Name("Pragma")!: "no-cache"]
-        headers.append(contentsOf: extra)
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return ByteBuffer(bytes: (try? encoder.encode(body)) ?? Data("{}".utf8))
+    }
+
+    /// A document that does not change while the server runs (discovery, JWKS), encoded once: answering it then
+    /// costs what answering `/health/live` costs. ByteBuffer is copy-on-write, so every response shares the bytes.
+    struct Prepared: Sendable {
+        let body: ByteBuffer
+
+        init(_ document: [String: JSONValue]) { body = JSONResponse.encode(.object(document)) }
+
+        func response() -> Response { Response(status: .ok, headers: JSONResponse.standardHeaders, body: .init(byteBuffer: body)) }
     }
 
     static func ok(_ body: [String: JSONValue]) -> Response { make(.ok, body) }

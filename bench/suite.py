@@ -1,0 +1,213 @@
+#!/usr/bin/env python3
+"""The benchmark suite (issue J): one command that builds in release, starts the server on a temporary SQLite
+database and then on a throwaway PostgreSQL cluster, loads each cheap path with wrk, plus sign-in at the default
+(OWASP) scrypt cost, and prints one table: req/s, p50/p99 latency and the ratio to the `GET /health/live`
+ceiling measured in the same run. It also reads the server's RSS when idle after start, after the loads, and
+after the loads a second time (growth would show there). The table is written as JSON too.
+
+    python3 bench/suite.py [--seconds 10] [--connections 16] [--no-build] [--no-postgres] [--json bench/results.json]
+
+Needs wrk (`apt-get install wrk`) and, for the PostgreSQL half, Debian's postgresql (scripts/postgres-cluster.sh).
+Limits are off (one client address would hit them at once); everything else is the shipped default, including
+the embedded common-password list, templates and pages. No number here is asserted anywhere: it is a measurement.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+
+import requests
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "Tests", "blackbox"))
+import harness  # noqa: E402
+from conftest import sign_up  # noqa: E402
+from harness import CLIENT_ID, Server  # noqa: E402
+
+APP = "bench-app"
+PASSWORD = "correct horse battery staple"
+REFRESH_CHAINS = 64  # token families fed to the refresh load; each connection keeps rotating one
+
+REPORT_LUA = """
+done = function(summary, latency, requests)
+  local errors = summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.status + summary.errors.timeout
+  io.write(string.format('WRKJSON {"requests": %d, "duration_us": %d, "errors": %d, "p50_us": %d, "p99_us": %d}\\n',
+    summary.requests, summary.duration, errors, latency:percentile(50), latency:percentile(99)))
+end
+"""
+
+# Each response hands its rotated refresh token back to a shared pool; each request takes one. wrk calls
+# request() for a connection some time after that connection's response(), so a pool, not a variable.
+REFRESH_LUA = """
+local pool = {}
+for line in io.lines(os.getenv("BENCH_TOKENS")) do pool[#pool + 1] = line end
+local client = os.getenv("BENCH_CLIENT")
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"
+request = function()
+  local token = table.remove(pool)
+  if token == nil then error("refresh token pool ran dry: a refresh failed") end
+  return wrk.format(nil, nil, nil, "client_id=" .. client .. "&grant_type=refresh_token&scope=openid%20offline_access&refresh_token=" .. token)
+end
+response = function(status, headers, body)
+  local token = body:match('"refresh_token":"([^"]+)"')
+  if token then pool[#pool + 1] = token end
+end
+"""
+
+
+def wrk(base, path, seconds, connections, lua="", headers=None, method=None, body=None, env=None, timeout=2):
+    script = REPORT_LUA + lua
+    if method:
+        script += f'\nwrk.method = "{method}"\n'
+    if body is not None:
+        script += f"\nwrk.body = {json.dumps(body)}\n"
+    for name, value in (headers or {}).items():
+        script += f'\nwrk.headers["{name}"] = {json.dumps(value)}\n'
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
+        f.write(script)
+    try:
+        out = subprocess.run(["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", f"--timeout={timeout}s",
+                              "-s", f.name, base + path],
+                             capture_output=True, text=True, env={**os.environ, **(env or {})}, timeout=seconds + 60)
+    finally:
+        os.unlink(f.name)
+    match = re.search(r"WRKJSON (\{.*\})", out.stdout)
+    if not match:
+        raise RuntimeError(f"wrk on {path} printed no report:\n{out.stdout}\n{out.stderr}")
+    r = json.loads(match.group(1))
+    if r["errors"]:
+        raise RuntimeError(f"wrk on {path}: {r['errors']} errors (non-2xx or socket):\n{out.stdout}")
+    return {"rps": r["requests"] / (r["duration_us"] / 1e6), "p50_ms": r["p50_us"] / 1000, "p99_ms": r["p99_us"] / 1000,
+            "requests": r["requests"]}
+
+
+def rss_mib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmRSS")
+
+
+def start_server(postgres_url=None):
+    env = {"LATCHKEY_LOG_LEVEL": "warning", "LATCHKEY_LIMITS_ENABLED": "false",
+           "LATCHKEY_APP_SERVICES_APPS": json.dumps([{"id": APP, "confirmation": {"mode": "auto"}}])}
+    s = Server(env=env, postgres_url=postgres_url)
+    # The shipped defaults: the default scrypt cost and the list, templates and pages embedded in the binary.
+    for key in ("LATCHKEY_PASSWORDS_SCRYPT_LOG_N", "LATCHKEY_PASSWORDS_COMMON_LIST", "LATCHKEY_MAIL_TEMPLATES",
+                "LATCHKEY_APP_SERVICES_PAGES", "LATCHKEY_DATABASE_MIGRATIONS"):
+        s.env.pop(key, None)
+    return s.start()
+
+
+def fixtures(s, workdir, first=True):
+    """Refresh-token families from passwordless sign-ups (no hashing), an access token, and one password user."""
+    tokens = []
+    for i in range(REFRESH_CHAINS):
+        email = f"bench-{i}-{uuid.uuid4().hex[:6]}@example.com"
+        ct = sign_up(s, email, password=None, types="oob redirect")
+        r = s.post("/oauth2/v2.0/token", {"grant_type": "continuation_token", "continuation_token": ct, "username": email,
+                                          "scope": "openid offline_access"})
+        assert r.status_code == 200, r.text
+        tokens.append(r.json())
+    path = os.path.join(workdir, "refresh-tokens.txt")
+    with open(path, "w") as f:
+        f.write("\n".join(t["refresh_token"] for t in tokens) + "\n")
+    if first:
+        r = requests.post(f"{s.base}/api/client/v2.0/app/{APP}/auth/providers/local-userpass/register",
+                          json={"email": "signin@example.com", "password": PASSWORD}, timeout=30)
+        assert r.status_code == 201, r.text
+    return path, tokens[0]["access_token"]
+
+
+def run_paths(s, tokens_path, access_token, seconds, connections):
+    login = f"/api/client/v2.0/app/{APP}/auth/providers/local-userpass/login"
+    rows = {}
+    rows["GET /health/live (ceiling)"] = wrk(s.base, "/health/live", seconds, connections)
+    rows["GET /discovery/v2.0/keys (JWKS)"] = wrk(s.base, "/discovery/v2.0/keys", seconds, connections)
+    rows["GET /.well-known/openid-configuration"] = wrk(s.base, "/.well-known/openid-configuration", seconds, connections)
+    rows["GET /oidc/userinfo (Bearer)"] = wrk(s.base, "/oidc/userinfo", seconds, connections,
+                                              headers={"Authorization": f"Bearer {access_token}"})
+    rows["POST /oauth2/v2.0/token (refresh, rotated)"] = wrk(s.base, "/oauth2/v2.0/token", seconds, connections, lua=REFRESH_LUA,
+                                                             env={"BENCH_TOKENS": tokens_path, "BENCH_CLIENT": CLIENT_ID})
+    # Hashing is bound by the cores, so sign-in gets two connections per core and a long timeout: more would only
+    # queue in the hashing pool (and be refused by it, as designed), not go faster.
+    rows["App Services login (scrypt, default cost)"] = wrk(s.base, login, seconds, 2 * os.cpu_count(), timeout=30, method="POST",
+                                                            headers={"Content-Type": "application/json"},
+                                                            body=json.dumps({"username": "signin@example.com", "password": PASSWORD}))
+    ceiling = rows["GET /health/live (ceiling)"]["rps"]
+    for row in rows.values():
+        row["ratio"] = row["rps"] / ceiling
+    return rows
+
+
+def measure(label, seconds, connections, postgres_url=None):
+    s = start_server(postgres_url)
+    workdir = tempfile.mkdtemp(prefix="latchkey-bench-")
+    try:
+        time.sleep(2)  # let start-up work (migrations, key load, the first purge) settle
+        memory = {"idle_after_start_mib": rss_mib(s.proc.pid)}
+        tokens_path, access_token = fixtures(s, workdir)
+        rows = run_paths(s, tokens_path, access_token, seconds, connections)
+        memory["after_loads_mib"] = rss_mib(s.proc.pid)
+        # The same loads again: RSS that keeps climbing here is a leak, not a working set. The refresh pool was
+        # consumed by the first round, so the second round starts from fresh families.
+        tokens_path, access_token = fixtures(s, workdir, first=False)
+        run_paths(s, tokens_path, access_token, seconds, connections)
+        memory["after_second_loads_mib"] = rss_mib(s.proc.pid)
+        return {"store": label, "paths": rows, "memory": memory}
+    finally:
+        s.cleanup()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def print_table(results, seconds, connections):
+    print(f"\nwrk -t1 -c{connections} -d{seconds}s over loopback, limits off, release build, {os.cpu_count()} cores")
+    print(f"{'store':<11} {'path':<46} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'ratio':>6}")
+    for result in results:
+        for path, row in result["paths"].items():
+            print(f"{result['store']:<11} {path:<46} {row['rps']:>9.0f} {row['p50_ms']:>8.2f} {row['p99_ms']:>8.2f} {row['ratio']:>6.2f}")
+        m = result["memory"]
+        print(f"{result['store']:<11} RSS idle after start {m['idle_after_start_mib']:.1f} MiB, after the loads "
+              f"{m['after_loads_mib']:.1f} MiB, after them again {m['after_second_loads_mib']:.1f} MiB")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seconds", type=int, default=10)
+    ap.add_argument("--connections", type=int, default=16)
+    ap.add_argument("--no-build", action="store_true")
+    ap.add_argument("--no-postgres", action="store_true")
+    ap.add_argument("--json", default=os.path.join(HERE, "results.json"))
+    args = ap.parse_args()
+    if not shutil.which("wrk"):
+        sys.exit("wrk is missing: apt-get install wrk")
+    if not args.no_build:
+        subprocess.run(["swift", "build", "-c", "release", "--product", "latchkey"], cwd=ROOT, check=True)
+    harness.BINARY = os.path.join(ROOT, ".build", "release", "latchkey")
+
+    results = [measure("SQLite", args.seconds, args.connections)]
+    if not args.no_postgres:
+        cluster = subprocess.run([os.path.join(ROOT, "scripts", "postgres-cluster.sh"), "start"], capture_output=True,
+                                 text=True, check=True)
+        url, cluster_dir = cluster.stdout.strip(), cluster.stderr.strip().splitlines()[-1]
+        try:
+            results.append(measure("PostgreSQL", args.seconds, args.connections, postgres_url=url))
+        finally:
+            subprocess.run([os.path.join(ROOT, "scripts", "postgres-cluster.sh"), "stop", cluster_dir], check=False)
+    print_table(results, args.seconds, args.connections)
+    with open(args.json, "w") as f:
+        json.dump({"seconds": args.seconds, "connections": args.connections, "cores": os.cpu_count(), "results": results}, f, indent=2)
+    print(f"\nwritten to {args.json}")
+
+
+if __name__ == "__main__":
+    main()
