@@ -11,7 +11,8 @@ struct BackgroundWorker: Service {
     let logger: Logger
 
     func run() async throws {
-        var lastPurge = ContinuousClock.now
+        // The first sweep comes ten seconds after start, then every five minutes: a backlog is not left for later.
+        var lastPurge = ContinuousClock.now - .seconds(290)
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             let delivered = await engine.deliverPendingMail(via: transport, mailbox: mailbox, policy: policy)
             if ContinuousClock.now - lastPurge > .seconds(300) {

@@ -82,28 +82,30 @@ extension PostgresRepositories {
 
 // MARK: MaintenanceRepository
 extension PostgresRepositories {
-    func purge(_ cutoffs: PurgeCutoffs) async throws -> Int {
-        // Counted in the database: a purge may drop many rows, and only their number comes back.
-        try await atomically { tx in
-            let counts = [
-                try await tx.rows("WITH d AS (DELETE FROM otp_codes WHERE expires_at < \(cutoffs.flowsExpiredBefore) RETURNING 1) SELECT count(*) AS n FROM d"),
-                try await tx.rows("WITH d AS (DELETE FROM flows WHERE expires_at < \(cutoffs.flowsExpiredBefore) RETURNING 1) SELECT count(*) AS n FROM d"),
-                try await tx.rows("WITH d AS (DELETE FROM sessions WHERE expires_at < \(cutoffs.tokensExpiredBefore) RETURNING 1) SELECT count(*) AS n FROM d"),
-                try await tx.rows("""
-                    WITH d AS (DELETE FROM action_tokens WHERE expires_at < \(cutoffs.tokensExpiredBefore) RETURNING 1) SELECT count(*) AS n FROM d
-                    """),
-                try await tx.rows("""
-                    WITH d AS (DELETE FROM users WHERE status = 'pending' AND updated_at < \(cutoffs.pendingUsersUpdatedBefore) RETURNING 1)
-                    SELECT count(*) AS n FROM d
-                    """),
-                try await tx.rows("""
-                    WITH d AS (DELETE FROM outbox WHERE status = 'sent' AND sent_at < \(cutoffs.sentMailBefore) RETURNING 1) SELECT count(*) AS n FROM d
-                    """),
-                try await tx.rows("WITH d AS (DELETE FROM audit_events WHERE at < \(cutoffs.auditBefore) RETURNING 1) SELECT count(*) AS n FROM d"),
-            ]
+    func purge(_ cutoffs: PurgeCutoffs, limit: Int) async throws -> Int {
+        // Counted in the database: only the number of rows comes back. ctid picks the rows found through the
+        // cutoff's index without naming each table's key. `condition` compares with $1, the bound cutoff.
+        @Sendable func delete(_ tx: PostgresRepositories, _ table: String, _ condition: String, _ cutoff: some PostgresEncodable & Sendable)
+            async throws -> Int {
+            var binds = PostgresBindings()
+            try binds.append(cutoff)
+            let rows = try await tx.rows(PostgresQuery(unsafeSQL: """
+                WITH d AS (DELETE FROM \(table) WHERE ctid = ANY(ARRAY(SELECT ctid FROM \(table) WHERE \(condition) LIMIT \(limit)))
+                RETURNING 1) SELECT count(*) AS n FROM d
+                """, binds: binds))
+            return try rows.first?.columns.value("n", as: Int.self) ?? 0
+        }
+        return try await atomically { tx in
+            var removed = try await delete(tx, "otp_codes", "expires_at < $1", cutoffs.flowsExpiredBefore)
+            removed += try await delete(tx, "flows", "expires_at < $1", cutoffs.flowsExpiredBefore)
+            removed += try await delete(tx, "sessions", "expires_at < $1", cutoffs.tokensExpiredBefore)
+            removed += try await delete(tx, "action_tokens", "expires_at < $1", cutoffs.tokensExpiredBefore)
+            removed += try await delete(tx, "users", "status = 'pending' AND updated_at < $1", cutoffs.pendingUsersUpdatedBefore)
+            removed += try await delete(tx, "outbox", "status = 'sent' AND sent_at < $1", cutoffs.sentMailBefore)
+            removed += try await delete(tx, "audit_events", "at < $1", cutoffs.auditBefore)
             // Idle buckets are bookkeeping, not data: dropped, not counted.
-            try await tx.rows("DELETE FROM rate_buckets WHERE updated_at < \(cutoffs.rateBucketsIdleBefore.timeIntervalSince1970)")
-            return try counts.reduce(0) { $0 + (try $1.first?.columns.value("n", as: Int.self) ?? 0) }
+            _ = try await delete(tx, "rate_buckets", "updated_at < $1", cutoffs.rateBucketsIdleBefore.timeIntervalSince1970)
+            return removed
         }
     }
 }

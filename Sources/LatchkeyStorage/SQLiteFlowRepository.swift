@@ -5,7 +5,7 @@ import LatchkeyCore
 // MARK: FlowRepository
 extension SQLiteRepositories {
     func find(tokenHash: Data) async throws -> FlowRecord? {
-        try await read { try $0.one(FlowRecord.self, "SELECT * FROM flows WHERE token_hash = ?", [tokenHash]) }
+        try await lookup { try $0.one(FlowRecord.self, "SELECT * FROM flows WHERE token_hash = ?", [tokenHash]) }
     }
 
     func insert(_ flow: FlowRecord) async throws { try await write { try flow.insert($0) } }

@@ -68,18 +68,23 @@ extension SQLiteRepositories {
 
 // MARK: MaintenanceRepository
 extension SQLiteRepositories {
-    func purge(_ cutoffs: PurgeCutoffs) async throws -> Int {
+    func purge(_ cutoffs: PurgeCutoffs, limit: Int) async throws -> Int {
         try await write { db in
-            var removed = try OTPRecord.filter(Column("expires_at") < cutoffs.flowsExpiredBefore).deleteAll(db)
-            removed += try FlowRecord.filter(Column("expires_at") < cutoffs.flowsExpiredBefore).deleteAll(db)
-            removed += try SessionRecord.filter(Column("expires_at") < cutoffs.tokensExpiredBefore).deleteAll(db)
-            removed += try ActionTokenRecord.filter(Column("expires_at") < cutoffs.tokensExpiredBefore).deleteAll(db)
-            removed += try UserRecord.filter(Column("status") == UserRecord.Status.pending.rawValue
-                && Column("updated_at") < cutoffs.pendingUsersUpdatedBefore).deleteAll(db)
-            removed += try OutboxRecord.filter(Column("status") == OutboxRecord.Status.sent.rawValue
-                && Column("sent_at") < cutoffs.sentMailBefore).deleteAll(db)
-            removed += try AuditEvent.filter(Column("at") < cutoffs.auditBefore).deleteAll(db)
-            try db.execute(sql: "DELETE FROM rate_buckets WHERE updated_at < ?", arguments: [cutoffs.rateBucketsIdleBefore.timeIntervalSince1970])
+            // Each table through its own index on the cutoff column, at most `limit` rows of it.
+            func delete(_ table: String, _ condition: String, _ arguments: StatementArguments, key: String = "rowid") throws -> Int {
+                try db.execute(sql: "DELETE FROM \(table) WHERE \(key) IN (SELECT \(key) FROM \(table) WHERE \(condition) LIMIT ?)",
+                               arguments: arguments + [limit])
+                return db.changesCount
+            }
+            var removed = try delete("otp_codes", "expires_at < ?", [cutoffs.flowsExpiredBefore])
+            removed += try delete("flows", "expires_at < ?", [cutoffs.flowsExpiredBefore])
+            removed += try delete("sessions", "expires_at < ?", [cutoffs.tokensExpiredBefore])
+            removed += try delete("action_tokens", "expires_at < ?", [cutoffs.tokensExpiredBefore])
+            removed += try delete("users", "status = 'pending' AND updated_at < ?", [cutoffs.pendingUsersUpdatedBefore])
+            removed += try delete("outbox", "status = 'sent' AND sent_at < ?", [cutoffs.sentMailBefore])
+            removed += try delete("audit_events", "at < ?", [cutoffs.auditBefore])
+            // Idle buckets are bookkeeping, not data: dropped, not counted.
+            _ = try delete("rate_buckets", "updated_at < ?", [cutoffs.rateBucketsIdleBefore.timeIntervalSince1970], key: "key")
             return removed
         }
     }

@@ -28,10 +28,10 @@ extension SQLiteRepositories {
     func insert(_ session: SessionRecord) async throws { try await write { try session.insert($0) } }
 
     func find(tokenHash: Data) async throws -> SessionRecord? {
-        try await read { try $0.one(SessionRecord.self, "SELECT * FROM sessions WHERE token_hash = ?", [tokenHash]) }
+        try await lookup { try $0.one(SessionRecord.self, "SELECT * FROM sessions WHERE token_hash = ?", [tokenHash]) }
     }
 
-    func find(id: String) async throws -> SessionRecord? { try await read { try $0.one(SessionRecord.self, "SELECT * FROM sessions WHERE id = ?", [id]) } }
+    func find(id: String) async throws -> SessionRecord? { try await lookup { try $0.one(SessionRecord.self, "SELECT * FROM sessions WHERE id = ?", [id]) } }
 
     func live(userId: String, kind: SessionRecord.Kind, audience: String, now: Date) async throws -> [SessionRecord] {
         try await read {
@@ -42,7 +42,7 @@ extension SQLiteRepositories {
     }
 
     func findWithUser(tokenHash: Data) async throws -> (session: SessionRecord, user: UserRecord)? {
-        try await read { db in
+        try await lookup { db in
             guard let session = try db.one(SessionRecord.self, "SELECT * FROM sessions WHERE token_hash = ?", [tokenHash]),
                   let user = try db.one(UserRecord.self, "SELECT * FROM users WHERE id = ?", [session.userId]) else { return nil }
             return (session, user)

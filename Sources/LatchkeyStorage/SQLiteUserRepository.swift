@@ -4,19 +4,19 @@ import LatchkeyCore
 
 // MARK: UserRepository
 extension SQLiteRepositories {
-    func find(id: String) async throws -> UserRecord? { try await read { try $0.one(UserRecord.self, "SELECT * FROM users WHERE id = ?", [id]) } }
+    func find(id: String) async throws -> UserRecord? { try await lookup { try $0.one(UserRecord.self, "SELECT * FROM users WHERE id = ?", [id]) } }
 
     func find(email: String) async throws -> UserRecord? {
-        try await read { try $0.one(UserRecord.self, "SELECT * FROM users WHERE email = ?", [email]) }
+        try await lookup { try $0.one(UserRecord.self, "SELECT * FROM users WHERE email = ?", [email]) }
     }
 
     func find(username: String) async throws -> UserRecord? {
         let key = UserRecord.usernameKey(username)
-        return try await read { try $0.one(UserRecord.self, "SELECT * FROM users WHERE username_key = ?", [key]) }
+        return try await lookup { try $0.one(UserRecord.self, "SELECT * FROM users WHERE username_key = ?", [key]) }
     }
 
     func find(objectId: String) async throws -> UserRecord? {
-        try await read { try $0.one(UserRecord.self, "SELECT * FROM users WHERE object_id = ?", [objectId]) }
+        try await lookup { try $0.one(UserRecord.self, "SELECT * FROM users WHERE object_id = ?", [objectId]) }
     }
 
     func list(_ query: UserQuery) async throws -> [UserRecord] {

@@ -108,6 +108,9 @@ extension LatchkeyEngine {
     /// Deletes what has outlived its use: flows and codes a day after expiry (kept that long to answer
     /// `expired_token`), expired refresh and link tokens, unconfirmed accounts past their link's lifetime, and
     /// delivered mail and audit rows past their retention, shared rate buckets idle for a day (full again by then).
+    /// Rows of each table one purge write removes at most.
+    static let purgeBatch = 500
+
     public func purgeExpiredState() async {
         let now = time.now()
         let day = 86400.0
@@ -116,11 +119,19 @@ extension LatchkeyEngine {
                                    sentMailBefore: now - Double(settings.sentMailRetentionDays) * day,
                                    auditBefore: now - Double(settings.auditRetentionDays) * day,
                                    rateBucketsIdleBefore: now - day)
+        // In bounded batches with a pause between them: a backlog of millions of expired tokens (a first start after
+        // a long time, an import) drains in the background while requests take turns with it at the writer.
+        var removed = 0
         do {
-            let removed = try await store.direct.maintenance.purge(cutoffs)
+            while true {
+                let batch = try await store.direct.maintenance.purge(cutoffs, limit: Self.purgeBatch)
+                removed += batch
+                if batch == 0 || Task.isCancelled { break }
+                try? await Task.sleep(for: .milliseconds(20))
+            }
             if removed > 0 { logger.debug("purged \(removed) expired rows") }
         } catch {
-            logger.error("purge failed")
+            logger.error("purge failed after \(removed) rows: \(String(describing: error))")
         }
     }
 }

@@ -32,7 +32,7 @@ import Testing
         let cutoff = Fixtures.now - 1
         let removed = try await store.direct.maintenance.purge(PurgeCutoffs(
             flowsExpiredBefore: cutoff, tokensExpiredBefore: cutoff, pendingUsersUpdatedBefore: cutoff, sentMailBefore: cutoff,
-            auditBefore: cutoff, rateBucketsIdleBefore: cutoff))
+            auditBefore: cutoff, rateBucketsIdleBefore: cutoff), limit: 100)
         #expect(removed == 5)  // flow, session, pending user, sent mail, audit event
         #expect(try await store.direct.users.find(id: stale.id) == nil)
         #expect(try await store.direct.users.find(id: keep.id) == keep)
@@ -42,6 +42,28 @@ import Testing
         #expect(try await store.direct.outbox.list(status: .sent, limit: 10).isEmpty)
         #expect(try await store.direct.outbox.list(status: .pending, limit: 10).map(\.recipient) == ["r2@example.com"])
         #expect(try await store.direct.audit.events(since: .distantPast, limit: 10).map(\.kind) == ["new"])
+    }
+
+    /// A purge removes at most `limit` rows of a table per call; repeated calls drain the rest, then find nothing.
+    @Test(arguments: StoreUnderTest.allCases)
+    func purgeIsBounded(_ kind: StoreUnderTest) async throws {
+        let store = try await kind.make()
+        let user = Fixtures.user(email: "bounded@example.com")
+        try await store.direct.users.insert(user)
+        for _ in 0..<5 {
+            var session = Fixtures.session(userId: user.id)
+            session.expiresAt = Fixtures.now - 10
+            try await store.direct.sessions.insert(session)
+        }
+        let live = Fixtures.session(userId: user.id)
+        try await store.direct.sessions.insert(live)
+        let cutoff = Fixtures.now - 1
+        let cutoffs = PurgeCutoffs(flowsExpiredBefore: cutoff, tokensExpiredBefore: cutoff, pendingUsersUpdatedBefore: cutoff,
+                                   sentMailBefore: cutoff, auditBefore: cutoff, rateBucketsIdleBefore: cutoff)
+        var batches: [Int] = []
+        for _ in 0..<4 { batches.append(try await store.direct.maintenance.purge(cutoffs, limit: 2)) }
+        #expect(batches == [2, 2, 1, 0])
+        #expect(try await store.direct.sessions.find(id: live.id) == live)
     }
 
     /// Every field of a user survives a write and a read, attributes and dates included.
