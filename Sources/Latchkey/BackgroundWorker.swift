@@ -2,7 +2,8 @@ import LatchkeyCore
 import Logging
 import ServiceLifecycle
 
-/// Delivers the outbox and sweeps expired flows and codes, until graceful shutdown.
+/// Delivers the outbox and sweeps expired state, until graceful shutdown. The two run side by side: a sweep that
+/// drains millions of expired rows in batches takes minutes, and mail must not wait for it.
 struct BackgroundWorker: Service {
     let engine: LatchkeyEngine
     let transport: any MailTransport
@@ -11,19 +12,33 @@ struct BackgroundWorker: Service {
     let logger: Logger
 
     func run() async throws {
-        // The first sweep comes ten seconds after start, then every five minutes: a backlog is not left for later.
-        var lastPurge = ContinuousClock.now - .seconds(290)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await deliverMail() }
+            group.addTask { await sweep() }
+        }
+    }
+
+    private func deliverMail() async {
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             let delivered = await engine.deliverPendingMail(via: transport, mailbox: mailbox, policy: policy)
-            if ContinuousClock.now - lastPurge > .seconds(300) {
-                await engine.purgeExpiredState()
-                engine.pruneRateLimits()
-                lastPurge = .now
-            }
             if delivered < 0 { try? await Task.sleep(for: .seconds(5)) }  // the store failed: back off
             else if delivered == 0 { try? await Task.sleep(for: .milliseconds(100)) }
         }
         // Finish what is due at shutdown so an accepted mail is not left waiting for the next start.
         _ = await engine.deliverPendingMail(via: transport, mailbox: mailbox, policy: policy)
+    }
+
+    /// The first sweep comes ten seconds after start, then one every five minutes after the last ended.
+    private func sweep() async {
+        var wait = Duration.seconds(10)
+        // Shutdown cancels the wait and a sweep under way (it stops between two batches, each committed or not).
+        let engine = self.engine
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            try? await cancelWhenGracefulShutdown { [wait] in try await Task.sleep(for: wait) }
+            if Task.isShuttingDownGracefully || Task.isCancelled { return }
+            try? await cancelWhenGracefulShutdown { await engine.purgeExpiredState() }
+            engine.pruneRateLimits()
+            wait = .seconds(300)
+        }
     }
 }
