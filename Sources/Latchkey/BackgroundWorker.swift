@@ -15,6 +15,7 @@ struct BackgroundWorker: Service {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await deliverMail() }
             group.addTask { await sweep() }
+            group.addTask { await watch() }
         }
     }
 
@@ -26,6 +27,21 @@ struct BackgroundWorker: Service {
         }
         // Finish what is due at shutdown so an accepted mail is not left waiting for the next start.
         _ = await engine.deliverPendingMail(via: transport, mailbox: mailbox, policy: policy)
+    }
+
+    /// Every ten seconds: picks up a signing key rotated on another replica (and drops keys whose tokens have all
+    /// expired), and refreshes the outbox gauges.
+    private func watch() async {
+        let engine = self.engine
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            do {
+                if try await engine.reloadSigningKeys() { logger.notice("signing keys reloaded", metadata: ["kid": "\(engine.keyRing.current.kid)"]) }
+            } catch {
+                logger.warning("cannot reload signing keys", metadata: ["error": "\(error)"])
+            }
+            await engine.refreshOutboxGauges()
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(10)) }
+        }
     }
 
     /// The first sweep comes ten seconds after start, then one every five minutes after the last ended.

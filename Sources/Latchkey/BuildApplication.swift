@@ -6,6 +6,7 @@ import LatchkeyHTTP
 import LatchkeySMTP
 import Logging
 import Mustache
+import ServiceLifecycle
 
 /// The whole server from one configuration: store, engine, mail transport and worker, the three dialects' routes.
 /// `serve` runs it; the in-process router tests build the same thing and drive it with `app.test(.router)`.
@@ -52,6 +53,16 @@ func buildApplication(_ config: LatchkeyConfig) async throws -> Application<Rout
         logger.warning("passwords.scrypt_log_n=\(config.engine.passwords.scrypt.logN) is below the OWASP minimum (17 recommended).")
     }
     let worker = BackgroundWorker(engine: engine, transport: transport, mailbox: mailbox, policy: config.mail.outbox, logger: logger)
+    var services: [any Service] = [worker]
+    if let host = config.admin.host {
+        Observability.bootstrapMetrics()
+        let options = AdminOptions(host: host, port: config.admin.port, token: config.admin.token, metrics: Observability.metricsText)
+        services.append(AdminServer.application(engine: engine, options: options, logger: logger))
+        if !["127.0.0.1", "::1", "localhost"].contains(host) {
+            logger.warning("admin.listen is \(host):\(config.admin.port), not loopback: metrics (and the admin API) are reachable from the network.")
+        }
+        if config.admin.token == nil { logger.notice("admin.token_file is not set: the admin API is off; /metrics is served.") }
+    }
     var serverOptions = ServerOptions(host: config.server.host, port: config.server.port, testingMailbox: mailbox)
     serverOptions.idleTimeoutSeconds = Int64(config.server.idleTimeoutSeconds)
     serverOptions.headerTimeoutSeconds = Int64(config.server.headerTimeoutSeconds)
@@ -62,10 +73,11 @@ func buildApplication(_ config: LatchkeyConfig) async throws -> Application<Rout
     serverOptions.parseMasterKeyIPs = config.parse.masterKeyIPs
     if let certificate = config.server.tlsCertificate, let key = config.server.tlsKey { serverOptions.tls = (certificate, key) }
     let app: Application<RouterResponder<LatchkeyRequestContext>>
-    do { app = try LatchkeyServer.application(engine: engine, options: serverOptions, services: [worker], logger: logger) } catch {
+    do { app = try LatchkeyServer.application(engine: engine, options: serverOptions, services: services, logger: logger) } catch {
         throw StartupError(key: "server.tls", message: "cannot load the certificate or key: \(error)", exitCode: .config)
     }
-    logger.info("latchkey serving \(config.server.publicURL) (database \(runtime.storeDescription), mail \(config.mail.transport.rawValue))")
+    let adminNote = config.admin.host.map { ", admin on \($0):\(config.admin.port)" } ?? ""
+    logger.info("latchkey serving \(config.server.publicURL)\(adminNote) (database \(runtime.storeDescription), mail \(config.mail.transport.rawValue))")
     return app
 }
 

@@ -8,7 +8,8 @@ struct Latchkey: AsyncParsableCommand {
         commandName: "latchkey",
         abstract: "A self-hosted identity server: sign-up, sign-in, password reset and tokens.",
         version: version,
-        subcommands: [ServeCommand.self, MigrateCommand.self, AuditCommand.self, MailCommand.self, CopyCommand.self, HealthcheckCommand.self],
+        subcommands: [ServeCommand.self, MigrateCommand.self, AuditCommand.self, MailCommand.self, CopyCommand.self, HealthcheckCommand.self,
+                      UsersCommand.self, KeysCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 

@@ -18,6 +18,7 @@ struct Runtime {
     }
 
     static func open(_ config: LatchkeyConfig, access: SQLiteStore.Access = .create) async throws -> Runtime {
+        Observability.bootstrapLogging(format: config.logFormat)
         var logger = Logger(label: "latchkey")
         logger.logLevel = Logger.Level(rawValue: config.logLevel) ?? .info
         let migrations = try config.database.migrationsDirectory.map { directory in
@@ -79,6 +80,14 @@ struct Runtime {
                 try await Task.sleep(for: .seconds(2))
             }
         }
+    }
+
+    /// The engine over an existing database, for operator commands (they send no mail and run no functions).
+    static func engine(_ options: ConfigOption) async throws -> LatchkeyEngine {
+        let runtime = try await open(options, access: .existing)
+        let composer = try MailComposer.load(templates: EmbeddedDefaults.mailTemplates, source: "(built in)")
+        return try await LatchkeyEngine.start(store: runtime.store, settings: runtime.config.engine, mailComposer: composer,
+                                              logger: runtime.logger)
     }
 
     static func loadConfig(_ options: ConfigOption) throws -> LatchkeyConfig {

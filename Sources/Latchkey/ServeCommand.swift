@@ -15,7 +15,9 @@ struct ServeCommand: AsyncParsableCommand {
         // due and stops.
         let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: app.logger))
         do { try await group.run() } catch let error as IOError where error.errnoCode == EADDRINUSE {
-            throw StartupError(key: "server.port", message: "\(config.server.host):\(config.server.port) is already in use", exitCode: .unavailable)
+            let admin = config.admin.host.map { " or admin.listen \($0):\(config.admin.port)" } ?? ""
+            throw StartupError(key: "server.port", message: "\(config.server.host):\(config.server.port)\(admin) is already in use",
+                               exitCode: .unavailable)
         } catch let error as IOError where error.errnoCode == EACCES || error.errnoCode == EADDRNOTAVAIL {
             throw StartupError(key: "server.host", message: "cannot listen on \(config.server.host):\(config.server.port): \(String(cString: strerror(error.errnoCode)))",
                                exitCode: .unavailable)

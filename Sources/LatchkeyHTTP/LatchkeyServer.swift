@@ -34,7 +34,10 @@ public struct ServerOptions: Sendable {
 public enum LatchkeyServer {
     public static func router(engine: LatchkeyEngine, options: ServerOptions) -> Router<LatchkeyRequestContext> {
         let router = Router(context: LatchkeyRequestContext.self)
-        // CORS outermost, so error answers carry its headers too.
+        // Metrics and the request log outermost: they see every answer's final status, CORS preflights included.
+        router.add(middleware: MetricsMiddleware())
+        router.add(middleware: RequestLogMiddleware())
+        // CORS next, so error answers carry its headers too.
         if !options.corsAllowedOrigins.isEmpty { router.add(middleware: AllowListCORSMiddleware(origins: options.corsAllowedOrigins)) }
         let pages = HTMLPages(templates: options.pages)
         let clientAddress = ClientAddress(trustedProxies: options.trustedProxies)
@@ -43,11 +46,12 @@ public enum LatchkeyServer {
         let parseMount = engine.settings.parseApps.isEmpty ? nil : options.parseMount
         router.add(middleware: ErrorMiddleware(pages: pages, appServicesErrors: appServicesErrors, parseMount: parseMount))
         NativeAuthRoutes(engine: engine, clientAddress: clientAddress, errors: NativeAuthErrorMiddleware()).addRoutes(to: router)
-        AppServicesRoutes(engine: engine, clientAddress: clientAddress, errors: AppServicesErrorMiddleware(errors: appServicesErrors))
+        AppServicesRoutes(engine: engine, clientAddress: clientAddress.serving(.appServices), errors: AppServicesErrorMiddleware(errors: appServicesErrors))
             .addRoutes(to: router)
-        HostedPages(engine: engine, pages: pages, clientAddress: clientAddress).addRoutes(to: router)
+        HostedPages(engine: engine, pages: pages, clientAddress: clientAddress.serving(.appServices)).addRoutes(to: router)
         if let parseMount {
-            ParseRoutes(engine: engine, mount: parseMount, masterKeyIPs: Set(options.parseMasterKeyIPs), clientAddress: clientAddress,
+            ParseRoutes(engine: engine, mount: parseMount, masterKeyIPs: Set(options.parseMasterKeyIPs),
+                        clientAddress: clientAddress.serving(.parse),
                         pages: pages)
                 .addRoutes(to: router)
         }

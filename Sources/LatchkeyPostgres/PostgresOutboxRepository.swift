@@ -43,6 +43,10 @@ extension PostgresRepositories {
     func list(status: OutboxRecord.Status, limit: Int) async throws -> [OutboxRecord] {
         try OutboxRecord.decode(try await rows("SELECT * FROM outbox WHERE status = \(status.rawValue) ORDER BY id DESC LIMIT \(limit)"))
     }
+
+    func count(status: OutboxRecord.Status) async throws -> Int {
+        try await rows("SELECT count(*) AS n FROM outbox WHERE status = \(status.rawValue)").first?.columns.value("n") ?? 0
+    }
 }
 
 // MARK: AuditRepository
@@ -54,8 +58,12 @@ extension PostgresRepositories {
             """)
     }
 
-    func events(since: Date, limit: Int) async throws -> [AuditEvent] {
-        try AuditEvent.decode(try await rows("SELECT * FROM audit_events WHERE at >= \(since) ORDER BY id LIMIT \(limit)"))
+    func events(_ query: AuditQuery) async throws -> [AuditEvent] {
+        try AuditEvent.decode(try await rows("""
+            SELECT * FROM audit_events WHERE at >= \(query.since) AND (\(query.kind)::text IS NULL OR kind = \(query.kind))
+            AND (\(query.userId)::text IS NULL OR user_id = \(query.userId)) AND (\(query.afterId)::bigint IS NULL OR id > \(query.afterId))
+            ORDER BY id LIMIT \(query.limit)
+            """))
     }
 }
 

@@ -22,18 +22,23 @@ extension PostgresRepositories {
 
     func list(_ query: UserQuery) async throws -> [UserRecord] {
         let (username, email) = Self.filters(query)
+        let pattern = query.prefixPattern, afterAt = query.after?.createdAt, afterId = query.after?.id
         return try UserRecord.decode(try await rows("""
             SELECT * FROM users WHERE (\(username)::text IS NULL OR username_key = \(username))
             AND (\(email)::text IS NULL OR email = \(email))
+            AND (\(pattern)::text IS NULL OR lower(email) LIKE \(pattern) OR username_key LIKE \(pattern))
+            AND (\(afterAt)::timestamptz IS NULL OR created_at > \(afterAt) OR (created_at = \(afterAt) AND id > \(afterId)))
             ORDER BY created_at, id LIMIT \(query.limit) OFFSET \(query.skip)
             """))
     }
 
     func count(_ query: UserQuery) async throws -> Int {
         let (username, email) = Self.filters(query)
+        let pattern = query.prefixPattern
         return try await rows("""
             SELECT count(*) AS n FROM users WHERE (\(username)::text IS NULL OR username_key = \(username))
             AND (\(email)::text IS NULL OR email = \(email))
+            AND (\(pattern)::text IS NULL OR lower(email) LIKE \(pattern) OR username_key LIKE \(pattern))
             """).first?.columns.value("n") ?? 0
     }
 

@@ -34,6 +34,10 @@ extension SQLiteRepositories {
     func list(status: OutboxRecord.Status, limit: Int) async throws -> [OutboxRecord] {
         try await read { try OutboxRecord.filter(Column("status") == status.rawValue).order(Column("id").desc).limit(limit).fetchAll($0) }
     }
+
+    func count(status: OutboxRecord.Status) async throws -> Int {
+        try await read { try OutboxRecord.filter(Column("status") == status.rawValue).fetchCount($0) }
+    }
 }
 
 // MARK: AuditRepository
@@ -45,8 +49,12 @@ extension SQLiteRepositories {
         }
     }
 
-    func events(since: Date, limit: Int) async throws -> [AuditEvent] {
-        try await read { try AuditEvent.filter(Column("at") >= since).order(Column("id")).limit(limit).fetchAll($0) }
+    func events(_ query: AuditQuery) async throws -> [AuditEvent] {
+        var request = AuditEvent.filter(Column("at") >= query.since)
+        if let kind = query.kind { request = request.filter(Column("kind") == kind) }
+        if let userId = query.userId { request = request.filter(Column("user_id") == userId) }
+        if let afterId = query.afterId { request = request.filter(Column("id") > afterId) }
+        return try await read { [request] in try request.order(Column("id")).limit(query.limit).fetchAll($0) }
     }
 }
 

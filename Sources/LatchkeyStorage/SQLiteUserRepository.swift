@@ -29,6 +29,12 @@ extension SQLiteRepositories {
         var request = UserRecord.all()
         if let username = query.username { request = request.filter(Column("username_key") == UserRecord.usernameKey(username)) }
         if let email = query.email { request = request.filter(Column("email") == email) }
+        if let pattern = query.prefixPattern {
+            request = request.filter(sql: "(lower(email) LIKE ? ESCAPE '\\' OR username_key LIKE ? ESCAPE '\\')", arguments: [pattern, pattern])
+        }
+        if let after = query.after {
+            request = request.filter(sql: "(created_at > ? OR (created_at = ? AND id > ?))", arguments: [after.createdAt, after.createdAt, after.id])
+        }
         return request
     }
 

@@ -29,10 +29,13 @@ class Server:
         self.dir = tempfile.mkdtemp(prefix="latchkey-bb-")
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
+        self.admin_port = free_port()
+        self.admin_base = f"http://127.0.0.1:{self.admin_port}"
         self.db_path = os.path.join(self.dir, "latchkey.sqlite")
         self.env = {
             **{k: v for k, v in os.environ.items() if not k.startswith("LATCHKEY_")},
             "LATCHKEY_SERVER_PORT": str(self.port),
+            "LATCHKEY_ADMIN_LISTEN": f"127.0.0.1:{self.admin_port}",
             "LATCHKEY_DATABASE_PATH": self.db_path,
             "LATCHKEY_DATABASE_MIGRATIONS": os.path.join(ROOT, "Migrations", "sqlite"),
             "LATCHKEY_TESTING_MAILBOX": "true",

@@ -16,6 +16,8 @@ struct LatchkeyConfig {
     var commonPasswordsPath: String?
     var testingMailbox: Bool
     var logLevel: String
+    var logFormat: LogSettings.Format
+    var admin: AdminSettings
     var engine: EngineSettings
 
     /// Every section; a key in the file or environment that none declares is refused.
@@ -23,7 +25,7 @@ struct LatchkeyConfig {
         ServerSettings.self, DevelopmentSettings.self, DatabaseSettings.self, MailSettings.self, SMTPSettings.self,
         ClientList.self, AttributeList.self, CodePolicy.self, PasswordSettings.self, LimitSettings.self, TokenPolicy.self,
         ResetSettings.self, AppServicesSettings.self, ParseSettings.self, FunctionDefinitions.self, RetentionSettings.self,
-        TestingSettings.self, LogSettings.self,
+        TestingSettings.self, LogSettings.self, AdminSettings.self,
     ]
 
     /// Where `latchkey` looks for a configuration file when `--config` is not given: the working directory's
@@ -58,7 +60,10 @@ struct LatchkeyConfig {
         database = try DatabaseSettings(source.section(DatabaseSettings.section))
         mail = try MailSettings(source.section(MailSettings.section), publicHost: server.publicHost)
         testingMailbox = try TestingSettings(source.section(TestingSettings.section)).mailbox
-        logLevel = try LogSettings(source.section(LogSettings.section)).level
+        let log = try LogSettings(source.section(LogSettings.section))
+        logLevel = log.level
+        logFormat = log.format
+        admin = try AdminSettings(source.section(AdminSettings.section))
 
         let root = source.section("")
         engine = EngineSettings(publicURL: server.publicURL, clients: try ClientList.read(root),

@@ -53,6 +53,7 @@ extension LatchkeyEngine {
                               attributes: account.attributes, now: time.now())
         try await tx.users.insert(user)  // a conflict becomes .emailTaken / .usernameTaken in `transaction`
         try await audit(tx, "sign_up", caller: caller, userId: user.id, email: user.email, detail: detail)
+        EngineMetrics.signUp(caller.dialect)
         return user
     }
 

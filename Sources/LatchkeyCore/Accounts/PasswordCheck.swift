@@ -28,11 +28,15 @@ extension LatchkeyEngine {
         let failures: Int
         switch attempt {
         case nil: throw LatchkeyError.invalidCredentials
-        case .locked(let until)?: throw LatchkeyError.accountLocked(retryAfterSeconds: Int(until.timeIntervalSince(now).rounded(.up)))
+        case .locked(let until)?:
+            EngineMetrics.signIn(caller.dialect, "locked")
+            throw LatchkeyError.accountLocked(retryAfterSeconds: Int(until.timeIntervalSince(now).rounded(.up)))
         case .counted(let count)?: failures = count
         }
         let verdict = try await verifyPassword(password, against: phc)
         if verdict == .mismatch {
+            EngineMetrics.signIn(caller.dialect, "wrong_password")
+            if lockoutDelay(afterFailures: failures) != nil { EngineMetrics.lockouts.increment() }
             try await transaction { tx in
                 if let delay = self.lockoutDelay(afterFailures: failures) {
                     let until = ISO8601DateFormatter().string(from: now + Double(delay))
@@ -54,6 +58,8 @@ extension LatchkeyEngine {
     /// upgraded hash, note the time, audit.
     func recordSignIn(_ user: UserRecord, rehash: String?, method: String, caller: CallerInfo,
                       in tx: any Repositories) async throws -> UserRecord {
+        // Disabled by an operator between the password check and now: no session.
+        guard user.status != .disabled else { throw LatchkeyError.invalidCredentials }
         var user = user
         let now = time.now()
         if let rehash { user.passwordHash = rehash }
@@ -63,6 +69,7 @@ extension LatchkeyEngine {
         user.updatedAt = now
         try await tx.users.update(user)
         try await audit(tx, "sign_in", caller: caller, userId: user.id, email: user.email, detail: method)
+        EngineMetrics.signIn(caller.dialect, "success")
         return user
     }
 }

@@ -74,6 +74,9 @@ public struct EngineSettings: Sendable {
     public var parseSessionTTLSeconds = 31_536_000
     /// Where the Parse dialect is mounted: its mailed links point below it.
     public var parseMount = "/parse"
+    /// How long a replaced signing key stays published: the longest-lived token it signs (access and ID tokens of
+    /// every dialect) plus five minutes of clock skew between replicas and verifiers.
+    public var signingKeyRetentionSeconds: Double { Double(max(tokens.accessTTLSeconds, appAccessTTLSeconds) + 300) }
     /// Passwords refused as too common (lowercase). Loaded from the shipped list by the executable.
     public var commonPasswords: Set<String> = []
     /// How long audit events and the rows of delivered mail are kept.

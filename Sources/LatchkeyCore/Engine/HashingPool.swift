@@ -25,10 +25,12 @@ public final class HashingPool: @unchecked Sendable {
             condition.lock()
             defer { condition.unlock() }
             guard jobs.count < queueLimit else {
+                EngineMetrics.hashingRejections.increment()
                 continuation.resume(throwing: LatchkeyError.serverBusy(retryAfterSeconds: 1))
                 return
             }
             jobs.append { continuation.resume(returning: work()) }
+            EngineMetrics.hashingQueueDepth.record(jobs.count)
             condition.signal()
         }
     }
@@ -43,6 +45,7 @@ public final class HashingPool: @unchecked Sendable {
             condition.lock()
             while jobs.isEmpty { condition.wait() }
             let job = jobs.removeFirst()
+            EngineMetrics.hashingQueueDepth.record(jobs.count)
             condition.unlock()
             job()
         }

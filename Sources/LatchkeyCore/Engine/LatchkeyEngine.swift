@@ -1,15 +1,20 @@
 import Foundation
 import Logging
 
+/// Which surface a call came through: metrics count sign-ins and sign-ups by it.
+public enum CallerDialect: String, Sendable { case native, appServices = "app_services", parse, admin }
+
 /// Who is calling: the app's client id and where the request came from (for audit and, later, limits).
 public struct CallerInfo: Sendable {
+    public var dialect: CallerDialect = .native
     public var clientId: String?
     public var ip: String?
     public var userAgent: String?
     /// The request's Accept-Language, for mails to someone without a `locale` attribute.
     public var acceptLanguage: String?
-    public init(clientId: String?, ip: String? = nil, userAgent: String? = nil, acceptLanguage: String? = nil) {
-        self.clientId = clientId; self.ip = ip; self.userAgent = userAgent; self.acceptLanguage = acceptLanguage
+    public init(dialect: CallerDialect = .native, clientId: String?, ip: String? = nil, userAgent: String? = nil,
+                acceptLanguage: String? = nil) {
+        self.dialect = dialect; self.clientId = clientId; self.ip = ip; self.userAgent = userAgent; self.acceptLanguage = acceptLanguage
     }
 }
 
@@ -24,7 +29,9 @@ public final class LatchkeyEngine: Sendable {
     /// Server key for the HMACs under which codes and tokens are stored.
     let tokenKey: [UInt8]
     let mailBox: SecretBox
-    public let signingKeys: [SigningKey]
+    public let keyRing: SigningKeyRing
+    /// The published keys, newest (the one that signs) first.
+    public var signingKeys: [SigningKey] { keyRing.published }
     public let tenantId: String
     public let mailComposer: MailComposer
     /// Operator functions by name (webhook / command), for App Services confirmation and reset modes.
@@ -32,7 +39,7 @@ public final class LatchkeyEngine: Sendable {
     let rateLimiter = RateLimiter()
 
     private init(store: any Store, settings: EngineSettings, time: any TimeSource, logger: Logger,
-                 serverKey: [UInt8], signingKeys: [SigningKey], tenantId: String, mailComposer: MailComposer,
+                 serverKey: [UInt8], keyRing: SigningKeyRing, tenantId: String, mailComposer: MailComposer,
                  functions: [String: any OperatorFunction]) {
         self.store = store; self.settings = settings; self.time = time; self.logger = logger
         self.hashingPool = HashingPool(concurrency: settings.hashingConcurrency, queueLimit: settings.hashingQueueLimit)
@@ -40,7 +47,7 @@ public final class LatchkeyEngine: Sendable {
         // Separate keys per purpose, derived from the one stored server key.
         self.tokenKey = Digest.hmacSHA256(key: serverKey, data: Array("latchkey token hmac".utf8))
         self.mailBox = SecretBox(key: Digest.hmacSHA256(key: serverKey, data: Array("latchkey outbox seal".utf8)))
-        self.signingKeys = signingKeys
+        self.keyRing = keyRing
         self.tenantId = tenantId
         self.mailComposer = mailComposer
         self.functions = functions
@@ -67,9 +74,9 @@ public final class LatchkeyEngine: Sendable {
             }
             return (key, tenant, keys)
         }
-        let keys = try bootstrap.2.map { try SigningKey.load(pem: $0.privateKeyPem) }
+        let ring = try SigningKeyRing(records: bootstrap.2, retentionSeconds: settings.signingKeyRetentionSeconds, now: now)
         return LatchkeyEngine(store: store, settings: settings, time: time, logger: logger,
-                              serverKey: [UInt8](bootstrap.0), signingKeys: keys,
+                              serverKey: [UInt8](bootstrap.0), keyRing: ring,
                               tenantId: String(decoding: bootstrap.1, as: UTF8.self), mailComposer: mailComposer,
                               functions: functions)
     }
@@ -112,6 +119,7 @@ public final class LatchkeyEngine: Sendable {
         } catch let cancelled as CancellationError {
             throw cancelled
         } catch {
+            EngineMetrics.databaseErrors.increment()
             logger.error("store write failed", metadata: ["error": "\(error)"])
             throw LatchkeyError.storeFailure
         }

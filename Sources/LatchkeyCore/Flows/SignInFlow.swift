@@ -86,6 +86,7 @@ extension LatchkeyEngine {
             }
             if let failure = try await self.checkCode(code, for: flow, in: tx) {
                 try await self.audit(tx, "sign_in_failed", caller: caller, userId: user.id, email: user.email, detail: "wrong code")
+                EngineMetrics.signIn(caller.dialect, "wrong_code")
                 return .failure(failure)
             }
             if !user.emailVerified {

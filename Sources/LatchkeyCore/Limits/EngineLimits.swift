@@ -12,7 +12,9 @@ extension LatchkeyEngine {
             : try await buckets.take(key: "\(rule.rawValue)|\(subject)", rule: spec, now: time.now())
         switch verdict {
         case .allowed: return nil
-        case .denied(let retryAfter, let first): return (.rateLimited(retryAfterSeconds: retryAfter), first)
+        case .denied(let retryAfter, let first):
+            EngineMetrics.rateLimited(rule)
+            return (.rateLimited(retryAfterSeconds: retryAfter), first)
         }
     }
 

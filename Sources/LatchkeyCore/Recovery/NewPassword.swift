@@ -16,5 +16,6 @@ extension LatchkeyEngine {
                               in: tx)
         }
         try await audit(tx, "password_reset", caller: caller, userId: user.id, email: user.email)
+        EngineMetrics.passwordReset(caller.dialect)
     }
 }

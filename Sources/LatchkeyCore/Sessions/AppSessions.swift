@@ -74,6 +74,6 @@ extension LatchkeyEngine {
             "iss": .string(settings.issuer), "sub": .string(user.id), "aud": .string(appId), "iat": .int(iat), "nbf": .int(iat),
             "exp": .int(iat + settings.appAccessTTLSeconds), "typ": "access", "scp": .string(Self.appSessionScope),
             "sid": .string(sessionId), "baas_device_id": .string(deviceId), "tid": .string(tenantId), "ver": "2.0",
-        ], key: signingKeys[0])
+        ], key: keyRing.current)
     }
 }

@@ -63,7 +63,7 @@ extension LatchkeyEngine {
     func signTokens(for user: UserRecord, client: ClientApplication, scopes: [String], refreshToken: String?) throws -> TokenSet {
         let iat = Int(time.now().timeIntervalSince1970)
         let exp = iat + settings.tokens.accessTTLSeconds
-        let key = signingKeys[0]
+        let key = keyRing.current
         let common: [String: JSONValue] = [
             "iss": .string(settings.issuer), "sub": .string(user.id), "oid": .string(user.id), "tid": .string(tenantId),
             "aud": .string(client.id), "iat": .int(iat), "nbf": .int(iat), "exp": .int(exp), "ver": .string("2.0"),
@@ -119,6 +119,7 @@ extension LatchkeyEngine {
         // The common case, a first use, is one conditional write (rotate and store the child, or neither); the
         // tokens are signed after it is durable and outside any write, so signing never holds up other writers.
         if record.rotatedAt == nil, try await reader.sessions.rotate(id: record.id, at: now, child: child.session) {
+            EngineMetrics.refreshRotated.increment()
             return try signTokens(for: user, client: client, scopes: scopes, refreshToken: child.token)
         }
         try await transaction { tx -> Result<Void, LatchkeyError> in
@@ -133,6 +134,7 @@ extension LatchkeyEngine {
             if let rotated = current.rotatedAt, grace == 0 || now.timeIntervalSince(rotated) > grace {
                 try await tx.sessions.revoke(familyId: record.familyId, at: now)
                 try await self.audit(tx, "refresh_token_reuse", caller: caller, userId: record.userId, detail: "family revoked")
+                EngineMetrics.refreshReused.increment()
                 return .failure(.refreshTokenInvalid)
             }
             if current.rotatedAt == nil {
@@ -142,13 +144,13 @@ extension LatchkeyEngine {
             try await tx.sessions.insert(child.session)
             return .success(())
         }.get()
+        EngineMetrics.refreshRetried.increment()
         return try signTokens(for: user, client: client, scopes: scopes, refreshToken: child.token)
     }
 
     /// The user behind a valid, unexpired access token issued by this server for `audience`.
     public func userForAccessToken(_ token: String, audience: AccessTokenAudience) async throws -> UserRecord {
-        guard let claims = JWT.verify(token, keys: signingKeys, as: AccessTokenClaims.self),
-              claims.iss == settings.issuer, Double(claims.exp) > time.now().timeIntervalSince1970,
+        guard let claims = await verifiedClaims(token), claims.iss == settings.issuer, Double(claims.exp) > time.now().timeIntervalSince1970,
               let scp = claims.scp  // ID tokens carry no scp: they are not access tokens
         else { throw LatchkeyError.accessTokenInvalid }
         let aud = claims.aud, sub = claims.sub
@@ -167,9 +169,11 @@ extension LatchkeyEngine {
         return user
     }
 
-    /// The public keys as a JWKS document.
-    public func jwks() -> [[String: String]] {
-        signingKeys.map(\.publicJWK)
+    /// A token signed by a key this process has not loaded yet (rotated on another replica) triggers one reload.
+    private func verifiedClaims(_ token: String) async -> AccessTokenClaims? {
+        if let claims = JWT.verify(token, keys: signingKeys, as: AccessTokenClaims.self) { return claims }
+        guard keyRing.mayReload(now: time.now()), (try? await reloadSigningKeys()) == true else { return nil }
+        return JWT.verify(token, keys: signingKeys, as: AccessTokenClaims.self)
     }
 }
 

@@ -12,4 +12,5 @@ public protocol OutboxRepository: Sendable {
     func retryFailed(now: Date) async throws -> Int
     /// The newest rows with `status`, newest first.
     func list(status: OutboxRecord.Status, limit: Int) async throws -> [OutboxRecord]
+    func count(status: OutboxRecord.Status) async throws -> Int
 }

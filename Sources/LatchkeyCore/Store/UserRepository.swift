@@ -33,9 +33,27 @@ public enum PasswordAttempt: Sendable, Equatable {
 public struct UserQuery: Sendable, Equatable {
     public var username: String?
     public var email: String?
+    /// Matches users whose email or case-folded username starts with this text (the admin search).
+    public var prefix: String?
+    /// Keyset pagination: only users after this one in (created_at, id) order.
+    public var after: UserCursor?
     public var limit: Int
     public var skip: Int
-    public init(username: String? = nil, email: String? = nil, limit: Int = 100, skip: Int = 0) {
-        self.username = username; self.email = email; self.limit = limit; self.skip = skip
+    public init(username: String? = nil, email: String? = nil, prefix: String? = nil, after: UserCursor? = nil, limit: Int = 100,
+                skip: Int = 0) {
+        self.username = username; self.email = email; self.prefix = prefix; self.after = after; self.limit = limit; self.skip = skip
     }
+
+    /// `prefix` as a LIKE pattern with `\` as escape character: the caller's `%` and `_` match themselves.
+    public var prefixPattern: String? {
+        prefix.map { UserRecord.usernameKey($0).replacingOccurrences(of: "\\", with: "\\\\")
+            .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%" }
+    }
+}
+
+/// Where a page of users ended: the last user's creation time and id.
+public struct UserCursor: Sendable, Equatable {
+    public var createdAt: Date
+    public var id: String
+    public init(createdAt: Date, id: String) { self.createdAt = createdAt; self.id = id }
 }

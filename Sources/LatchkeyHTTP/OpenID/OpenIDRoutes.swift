@@ -1,15 +1,16 @@
 import HTTPTypes
 import Hummingbird
 import LatchkeyCore
+import Synchronization
 
 /// OpenID Connect discovery, the JWKS that verifies our tokens, and userinfo for access tokens.
 struct OpenIDRoutes: Sendable {
     let engine: LatchkeyEngine
 
     func addRoutes(to router: Router<LatchkeyRequestContext>) {
-        // The signing keys and settings are fixed for the life of the process, so both documents are encoded once.
+        // Discovery is fixed for the life of the process and encoded once; the JWKS once per set of published keys.
         let discovery = JSONResponse.Prepared(discoveryDocument(tenant: nil))
-        let jwks = JSONResponse.Prepared(["keys": .array(engine.jwks().map { .object($0.mapValues(JSONValue.string)) })])
+        let jwks = PreparedJWKS(ring: engine.keyRing)
         for path in ["/.well-known/openid-configuration", "/v2.0/.well-known/openid-configuration"] {
             router.get(RouterPath(path)) { _, _ in discovery.response() }
             router.get(RouterPath("/:tenant\(path)")) { _, context in
@@ -59,6 +60,24 @@ struct OpenIDRoutes: Sendable {
         }
         if let name = user.attributes["displayName"] { body["name"] = name }
         return JSONResponse.ok(body)
+    }
+}
+
+/// The JWKS document, encoded again only when key rotation changed the published keys.
+final class PreparedJWKS: Sendable {
+    let ring: SigningKeyRing
+    private let cached = Mutex<(generation: Int, document: JSONResponse.Prepared)?>(nil)
+
+    init(ring: SigningKeyRing) { self.ring = ring }
+
+    func response() -> Response {
+        let snapshot = ring.snapshot
+        return cached.withLock { cached in
+            if let cached, cached.generation == snapshot.generation { return cached.document.response() }
+            let document = JSONResponse.Prepared(["keys": .array(snapshot.keys.map { .object($0.publicJWK.mapValues(JSONValue.string)) })])
+            cached = (snapshot.generation, document)
+            return document.response()
+        }
     }
 }
 

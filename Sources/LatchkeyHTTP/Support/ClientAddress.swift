@@ -6,8 +6,17 @@ import LatchkeyCore
 /// the nearest untrusted address in `X-Forwarded-For` (a client can prepend anything it likes).
 struct ClientAddress: Sendable {
     let trustedProxies: Set<String>
+    /// The dialect whose routes this instance serves (for metrics by dialect).
+    var dialect: CallerDialect = .native
 
     init(trustedProxies: [String]) { self.trustedProxies = Set(trustedProxies) }
+
+    /// The same resolver for another dialect's routes.
+    func serving(_ dialect: CallerDialect) -> ClientAddress {
+        var copy = self
+        copy.dialect = dialect
+        return copy
+    }
 
     func resolve(_ request: Request, context: LatchkeyRequestContext) -> String? {
         let peer = context.remoteAddress?.ipAddress
@@ -21,7 +30,7 @@ struct ClientAddress: Sendable {
 extension ClientAddress {
     /// The engine's view of who is calling: client id (native API only), address, user agent, languages.
     func caller(_ request: Request, context: LatchkeyRequestContext, clientId: String? = nil) -> CallerInfo {
-        CallerInfo(clientId: clientId, ip: resolve(request, context: context), userAgent: request.headers[.userAgent],
+        CallerInfo(dialect: dialect, clientId: clientId, ip: resolve(request, context: context), userAgent: request.headers[.userAgent],
                    acceptLanguage: request.headers[.acceptLanguage])
     }
 }

@@ -19,13 +19,18 @@ struct TestingSettings: ConfigSection {
 
 struct LogSettings: ConfigSection {
     static let section = "log"
-    static let keys = ["level"]
+    static let keys = ["level", "format"]
     static let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+    enum Format: String { case text, json }
 
     var level: String
+    var format: Format
 
     init(_ config: SectionReader) throws {
         level = try config.string("level", default: "info")
         guard Self.levels.contains(level) else { throw config.error("level", "must be one of \(Self.levels.joined(separator: ", "))") }
+        let format = try config.string("format", default: "text")
+        guard let parsed = Format(rawValue: format) else { throw config.error("format", "must be text or json") }
+        self.format = parsed
     }
 }

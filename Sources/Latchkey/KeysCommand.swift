@@ -1,0 +1,30 @@
+import ArgumentParser
+import Foundation
+import LatchkeyCore
+
+/// `latchkey keys list | rotate`: the JWT signing keys.
+struct KeysCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "keys", abstract: "List or rotate the token signing keys.",
+                                                    subcommands: [List.self, Rotate.self])
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Every key: signing (the newest), published (verifies tokens not yet expired) or retired.")
+        @OptionGroup var options: ConfigOption
+        func run() async throws {
+            let formatter = ISO8601DateFormatter()
+            for key in try await Runtime.engine(options).signingKeyInfo() {
+                print([key.kid, key.algorithm, key.state.rawValue, formatter.string(from: key.createdAt)].joined(separator: "\t"))
+            }
+        }
+    }
+
+    struct Rotate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Make a new signing key. Running servers sign with it within ten seconds; the previous key stays published until its tokens expire.")
+        @OptionGroup var options: ConfigOption
+        func run() async throws {
+            let key = try await Runtime.engine(options).rotateSigningKey(caller: UsersCommand.caller)
+            print("new signing key \(key.kid)")
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import ArgumentParser
+import Foundation
+import LatchkeyCore
+
+/// `latchkey users …`: the admin API's user operations for the operator on the box (same engine calls, audited
+/// the same way, as `cli`).
+struct UsersCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "users", abstract: "List, inspect, disable, enable and delete users.",
+        subcommands: [List.self, Show.self, Disable.self, Enable.self, Delete.self, RevokeSessions.self, VerifyEmail.self])
+
+    static let caller = CallerInfo(dialect: .admin, clientId: "cli", userAgent: "latchkey cli (\(ProcessInfo.processInfo.userName))")
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Users in creation order, optionally whose email or username starts with a text.")
+        @OptionGroup var options: ConfigOption
+        @Argument(help: "Email or username prefix.") var prefix: String?
+        @Option(help: "At most this many users.") var limit = 100
+        @Flag(help: "One JSON object per line.") var json = false
+
+        func run() async throws {
+            let engine = try await Runtime.engine(options)
+            var cursor: UserCursor?
+            var left = max(limit, 0)
+            // Pages of up to 500 until the limit or the last user: the same keyset pagination the API uses.
+            while left > 0 {
+                let page = try await engine.adminListUsers(prefix: prefix, after: cursor, limit: min(left, 500))
+                for user in page.users { UserOutput.print(user, json: json) }
+                left -= page.users.count
+                guard let next = page.next else { break }
+                cursor = next
+            }
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "One user, by id, objectId, email or username.")
+        @OptionGroup var options: ConfigOption
+        @Argument(help: "Id, objectId, email or username.") var user: String
+        @Flag(help: "As JSON.") var json = false
+        func run() async throws { UserOutput.print(try await UserOutput.run { try await Runtime.engine(options).adminFindUser(user) }, json: json) }
+    }
+
+    struct Disable: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Refuse the user's sign-ins everywhere and end their sessions.")
+        @OptionGroup var options: ConfigOption
+        @Argument var user: String
+        func run() async throws {
+            UserOutput.print(try await UserOutput.run { try await Runtime.engine(options).adminSetDisabled(user, disabled: true, caller: caller) })
+        }
+    }
+
+    struct Enable: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Let a disabled user sign in again.")
+        @OptionGroup var options: ConfigOption
+        @Argument var user: String
+        func run() async throws {
+            UserOutput.print(try await UserOutput.run { try await Runtime.engine(options).adminSetDisabled(user, disabled: false, caller: caller) })
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete the user with their sessions, tokens and pending flows.")
+        @OptionGroup var options: ConfigOption
+        @Argument var user: String
+        @Flag(help: "Required: deleting cannot be undone.") var yes = false
+        func run() async throws {
+            guard yes else { throw ValidationError("deleting cannot be undone: add --yes") }
+            try await UserOutput.run { try await Runtime.engine(options).adminDeleteUser(user, caller: caller) }
+            print("deleted \(user)")
+        }
+    }
+
+    struct RevokeSessions: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "revoke-sessions", abstract: "Sign the user out everywhere.")
+        @OptionGroup var options: ConfigOption
+        @Argument var user: String
+        func run() async throws {
+            try await UserOutput.run { try await Runtime.engine(options).adminRevokeSessions(user, caller: caller) }
+            print("revoked every session of \(user)")
+        }
+    }
+
+    struct VerifyEmail: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "verify-email", abstract: "Mark the user's email address verified.")
+        @OptionGroup var options: ConfigOption
+        @Argument var user: String
+        func run() async throws {
+            UserOutput.print(try await UserOutput.run { try await Runtime.engine(options).adminVerifyEmail(user, caller: caller) })
+        }
+    }
+}
+
+/// How the CLI prints users and turns the engine's admin errors into one line and exit status 1.
+enum UserOutput {
+    static func print(_ user: UserRecord, json: Bool = false) {
+        let formatter = ISO8601DateFormatter()
+        if json {
+            let fields: [String: Any] = ["id": user.id, "object_id": user.objectId, "email": user.email as Any? ?? NSNull(),
+                                         "username": user.username as Any? ?? NSNull(), "email_verified": user.emailVerified,
+                                         "status": user.status.rawValue, "created_at": formatter.string(from: user.createdAt),
+                                         "last_sign_in_at": user.lastLoginAt.map { formatter.string(from: $0) } as Any? ?? NSNull()]
+            if let data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]) { Swift.print(String(decoding: data, as: UTF8.self)) }
+            return
+        }
+        Swift.print([user.id, user.objectId, user.email ?? "-", user.username ?? "-", user.status.rawValue,
+                     user.emailVerified ? "verified" : "unverified", formatter.string(from: user.createdAt),
+                     user.lastLoginAt.map { formatter.string(from: $0) } ?? "never"].map(TerminalText.escape).joined(separator: "\t"))
+    }
+
+    @discardableResult
+    static func run<T>(_ body: () async throws -> T) async throws -> T {
+        do { return try await body() } catch let error as LatchkeyEngine.AdminError {
+            let message = error == .userNotFound ? "no user has that id, objectId, email or username" : "the account has not finished signing up"
+            throw StartupError(key: "user", message: message, exitCode: .noInput)
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Metrics
+
+/// What the engine counts, through swift-metrics (the server bootstraps a Prometheus backend; without one these are
+/// no-ops). Label values are small fixed sets: dialects, outcomes, rule names. Never an email, a path or an id.
+enum EngineMetrics {
+    static func signUp(_ dialect: CallerDialect) {
+        Counter(label: "latchkey_sign_ups_total", dimensions: [("dialect", dialect.rawValue)]).increment()
+    }
+
+    /// `outcome`: success, wrong_password, wrong_code, locked.
+    static func signIn(_ dialect: CallerDialect, _ outcome: String) {
+        Counter(label: "latchkey_sign_ins_total", dimensions: [("dialect", dialect.rawValue), ("outcome", outcome)]).increment()
+    }
+
+    // The refresh grant is a hot path: its counters are made once, not looked up per request.
+    static let refreshRotated = Counter(label: "latchkey_refreshes_total", dimensions: [("outcome", "rotated")])
+    static let refreshRetried = Counter(label: "latchkey_refreshes_total", dimensions: [("outcome", "retry_in_grace")])
+    static let refreshReused = Counter(label: "latchkey_refreshes_total", dimensions: [("outcome", "reuse_detected")])
+
+    static func passwordReset(_ dialect: CallerDialect) {
+        Counter(label: "latchkey_password_resets_total", dimensions: [("dialect", dialect.rawValue)]).increment()
+    }
+
+    static let lockouts = Counter(label: "latchkey_lockouts_total")
+
+    static func rateLimited(_ rule: LimitSettings.Rule) {
+        Counter(label: "latchkey_rate_limit_denials_total", dimensions: [("rule", rule.rawValue)]).increment()
+    }
+
+    static let databaseErrors = Counter(label: "latchkey_database_errors_total")
+    static let hashingQueueDepth = Gauge(label: "latchkey_hashing_queue_depth")
+    static let hashingRejections = Counter(label: "latchkey_hashing_rejections_total")
+    static let outboxPending = Gauge(label: "latchkey_outbox_pending")
+    static let outboxFailed = Gauge(label: "latchkey_outbox_failed")
+    static let adminActions = Counter(label: "latchkey_admin_actions_total")
+}

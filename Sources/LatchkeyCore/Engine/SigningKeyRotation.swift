@@ -1,0 +1,42 @@
+import Foundation
+
+/// Key rotation: a new key signs from now on; the previous one stays published until its tokens have expired.
+extension LatchkeyEngine {
+    public struct SigningKeyInfo: Sendable, Equatable {
+        public enum State: String, Sendable { case signing, published, retired }
+        public var kid: String
+        public var algorithm: String
+        public var createdAt: Date
+        public var state: State
+    }
+
+    /// Every stored key, newest first, with what it does now.
+    public func signingKeyInfo() async throws -> [SigningKeyInfo] {
+        let records = try await reader.serverValues.signingKeys()
+        let published = Set(SigningKeyRing.publishedRecords(records, now: time.now(), retentionSeconds: keyRing.retentionSeconds).map(\.kid))
+        return records.enumerated().map { index, record in
+            SigningKeyInfo(kid: record.kid, algorithm: record.algorithm, createdAt: record.createdAt,
+                           state: index == 0 ? .signing : published.contains(record.kid) ? .published : .retired)
+        }
+    }
+
+    /// Makes a new key that signs from now on (on this process at once, on other replicas at their next reload).
+    public func rotateSigningKey(caller: CallerInfo) async throws -> SigningKeyInfo {
+        let key = try SigningKey.generate()
+        let record = SigningKeyRecord(kid: key.kid, algorithm: key.algorithm, privateKeyPem: try key.privateKeyPEM(), createdAt: time.now())
+        try await transaction { tx in
+            try await tx.serverValues.insert(signingKey: record)
+            try await self.audit(tx, "admin.signing_key_rotated", caller: caller, detail: "kid \(key.kid)")
+        }
+        try await reloadSigningKeys()
+        logger.notice("signing key rotated", metadata: ["kid": "\(key.kid)"])
+        return SigningKeyInfo(kid: record.kid, algorithm: record.algorithm, createdAt: record.createdAt, state: .signing)
+    }
+
+    /// Reads the keys again: picks up a key rotated elsewhere and drops keys whose tokens have all expired.
+    /// True when the published set changed.
+    @discardableResult
+    public func reloadSigningKeys() async throws -> Bool {
+        try keyRing.replace(with: try await reader.serverValues.signingKeys(), now: time.now())
+    }
+}

@@ -1,0 +1,42 @@
+import HTTPTypes
+import Hummingbird
+import LatchkeyCore
+
+/// The admin API's errors: `{"error": code, "error_description": text}` with the matching status.
+enum AdminAPIError: Error {
+    case off, unauthorized
+    case badRequest(String)
+}
+
+struct AdminErrorMiddleware: RouterMiddleware {
+    typealias Context = LatchkeyRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as AdminAPIError {
+            switch error {
+            case .off:
+                return Self.answer(.serviceUnavailable, "admin_api_off", "The admin API is off: set admin.token_file to turn it on.")
+            case .unauthorized:
+                return Self.answer(.unauthorized, "unauthorized", "Authorization: Bearer <admin token> is missing or wrong.",
+                                   headers: [.wwwAuthenticate: "Bearer realm=\"latchkey-admin\""])
+            case .badRequest(let message):
+                return Self.answer(.badRequest, "invalid_request", message)
+            }
+        } catch let error as LatchkeyEngine.AdminError {
+            switch error {
+            case .userNotFound: return Self.answer(.notFound, "user_not_found", "No user has that id, objectId, email or username.")
+            case .userPending: return Self.answer(.conflict, "user_pending", "The account has not finished signing up.")
+            }
+        } catch let error as LatchkeyError where error == .storeFailure {
+            return Self.answer(.serviceUnavailable, "store_unavailable", "The database did not answer; try again.")
+        } catch let error as HTTPError {
+            return Self.answer(error.status, error.status == .notFound ? "not_found" : "invalid_request", error.body ?? error.status.reasonPhrase)
+        }
+    }
+
+    static func answer(_ status: HTTPResponse.Status, _ code: String, _ description: String, headers: HTTPFields = [:]) -> Response {
+        JSONResponse.make(status, ["error": .string(code), "error_description": .string(description)], headers: headers)
+    }
+}

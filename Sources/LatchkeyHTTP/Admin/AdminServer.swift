@@ -1,0 +1,42 @@
+import Hummingbird
+import HummingbirdCore
+import LatchkeyCore
+import Logging
+import NIOCore
+
+/// What the operator's listener serves: Prometheus metrics always, the admin API when a token is configured.
+public struct AdminOptions: Sendable {
+    public var host: String
+    public var port: Int
+    /// The admin API's bearer token; nil turns the API off (it answers 503 saying so).
+    public var token: String?
+    /// The Prometheus text exposition of every metric.
+    public var metrics: @Sendable () -> [UInt8]
+    public init(host: String, port: Int, token: String?, metrics: @escaping @Sendable () -> [UInt8]) {
+        self.host = host; self.port = port; self.token = token; self.metrics = metrics
+    }
+}
+
+public enum AdminServer {
+    public static func router(engine: LatchkeyEngine, options: AdminOptions) -> Router<LatchkeyRequestContext> {
+        let router = Router(context: LatchkeyRequestContext.self)
+        router.add(middleware: MetricsMiddleware())
+        router.add(middleware: RequestLogMiddleware())
+        router.get("/metrics") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                     body: .init(byteBuffer: ByteBuffer(bytes: options.metrics())))
+        }
+        let api = router.group("/admin/v1").add(middleware: AdminErrorMiddleware())
+            .add(middleware: AdminTokenMiddleware(token: options.token))
+        AdminRoutes(engine: engine).addRoutes(to: api)
+        return router
+    }
+
+    /// A plain HTTP/1.1 listener: it is meant for loopback or a private network, behind no proxy.
+    public static func application(engine: LatchkeyEngine, options: AdminOptions, logger: Logger)
+        -> Application<RouterResponder<LatchkeyRequestContext>> {
+        Application(router: router(engine: engine, options: options),
+                    configuration: .init(address: .hostname(options.host, port: options.port), serverName: "latchkey-admin"),
+                    logger: logger)
+    }
+}
