@@ -2,6 +2,7 @@
 """Writes Sources/Latchkey/Defaults/EmbeddedDefaults.swift from the files the binary needs by default
 (migrations, mail templates, hosted pages, the common-password list), so the shipped binary runs from any
 directory. `--check` exits 1 when the generated file is out of date (the test script runs it)."""
+import json
 import os
 import sys
 
@@ -51,6 +52,9 @@ def render():
     with open(os.path.join(ROOT, "config", "common-passwords.txt"), encoding="utf-8") as f:
         out.append("    /// config/common-passwords.txt")
         out.append(f"    static let commonPasswords = {literal(f.read())}")
+    with open(os.path.join(ROOT, "openapi", "openapi.json"), encoding="utf-8") as f:
+        out.append("    /// openapi/openapi.json (written by scripts/openapi.py), compacted")
+        out.append(f"    static let openAPIDocument = {literal(json.dumps(json.load(f), sort_keys=True, separators=(',', ':')))}")
     out.append("}")
     return "\n".join(out) + "\n"
 

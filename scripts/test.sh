@@ -22,11 +22,12 @@ fi
 # system Python); pinned ranges in requirements.txt keep runs reproducible.
 venv=.venv-test
 if [ ! -x "$venv/bin/python" ]; then python3 -m venv "$venv"; fi
-if ! "$venv/bin/python" -c "import pytest, requests, cryptography, aiosmtpd, selenium, hypothesis" 2>/dev/null; then
+if ! "$venv/bin/python" -c "import pytest, requests, cryptography, aiosmtpd, selenium, hypothesis, schemathesis" 2>/dev/null; then
     "$venv/bin/python" -m pip install -q --disable-pip-version-check -r Tests/blackbox/requirements.txt
 fi
 
 python3 scripts/embed-defaults.py --check
+python3 scripts/openapi.py --check
 
 # A throwaway PostgreSQL cluster (Debian's binaries, a temporary directory, a free port, a non-root owner) for the
 # PostgreSQL contract cases and the two-replica black-box tests; stopped and removed however the run ends.

@@ -71,6 +71,8 @@ func buildApplication(_ config: LatchkeyConfig) async throws -> Application<Rout
     serverOptions.corsAllowedOrigins = config.server.corsAllowedOrigins
     serverOptions.parseMount = config.parse.mount
     serverOptions.parseMasterKeyIPs = config.parse.masterKeyIPs
+    serverOptions.openAPIDocument = EmbeddedDefaults.openAPIDocument
+    serverOptions.adminURL = config.admin.host.map { host in "http://\(host.contains(":") ? "[\(host)]" : host):\(config.admin.port)" }
     if let certificate = config.server.tlsCertificate, let key = config.server.tlsKey { serverOptions.tls = (certificate, key) }
     let app: Application<RouterResponder<LatchkeyRequestContext>>
     do { app = try LatchkeyServer.application(engine: engine, options: serverOptions, services: services, logger: logger) } catch {

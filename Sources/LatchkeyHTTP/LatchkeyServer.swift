@@ -26,6 +26,10 @@ public struct ServerOptions: Sendable {
     /// The Parse dialect's mount path and the addresses a master key is accepted from.
     public var parseMount = "/parse"
     public var parseMasterKeyIPs: [String] = ["127.0.0.1", "::1"]
+    /// The OpenAPI document served at `/openapi.json` (adjusted to this deployment when served).
+    public var openAPIDocument: String?
+    /// Where the admin listener is, for the document's admin server entry.
+    public var adminURL: String?
     public init(host: String, port: Int, testingMailbox: TestingMailbox?) {
         self.host = host; self.port = port; self.testingMailbox = testingMailbox
     }
@@ -56,6 +60,14 @@ public enum LatchkeyServer {
                 .addRoutes(to: router)
         }
         OpenIDRoutes(engine: engine).addRoutes(to: router)
+        if let document = options.openAPIDocument {
+            let prepared = OpenAPIDocument.prepare(document, publicURL: engine.settings.publicURL, parseMount: parseMount,
+                                                   adminURL: options.adminURL,
+                                                   known: .init(clients: engine.settings.clients.map(\.id),
+                                                                parseApps: engine.settings.parseApps.map(\.id),
+                                                                appServicesApps: engine.settings.apps.map(\.id)))
+            router.get("/openapi.json") { _, _ in prepared.response() }
+        }
         OperatorRoutes(engine: engine, testingMailbox: options.testingMailbox).addRoutes(to: router)
         return router
     }

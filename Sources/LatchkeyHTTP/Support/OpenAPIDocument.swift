@@ -1,0 +1,57 @@
+import Foundation
+import LatchkeyCore
+
+/// The repository's OpenAPI document as this deployment serves it: its public URL as the server, the Parse paths
+/// under the configured mount (or gone when no Parse app is configured), the admin operations pointing at the admin
+/// listener (or gone when it is off). Adjusted and encoded once at start.
+enum OpenAPIDocument {
+    /// The identifiers this deployment accepts, written into the document as enums.
+    struct KnownIds {
+        var clients: [String]
+        var parseApps: [String]
+        var appServicesApps: [String]
+    }
+
+    static func prepare(_ text: String, publicURL: String, parseMount: String?, adminURL: String?, known: KnownIds)
+        -> JSONResponse.Prepared {
+        guard case .object(var document)? = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)),
+              case .object(let paths)? = document["paths"] else { return JSONResponse.Prepared(["error": "no document"]) }
+        document["servers"] = [.object(["url": .string(publicURL)])]
+        var adjusted: [String: JSONValue] = [:]
+        for (path, item) in paths {
+            if path == "/parse" || path.hasPrefix("/parse/") {
+                guard let parseMount else { continue }
+                adjusted[parseMount + path.dropFirst("/parse".count)] = item
+            } else if path.hasPrefix("/admin/") {
+                guard let adminURL, case .object(var operations) = item else { continue }
+                for (method, operation) in operations {
+                    guard case .object(var fields) = operation else { continue }
+                    fields["servers"] = [.object(["url": .string(adminURL)])]
+                    operations[method] = .object(fields)
+                }
+                adjusted[path] = .object(operations)
+            } else {
+                adjusted[path] = item
+            }
+        }
+        document["paths"] = .object(adjusted)
+        if case .object(var components)? = document["components"] {
+            components.set(["schemas", "NativeForm", "properties", "client_id", "enum"], known.clients)
+            components.set(["parameters", "ParseApplicationId", "schema", "enum"], known.parseApps)
+            components.set(["parameters", "AppServicesApp", "schema", "enum"], known.appServicesApps)
+            document["components"] = .object(components)
+        }
+        return JSONResponse.Prepared(document)
+    }
+}
+
+private extension Dictionary where Key == String, Value == JSONValue {
+    /// Sets the string list at `path` (a chain of objects), when the list is not empty and the chain exists.
+    mutating func set(_ path: [String], _ values: [String]) {
+        guard let first = path.first, !values.isEmpty else { return }
+        if path.count == 1 { self[first] = .array(values.map(JSONValue.string)); return }
+        guard case .object(var inner)? = self[first] else { return }
+        inner.set(Array(path.dropFirst()), values)
+        self[first] = .object(inner)
+    }
+}
