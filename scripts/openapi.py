@@ -135,9 +135,9 @@ def paths():
     for path, summary, success in native:
         p[f"/{path}"] = {"post": native_operation(summary, success)}
         p[f"/{{tenant}}/{path}"] = {"parameters": [tenant], "post": native_operation(summary + " (tenant path)", success)}
-    for prefix in ("", "/v2.0"):
-        p[f"{prefix}/.well-known/openid-configuration"] = {"get": {"summary": "OpenID discovery", "tags": ["openid"],
-                                                                   "responses": {"200": json_body(ref("Discovery"))}}}
+    for prefix in ("", "/v2.0", "/{tenant}", "/{tenant}/v2.0"):
+        item = {"get": {"summary": "OpenID discovery", "tags": ["openid"], "responses": {"200": json_body(ref("Discovery"))}}}
+        p[f"{prefix}/.well-known/openid-configuration"] = {**({"parameters": [tenant]} if "tenant" in prefix else {}), **item}
     p["/discovery/v2.0/keys"] = {"get": {"summary": "The JWKS: the signing key and, after a rotation, the previous one",
                                          "tags": ["openid"], "responses": {"200": json_body(ref("JWKS"))}}}
     bearer = [{"bearerAccessToken": []}]
@@ -146,10 +146,12 @@ def paths():
             "summary": "Claims of the Bearer access token's user", "tags": ["openid"], "security": bearer,
             "responses": {"200": json_body(ref("UserInfo")), "4XX": json_body(ref("BearerError"), "Missing or invalid token"),
                           "503": json_body(ref("NativeError"), "Database unavailable")}}
-        p.setdefault("/oauth2/v2.0/authorize", {})[method] = {
-            "summary": "No browser flow: always unsupported_response_type", "tags": ["openid"],
-            "responses": {"400": json_body(obj(["error", "error_description"], error={"const": "unsupported_response_type"},
-                                                error_description=S))}}
+        for prefix in ("", "/{tenant}"):
+            item = p.setdefault(f"{prefix}/oauth2/v2.0/authorize", {"parameters": [tenant]} if prefix else {})
+            item[method] = {
+                "summary": "No browser flow: always unsupported_response_type", "tags": ["openid"],
+                "responses": {"400": json_body(obj(["error", "error_description"], error={"const": "unsupported_response_type"},
+                                                    error_description=S))}}
     p["/health/live"] = {"get": {"summary": "Liveness", "tags": ["operations"], "responses": {"200": json_body(ref("Status"))}}}
     p["/health/ready"] = {"get": {"summary": "Readiness: the database answers and is migrated", "tags": ["operations"],
                                   "responses": {"200": json_body(ref("Status")), "503": json_body(ref("Status"))}}}
