@@ -9,18 +9,43 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let config = try Runtime.loadConfig(options)
+        // Probed before either listener starts, so a taken port is one clean line, not one listener's shutdown noise.
+        if !Self.canBind(config.server.host, config.server.port)
+            || config.admin.host.map({ !Self.canBind($0, config.admin.port) }) == true { throw Self.busy(config) }
         let app = try await buildApplication(config)
         // Graceful shutdown runs in reverse order: the server stops accepting and finishes in-flight requests,
         // then the mail worker (one of the application's services, started before the server) delivers what is
         // due and stops.
         let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: app.logger))
         do { try await group.run() } catch let error as IOError where error.errnoCode == EADDRINUSE {
-            let admin = config.admin.host.map { " or admin.listen \($0):\(config.admin.port)" } ?? ""
-            throw StartupError(key: "server.port", message: "\(config.server.host):\(config.server.port)\(admin) is already in use",
-                               exitCode: .unavailable)
+            throw Self.busy(config)
         } catch let error as IOError where error.errnoCode == EACCES || error.errnoCode == EADDRNOTAVAIL {
             throw StartupError(key: "server.host", message: "cannot listen on \(config.server.host):\(config.server.port): \(String(cString: strerror(error.errnoCode)))",
                                exitCode: .unavailable)
+        }
+    }
+
+    /// Names the listener whose address is taken (the public one when a probe cannot tell).
+    static func busy(_ config: LatchkeyConfig) -> StartupError {
+        if let admin = config.admin.host, canBind(config.server.host, config.server.port), !canBind(admin, config.admin.port) {
+            return StartupError(key: "admin.listen", message: "\(admin):\(config.admin.port) is already in use", exitCode: .unavailable)
+        }
+        return StartupError(key: "server.port", message: "\(config.server.host):\(config.server.port) is already in use", exitCode: .unavailable)
+    }
+
+    /// Whether a TCP socket could bind `host:port` now (IPv4 addresses only; any other host counts as bindable).
+    static func canBind(_ host: String, _ port: Int) -> Bool {
+        var address = sockaddr_in()
+        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { return true }
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return true }
+        defer { close(fd) }
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
         }
     }
 }

@@ -35,59 +35,66 @@ struct UsersCommand: AsyncParsableCommand {
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "One user, by id, objectId, email or username.")
-        @OptionGroup var options: ConfigOption
-        @Argument(help: "Id, objectId, email or username.") var user: String
+        @OptionGroup var target: UserArgument
         @Flag(help: "As JSON.") var json = false
-        func run() async throws { UserOutput.print(try await UserOutput.run { try await Runtime.engine(options).adminFindUser(user) }, json: json) }
+        func run() async throws { UserOutput.print(try await target.run { engine, user in try await engine.adminFindUser(user) }, json: json) }
     }
 
     struct Disable: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Refuse the user's sign-ins everywhere and end their sessions.")
-        @OptionGroup var options: ConfigOption
-        @Argument var user: String
+        @OptionGroup var target: UserArgument
         func run() async throws {
-            UserOutput.print(try await UserOutput.run { try await Runtime.engine(options).adminSetDisabled(user, disabled: true, caller: caller) })
+            UserOutput.print(try await target.run { try await $0.adminSetDisabled($1, disabled: true, caller: caller) })
         }
     }
 
     struct Enable: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Let a disabled user sign in again.")
-        @OptionGroup var options: ConfigOption
-        @Argument var user: String
+        @OptionGroup var target: UserArgument
         func run() async throws {
-            UserOutput.print(try await UserOutput.run { try await Runtime.engine(options).adminSetDisabled(user, disabled: false, caller: caller) })
+            UserOutput.print(try await target.run { try await $0.adminSetDisabled($1, disabled: false, caller: caller) })
         }
     }
 
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Delete the user with their sessions, tokens and pending flows.")
-        @OptionGroup var options: ConfigOption
-        @Argument var user: String
+        @OptionGroup var target: UserArgument
         @Flag(help: "Required: deleting cannot be undone.") var yes = false
         func run() async throws {
             guard yes else { throw ValidationError("deleting cannot be undone: add --yes") }
-            try await UserOutput.run { try await Runtime.engine(options).adminDeleteUser(user, caller: caller) }
-            print("deleted \(user)")
+            try await target.run { try await $0.adminDeleteUser($1, caller: caller) }
+            print("deleted \(target.user)")
         }
     }
 
     struct RevokeSessions: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "revoke-sessions", abstract: "Sign the user out everywhere.")
-        @OptionGroup var options: ConfigOption
-        @Argument var user: String
+        @OptionGroup var target: UserArgument
         func run() async throws {
-            try await UserOutput.run { try await Runtime.engine(options).adminRevokeSessions(user, caller: caller) }
-            print("revoked every session of \(user)")
+            try await target.run { try await $0.adminRevokeSessions($1, caller: caller) }
+            print("revoked every session of \(target.user)")
         }
     }
 
     struct VerifyEmail: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "verify-email", abstract: "Mark the user's email address verified.")
-        @OptionGroup var options: ConfigOption
-        @Argument var user: String
+        @OptionGroup var target: UserArgument
         func run() async throws {
-            UserOutput.print(try await UserOutput.run { try await Runtime.engine(options).adminVerifyEmail(user, caller: caller) })
+            UserOutput.print(try await target.run { try await $0.adminVerifyEmail($1, caller: caller) })
         }
+    }
+}
+
+/// The configuration and the user a subcommand acts on.
+struct UserArgument: ParsableArguments {
+    @OptionGroup var options: ConfigOption
+    @Argument(help: "Id, objectId, email or username.") var user: String
+
+    /// Runs `body` on the engine over the configured database; the engine's admin errors become one line and exit 66.
+    @discardableResult
+    func run<T>(_ body: (LatchkeyEngine, String) async throws -> T) async throws -> T {
+        let engine = try await Runtime.engine(options)
+        return try await UserOutput.run { try await body(engine, user) }
     }
 }
 

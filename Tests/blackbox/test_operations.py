@@ -128,6 +128,21 @@ def test_admin_listen_empty_turns_the_listener_off():
         s.cleanup()
 
 
+def test_a_taken_admin_port_is_named_in_one_line():
+    import socket
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen()
+    try:
+        s = Server(env={"LATCHKEY_ADMIN_LISTEN": f"127.0.0.1:{busy.getsockname()[1]}"})
+        out = subprocess.run([BINARY, "serve"], env=s.env, cwd=s.dir, capture_output=True, text=True, timeout=60)
+        assert out.returncode == 69
+        assert out.stderr.strip() == f"latchkey: admin.listen: 127.0.0.1:{busy.getsockname()[1]} is already in use"
+        s.cleanup()
+    finally:
+        busy.close()
+
+
 def test_a_short_token_file_is_refused_at_start(tmp_path):
     short = tmp_path / "short.token"
     short.write_text("tooshort\n")
