@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LatchkeyCore
+import LatchkeyHTTP
 
 /// `latchkey users …`: the admin API's user operations for the operator on the box (same engine calls, audited
 /// the same way, as `cli`).
@@ -101,18 +102,16 @@ struct UserArgument: ParsableArguments {
 /// How the CLI prints users and turns the engine's admin errors into one line and exit status 1.
 enum UserOutput {
     static func print(_ user: UserRecord, json: Bool = false) {
-        let formatter = ISO8601DateFormatter()
         if json {
-            let fields: [String: Any] = ["id": user.id, "object_id": user.objectId, "email": user.email as Any? ?? NSNull(),
-                                         "username": user.username as Any? ?? NSNull(), "email_verified": user.emailVerified,
-                                         "status": user.status.rawValue, "created_at": formatter.string(from: user.createdAt),
-                                         "last_sign_in_at": user.lastLoginAt.map { formatter.string(from: $0) } as Any? ?? NSNull()]
-            if let data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]) { Swift.print(String(decoding: data, as: UTF8.self)) }
+            // The admin API's representation, so scripts can switch between the two.
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            if let data = try? encoder.encode(JSONValue.object(AdminJSON.user(user))) { Swift.print(String(decoding: data, as: UTF8.self)) }
             return
         }
         Swift.print([user.id, user.objectId, user.email ?? "-", user.username ?? "-", user.status.rawValue,
-                     user.emailVerified ? "verified" : "unverified", formatter.string(from: user.createdAt),
-                     user.lastLoginAt.map { formatter.string(from: $0) } ?? "never"].map(TerminalText.escape).joined(separator: "\t"))
+                     user.emailVerified ? "verified" : "unverified", user.createdAt.ISO8601Format(),
+                     user.lastLoginAt.map { $0.ISO8601Format() } ?? "never"].map(TerminalText.escape).joined(separator: "\t"))
     }
 
     @discardableResult

@@ -52,7 +52,7 @@ struct AdminRoutes: Sendable {
         }
         let page = try await engine.adminListUsers(prefix: request.uri.queryParameters["q"].map(String.init), after: cursor,
                                                    limit: try Self.int(request, "limit", default: 50))
-        var body: [String: JSONValue] = ["users": .array(page.users.map { .object(Self.userFields($0)) })]
+        var body: [String: JSONValue] = ["users": .array(page.users.map { .object(AdminJSON.user($0)) })]
         body["next_cursor"] = page.next.map { .string(AdminCursor.encode($0)) } ?? .null
         return JSONResponse.ok(body)
     }
@@ -72,9 +72,8 @@ struct AdminRoutes: Sendable {
         let events = try await engine.adminAuditEvents(AuditQuery(
             since: since, kind: query["kind"].map(String.init), userId: query["user_id"].map(String.init), afterId: after,
             limit: try Self.int(request, "limit", default: 100)))
-        let formatter = ISO8601DateFormatter()
         return JSONResponse.ok(["events": .array(events.map { event in
-            var fields: [String: JSONValue] = ["id": event.id.map { .int(Int($0)) } ?? .null, "at": .string(formatter.string(from: event.at)),
+            var fields: [String: JSONValue] = ["id": event.id.map { .int(Int($0)) } ?? .null, "at": .string(event.at.ISO8601Format()),
                                                "kind": .string(event.kind)]
             for (name, value) in [("user_id", event.userId), ("email", event.email), ("client_ip", event.clientIp),
                                   ("user_agent", event.userAgent), ("detail", event.detail)] {
@@ -90,31 +89,32 @@ struct AdminRoutes: Sendable {
         return number
     }
 
-    static func user(_ user: UserRecord) -> Response { JSONResponse.ok(userFields(user)) }
-
-    static func userFields(_ user: UserRecord) -> [String: JSONValue] {
-        let formatter = ISO8601DateFormatter()
-        return [
-            "id": .string(user.id), "object_id": .string(user.objectId), "email": user.email.map(JSONValue.string) ?? .null,
-            "username": user.username.map(JSONValue.string) ?? .null, "email_verified": .bool(user.emailVerified),
-            "status": .string(user.status.rawValue), "created_at": .string(formatter.string(from: user.createdAt)),
-            "last_sign_in_at": user.lastLoginAt.map { .string(formatter.string(from: $0)) } ?? .null,
-            "locked_until": user.lockedUntil.map { .string(formatter.string(from: $0)) } ?? .null,
-            "has_password": .bool(user.passwordHash != nil),
-        ]
-    }
+    static func user(_ user: UserRecord) -> Response { JSONResponse.ok(AdminJSON.user(user)) }
 
     static func mail(_ mail: OutboxRecord) -> JSONValue {
-        let formatter = ISO8601DateFormatter()
-        return .object(["id": mail.id.map { .int(Int($0)) } ?? .null, "kind": .string(mail.kind),
+        .object(["id": mail.id.map { .int(Int($0)) } ?? .null, "kind": .string(mail.kind),
                         "recipient": .string(EmailAddress.mask(mail.recipient)), "attempts": .int(mail.attempts),
-                        "created_at": .string(formatter.string(from: mail.createdAt)),
+                        "created_at": .string(mail.createdAt.ISO8601Format()),
                         "last_error": mail.lastError.map(JSONValue.string) ?? .null])
     }
 
     static func key(_ key: LatchkeyEngine.SigningKeyInfo) -> JSONValue {
         .object(["kid": .string(key.kid), "alg": .string(key.algorithm), "state": .string(key.state.rawValue),
-                 "created_at": .string(ISO8601DateFormatter().string(from: key.createdAt))])
+                 "created_at": .string(key.createdAt.ISO8601Format())])
+    }
+}
+
+/// How the admin API (and `latchkey users … --json`) shows a user: no hash, no attributes.
+public enum AdminJSON {
+    public static func user(_ user: UserRecord) -> [String: JSONValue] {
+        [
+            "id": .string(user.id), "object_id": .string(user.objectId), "email": user.email.map(JSONValue.string) ?? .null,
+            "username": user.username.map(JSONValue.string) ?? .null, "email_verified": .bool(user.emailVerified),
+            "status": .string(user.status.rawValue), "created_at": .string(user.createdAt.ISO8601Format()),
+            "last_sign_in_at": user.lastLoginAt.map { .string($0.ISO8601Format()) } ?? .null,
+            "locked_until": user.lockedUntil.map { .string($0.ISO8601Format()) } ?? .null,
+            "has_password": .bool(user.passwordHash != nil),
+        ]
     }
 }
 

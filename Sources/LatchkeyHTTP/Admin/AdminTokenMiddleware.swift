@@ -12,14 +12,7 @@ struct AdminTokenMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let expected else { throw AdminAPIError.off }
         guard let presented = BearerToken.read(request),
-              Self.constantTimeEqual(Digest.sha256(Array(presented.utf8)), expected) else { throw AdminAPIError.unauthorized }
+              Digest.constantTimeEqual(Digest.sha256(Array(presented.utf8)), expected) else { throw AdminAPIError.unauthorized }
         return try await next(request, context)
-    }
-
-    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        var difference: UInt8 = 0
-        for index in a.indices { difference |= a[index] ^ b[index] }
-        return difference == 0
     }
 }
