@@ -105,6 +105,8 @@ def test_admin_api_refuses_missing_and_wrong_tokens_and_is_not_on_the_public_por
         r = admin(ops, "GET", "/users", token=token)
         assert r.status_code == 401 and r.json()["error"] == "unauthorized", r.text
         assert r.headers["WWW-Authenticate"].startswith("Bearer")
+    unknown = admin(ops, "GET", "/nope")
+    assert unknown.status_code == 404 and unknown.json()["error"] == "not_found", unknown.text
     for path in ("/admin/v1/users", "/metrics", "/admin/v1/keys"):
         assert requests.get(ops.base + path, headers={"Authorization": f"Bearer {TOKEN}"}, timeout=30).status_code == 404
 

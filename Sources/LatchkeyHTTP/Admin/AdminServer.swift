@@ -22,12 +22,13 @@ public enum AdminServer {
         let router = Router(context: LatchkeyRequestContext.self)
         router.add(middleware: MetricsMiddleware())
         router.add(middleware: RequestLogMiddleware())
+        // Router-wide, so an unknown path or method answers in the API's JSON shape too.
+        router.add(middleware: AdminErrorMiddleware())
         router.get("/metrics") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
                      body: .init(byteBuffer: ByteBuffer(bytes: options.metrics())))
         }
-        let api = router.group("/admin/v1").add(middleware: AdminErrorMiddleware())
-            .add(middleware: AdminTokenMiddleware(token: options.token))
+        let api = router.group("/admin/v1").add(middleware: AdminTokenMiddleware(token: options.token))
         AdminRoutes(engine: engine).addRoutes(to: api)
         return router
     }
