@@ -37,6 +37,7 @@ struct ExportCommand: AsyncParsableCommand {
             cursor = page.next
         } while cursor != nil
         try output.synchronize()
+        try await engine.auditExport(count: written, file: URL(fileURLWithPath: file).lastPathComponent)
         print("exported \(written) users to \(file)")
     }
 }

@@ -34,12 +34,12 @@ struct ImportCommand: AsyncParsableCommand {
 
         let started = Date()
         var tally = ImportTally()
-        var ledger = ImportLedger()
+        let ledger = ImportLedger()
         var batch: [ImportedUser] = []
         var read = 0
         func flush() async throws {
             guard !batch.isEmpty else { return }
-            tally.add(try await engine.importUsers(batch, ledger: &ledger, dryRun: dryRun))
+            tally.add(try await engine.importUsers(batch, ledger: ledger, dryRun: dryRun))
             batch.removeAll(keepingCapacity: true)
         }
         func unreadable(_ error: ImportLineError) {
@@ -76,11 +76,11 @@ struct ImportCommand: AsyncParsableCommand {
                 }
                 sessionBatch.append(session)
                 if sessionBatch.count >= batchSize {
-                    tally.add(try await engine.importParseSessions(sessionBatch, app: app, ledger: &ledger, dryRun: dryRun))
+                    tally.add(try await engine.importParseSessions(sessionBatch, app: app, ledger: ledger, dryRun: dryRun))
                     sessionBatch.removeAll(keepingCapacity: true)
                 }
             }
-            if !sessionBatch.isEmpty { tally.add(try await engine.importParseSessions(sessionBatch, app: app, ledger: &ledger, dryRun: dryRun)) }
+            if !sessionBatch.isEmpty { tally.add(try await engine.importParseSessions(sessionBatch, app: app, ledger: ledger, dryRun: dryRun)) }
         }
 
         if !dryRun { try await engine.auditImport(tally, source: "\(format.rawValue) \(URL(fileURLWithPath: file).lastPathComponent)") }

@@ -42,6 +42,18 @@ extension SQLiteRepositories {
         try await write { db in try Self.mappingConflicts { try user.insert(db) } }
     }
 
+    func matching(_ keys: UserKeys) async throws -> [UserRecord] {
+        try await read { db in
+            try UserRecord.filter(keys.ids.contains(Column("id")) || keys.objectIds.contains(Column("object_id"))
+                                  || keys.emails.contains(Column("email")) || keys.usernameKeys.contains(Column("username_key"))).fetchAll(db)
+        }
+    }
+
+    func insert(contentsOf users: [UserRecord]) async throws {
+        guard !users.isEmpty else { return }
+        try await write { db in try Self.mappingConflicts { for user in users { try user.insert(db) } } }
+    }
+
     func update(_ user: UserRecord) async throws {
         try await write { db in try Self.mappingConflicts { try user.update(db) } }
     }

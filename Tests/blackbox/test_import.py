@@ -141,14 +141,15 @@ def test_a_parse_export_comes_in_with_passwords_ids_fields_and_sessions(parse_se
     users = write_lines(os.path.join(s.dir, "users.json"), parse_users(taken))
     sessions = write_lines(os.path.join(s.dir, "sessions.json"), parse_sessions())
 
-    dry = cli(s, "import", "--format", "parse", users, "--sessions", sessions, "--dry-run")
+    # Small batches, so the dry run's memory of rolled-back batches and the real run's lookups across batches count.
+    dry = cli(s, "import", "--format", "parse", users, "--sessions", sessions, "--dry-run", "--batch-size", "2")
     assert dry.returncode == 0, dry.stderr
     assert "dry run" in dry.stdout
     with sqlite3.connect(s.db_path) as db:
         assert db.execute("SELECT count(*) FROM users").fetchone()[0] == 1
         assert db.execute("SELECT count(*) FROM audit_events WHERE kind = 'users_imported'").fetchone()[0] == 0
 
-    done = cli(s, "import", "--format", "parse", users, "--sessions", sessions)
+    done = cli(s, "import", "--format", "parse", users, "--sessions", sessions, "--batch-size", "3")
     assert done.returncode == 0, done.stderr
     counts = summary(done.stdout)
     assert summary(dry.stdout) == counts, (dry.stdout, done.stdout)  # the dry run told the truth
