@@ -33,9 +33,12 @@ extension SQLiteRepositories {
     }
 
     func existing(ids: [String], tokenHashes: [Data]) async throws -> (ids: Set<String>, tokenHashes: Set<Data>) {
-        try await read { db in
-            let found = try Row.fetchAll(db, SessionRecord.select(Column("id"), Column("token_hash"))
-                .filter(ids.contains(Column("id")) || tokenHashes.contains(Column("token_hash"))))
+        // Only non-empty lists, as in `matching`: a constant term would turn the index searches into a scan.
+        let terms = (ids.isEmpty ? [] : [ids.contains(Column("id"))]) + (tokenHashes.isEmpty ? [] : [tokenHashes.contains(Column("token_hash"))])
+        guard let first = terms.first else { return ([], []) }
+        let filter = terms.dropFirst().reduce(first) { $0 || $1 }
+        return try await read { db in
+            let found = try Row.fetchAll(db, SessionRecord.select(Column("id"), Column("token_hash")).filter(filter))
             return (Set(found.map { $0["id"] as String }), Set(found.map { $0["token_hash"] as Data }))
         }
     }
