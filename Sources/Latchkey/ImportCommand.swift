@@ -127,7 +127,7 @@ struct ImportCommand: AsyncParsableCommand {
                 + "\(tally.sessionsExpired) expired, \(tally.sessionsOrphaned) without their user")
         }
         if !tally.problems.isEmpty {
-            lines.append("first \(tally.problems.count) problems:")
+            lines.append(tally.problems.count < ImportTally.problemsKept ? "problems:" : "the first \(ImportTally.problemsKept) problems:")
             lines += tally.problems.map { "  \($0)" }
         }
         return lines.joined(separator: "\n")

@@ -91,8 +91,10 @@ public enum ForeignPasswordHash {
         return String(cString: out)
     }
 
+    /// libxcrypt's own reading of the setting. sha256-crypt counts as legacy there, which is still verifiable.
     private static func cryptSettingIsValid(_ hash: String) -> Bool {
-        crypt_checksalt(hash) == CRYPT_SALT_OK || crypt_checksalt(hash) == CRYPT_SALT_METHOD_LEGACY
+        let verdict = crypt_checksalt(hash)
+        return verdict == CRYPT_SALT_OK || verdict == CRYPT_SALT_METHOD_LEGACY
     }
 
     /// `$5$`/`$6$`: `rounds=N` when present (5000 otherwise), then salt and hash.
