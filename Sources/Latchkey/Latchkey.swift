@@ -9,7 +9,7 @@ struct Latchkey: AsyncParsableCommand {
         abstract: "A self-hosted identity server: sign-up, sign-in, password reset and tokens.",
         version: version,
         subcommands: [ServeCommand.self, MigrateCommand.self, AuditCommand.self, MailCommand.self, CopyCommand.self, HealthcheckCommand.self,
-                      UsersCommand.self, KeysCommand.self],
+                      UsersCommand.self, KeysCommand.self, ImportCommand.self, ExportCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 

@@ -10,7 +10,7 @@ struct UsersCommand: AsyncParsableCommand {
         commandName: "users", abstract: "List, inspect, disable, enable and delete users.",
         subcommands: [List.self, Show.self, Disable.self, Enable.self, Delete.self, RevokeSessions.self, VerifyEmail.self])
 
-    static let caller = CallerInfo(dialect: .admin, clientId: "cli", userAgent: "latchkey cli (\(ProcessInfo.processInfo.userName))")
+    static let caller = LatchkeyEngine.commandLineCaller
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Users in creation order, optionally whose email or username starts with a text.")

@@ -40,6 +40,26 @@ extension PostgresRepositories {
             """)
     }
 
+    func insert(contentsOf sessions: [SessionRecord]) async throws {
+        for session in sessions { try await insert(session) }
+    }
+
+    func existing(ids: [String], tokenHashes: [Data]) async throws -> (ids: Set<String>, tokenHashes: Set<Data>) {
+        // bytea[] has no binding here: the hashes travel as hex text.
+        let hexes = tokenHashes.map { $0.map { String(format: "%02x", $0) }.joined() }
+        let found = try await rows("""
+            SELECT id, token_hash FROM sessions
+            WHERE id = ANY(\(ids)) OR token_hash = ANY(ARRAY(SELECT decode(h, 'hex') FROM unnest(\(hexes)::text[]) AS h))
+            """)
+        var taken: (ids: Set<String>, tokenHashes: Set<Data>) = ([], [])
+        for row in found {
+            let (id, hash) = try row.decode((String, Data).self)
+            taken.ids.insert(id)
+            taken.tokenHashes.insert(hash)
+        }
+        return taken
+    }
+
     func find(tokenHash: Data) async throws -> SessionRecord? {
         try SessionRecord.decodeFirst(try await rows("SELECT * FROM sessions WHERE token_hash = \(tokenHash)"))
     }

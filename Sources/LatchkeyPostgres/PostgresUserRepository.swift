@@ -58,6 +58,18 @@ extension PostgresRepositories {
         }
     }
 
+    func matching(_ keys: UserKeys) async throws -> [UserRecord] {
+        try UserRecord.decode(try await rows("""
+            SELECT * FROM users WHERE id = ANY(\(keys.ids)) OR object_id = ANY(\(keys.objectIds)) OR email = ANY(\(keys.emails))
+            OR username_key = ANY(\(keys.usernameKeys))
+            """))
+    }
+
+    /// One statement per user on the transaction's connection, so a conflict is mapped as `insert` maps it.
+    func insert(contentsOf users: [UserRecord]) async throws {
+        for user in users { try await insert(user) }
+    }
+
     func update(_ user: UserRecord) async throws {
         try await mappingConflicts {
             try await rows("""

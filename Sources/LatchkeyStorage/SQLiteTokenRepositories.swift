@@ -27,6 +27,22 @@ extension SQLiteRepositories {
 extension SQLiteRepositories {
     func insert(_ session: SessionRecord) async throws { try await write { try session.insert($0) } }
 
+    func insert(contentsOf sessions: [SessionRecord]) async throws {
+        guard !sessions.isEmpty else { return }
+        try await write { db in for session in sessions { try session.insert(db) } }
+    }
+
+    func existing(ids: [String], tokenHashes: [Data]) async throws -> (ids: Set<String>, tokenHashes: Set<Data>) {
+        // Only non-empty lists, as in `matching`: a constant term would turn the index searches into a scan.
+        let terms = (ids.isEmpty ? [] : [ids.contains(Column("id"))]) + (tokenHashes.isEmpty ? [] : [tokenHashes.contains(Column("token_hash"))])
+        guard let first = terms.first else { return ([], []) }
+        let filter = terms.dropFirst().reduce(first) { $0 || $1 }
+        return try await read { db in
+            let found = try Row.fetchAll(db, SessionRecord.select(Column("id"), Column("token_hash")).filter(filter))
+            return (Set(found.map { $0["id"] as String }), Set(found.map { $0["token_hash"] as Data }))
+        }
+    }
+
     func find(tokenHash: Data) async throws -> SessionRecord? {
         try await lookup { try $0.one(SessionRecord.self, "SELECT * FROM sessions WHERE token_hash = ?", [tokenHash]) }
     }

@@ -42,6 +42,21 @@ extension SQLiteRepositories {
         try await write { db in try Self.mappingConflicts { try user.insert(db) } }
     }
 
+    func matching(_ keys: UserKeys) async throws -> [UserRecord] {
+        // Only the lists that have entries: an empty IN becomes a constant false, and an OR with a constant term is
+        // a full scan instead of one index search per column.
+        let terms = [("id", keys.ids), ("object_id", keys.objectIds), ("email", keys.emails), ("username_key", keys.usernameKeys)]
+            .filter { !$0.1.isEmpty }.map { column, values in values.contains(Column(column)) }
+        guard let first = terms.first else { return [] }
+        let filter = terms.dropFirst().reduce(first) { $0 || $1 }
+        return try await read { db in try UserRecord.filter(filter).fetchAll(db) }
+    }
+
+    func insert(contentsOf users: [UserRecord]) async throws {
+        guard !users.isEmpty else { return }
+        try await write { db in try Self.mappingConflicts { for user in users { try user.insert(db) } } }
+    }
+
     func update(_ user: UserRecord) async throws {
         try await write { db in try Self.mappingConflicts { try user.update(db) } }
     }

@@ -36,12 +36,26 @@ public struct PasswordHasher: Sendable {
 
     public enum Verdict: Sendable, Equatable { case mismatch, match, matchNeedsRehash }
 
+    /// Latchkey's own scrypt strings, or a hash an import brought along (`ForeignPasswordHash`), which always
+    /// needs a rehash after a match.
     public func verify(_ password: String, against phc: String) -> Verdict {
+        guard phc.hasPrefix("$scrypt$") else {
+            return ForeignPasswordHash.verify(password, against: phc) ? .matchNeedsRehash : .mismatch
+        }
         guard let parsed = Self.parse(phc),
               let key = Self.scrypt(password: Array(password.utf8), salt: parsed.salt, parameters: parsed.parameters, length: parsed.hash.count)
         else { return .mismatch }
         guard Digest.constantTimeEqual(key, parsed.hash) else { return .mismatch }
         return parsed.parameters == parameters ? .match : .matchNeedsRehash
+    }
+
+    /// The scheme name of a hash an import may store (one `verify` can check within the cost bounds), or why not.
+    public static func importableScheme(_ hash: String) -> Result<String, ForeignPasswordHash.Refusal> {
+        if hash.hasPrefix("$scrypt$") {
+            return parse(hash) != nil ? .success("scrypt")
+                : .failure(ForeignPasswordHash.Refusal(scheme: "scrypt", reason: "malformed, or over the scrypt memory budget"))
+        }
+        return ForeignPasswordHash.check(hash).map(\.rawValue)
     }
 
     /// Raw scrypt (RFC 7914). Nil when OpenSSL rejects the parameters.

@@ -3,6 +3,10 @@ import Foundation
 /// Sessions of every kind and their tokens.
 public protocol SessionRepository: Sendable {
     func insert(_ session: SessionRecord) async throws
+    /// Inserts all of them, in order, in one trip to the store.
+    func insert(contentsOf sessions: [SessionRecord]) async throws
+    /// Which of these session ids and token hashes are stored already (an import's check of a batch).
+    func existing(ids: [String], tokenHashes: [Data]) async throws -> (ids: Set<String>, tokenHashes: Set<Data>)
     func find(tokenHash: Data) async throws -> SessionRecord?
     func find(id: String) async throws -> SessionRecord?
     /// A user's sessions of one kind for one audience that are neither revoked nor expired at `now`, oldest first.

@@ -11,6 +11,10 @@ public protocol UserRepository: Sendable {
     func count(_ query: UserQuery) async throws -> Int
     /// Throws `StoreConflict.emailTaken` / `.usernameTaken` when another account holds either (also under a race).
     func insert(_ user: UserRecord) async throws
+    /// Every account holding one of these ids, objectIds, emails or username keys: an import's lookup of a batch.
+    func matching(_ keys: UserKeys) async throws -> [UserRecord]
+    /// Inserts all of them, in order, in one trip to the store; the same conflicts as `insert`.
+    func insert(contentsOf users: [UserRecord]) async throws
     /// Same conflicts as `insert`.
     func update(_ user: UserRecord) async throws
     func delete(id: String) async throws
@@ -20,6 +24,17 @@ public protocol UserRepository: Sendable {
     func lock(userId: String, until: Date) async throws
     /// Forgets counted attempts and any lock.
     func clearPasswordAttempts(userId: String) async throws
+}
+
+/// Identifiers to look up together (emails normalized, usernames case-folded).
+public struct UserKeys: Sendable, Equatable {
+    public var ids: [String] = []
+    public var objectIds: [String] = []
+    public var emails: [String] = []
+    public var usernameKeys: [String] = []
+    public init(ids: [String] = [], objectIds: [String] = [], emails: [String] = [], usernameKeys: [String] = []) {
+        self.ids = ids; self.objectIds = objectIds; self.emails = emails; self.usernameKeys = usernameKeys
+    }
 }
 
 public enum PasswordAttempt: Sendable, Equatable {

@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+import LatchkeyCore
+
+/// `latchkey export FILE`: every user as one line of Latchkey's neutral format, hashes included, for backups and for
+/// moving between deployments (`latchkey import --format jsonl` reads it back). The file is created new, readable
+/// by its owner only.
+struct ExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export", abstract: "Write every user, with password hashes, as JSON lines (mode 0600).")
+    @OptionGroup var options: ConfigOption
+    @Argument(help: "The file to create; an existing file is not overwritten.") var file: String
+
+    func run() async throws {
+        let engine = try await Runtime.engine(options)
+        // O_EXCL: never write hashes over (or through a link to) a file that is already there.
+        let descriptor = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw StartupError(key: "FILE", message: "cannot create \(file): \(String(cString: strerror(errno)))", exitCode: .cannotCreate)
+        }
+        let output = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var cursor: UserCursor?
+        var written = 0
+        repeat {
+            let page = try await engine.adminListUsers(prefix: nil, after: cursor, limit: 500)
+            var chunk = Data()
+            for user in page.users {
+                chunk.append(try encoder.encode(NeutralUserLine(user)))
+                chunk.append(UInt8(ascii: "\n"))
+            }
+            do { try output.write(contentsOf: chunk) } catch {
+                throw StartupError(key: "FILE", message: "writing \(file): \(error.localizedDescription)", exitCode: .ioError)
+            }
+            written += page.users.count
+            cursor = page.next
+        } while cursor != nil
+        try output.synchronize()
+        try await engine.auditExport(count: written, file: URL(fileURLWithPath: file).lastPathComponent)
+        print("exported \(written) users to \(file)")
+    }
+}

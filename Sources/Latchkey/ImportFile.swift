@@ -1,0 +1,102 @@
+import Foundation
+import LatchkeyCore
+
+/// The records of an export file, in order: JSON lines (what `mongoexport` and `latchkey export` write), a JSON
+/// array (`mongoexport --jsonArray`) or `{"results": [...]}` (the REST API and the dashboard). The file is mapped,
+/// not read into memory, and each record is decoded on its own, so one bad record is reported by number and the
+/// rest go on.
+struct ImportFile {
+    let path: String
+    let data: Data
+
+    /// One record at most this deep and this big (a line is an account, not a document tree).
+    static let limits = JSONShape.Limits(maxDepth: 16, maxElements: 20_000)
+
+    init(path: String, key: String) throws {
+        self.path = path
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) } catch {
+            throw StartupError(key: key, message: "cannot read \(path): \(error.localizedDescription)", exitCode: .noInput)
+        }
+    }
+
+    /// Calls `body` with each record's number (its line in JSON lines, its position in an array) and the record or
+    /// why it could not be read.
+    func forEach<T: Decodable>(_ type: T.Type, _ body: (Int, Result<T, ImportLineError>) async throws -> Void) async throws {
+        let bytes = data
+        guard let first = bytes.firstIndex(where: { !Self.isSpace($0) }) else { return }
+        if bytes[first] == UInt8(ascii: "{"), let lines = jsonLines(from: first) {
+            for (number, line) in lines { try await body(number, decodeLine(T.self, line, number: number)) }
+            return
+        }
+        // One document: an array of records, or an object with `results`.
+        let whole: [Lenient<T>]
+        if bytes[first] == UInt8(ascii: "[") {
+            guard let records = try? JSONDecoder().decode([Lenient<T>].self, from: bytes) else { throw unreadable("not a JSON array") }
+            whole = records
+        } else {
+            guard let wrapper = try? JSONDecoder().decode(Results<T>.self, from: bytes) else {
+                throw unreadable("neither JSON lines, a JSON array nor an object with \"results\"")
+            }
+            whole = wrapper.results
+        }
+        for (index, record) in whole.enumerated() {
+            try await body(index + 1, record.value.mapError { ImportLineError(line: index + 1, reason: "\($0)") })
+        }
+    }
+
+    /// The non-blank lines with their numbers, when the first one is a whole JSON object (so the file is JSON lines)
+    /// and not a `{"results": …}` document on one line.
+    private func jsonLines(from start: Data.Index) -> [(Int, Data)]? {
+        var lines: [(Int, Data)] = []
+        var number = 0
+        var lineStart = data.startIndex
+        while lineStart < data.endIndex {
+            let end = data[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? data.endIndex
+            number += 1
+            let line = data[lineStart..<end]
+            if line.contains(where: { !Self.isSpace($0) }) {
+                if lines.isEmpty {
+                    guard let object = try? JSONDecoder().decode([String: JSONValue].self, from: line),
+                          !(object.count == 1 && object["results"] != nil) else { return nil }
+                }
+                lines.append((number, line))
+            }
+            lineStart = end < data.endIndex ? data.index(after: end) : end
+        }
+        return lines
+    }
+
+    private func decodeLine<T: Decodable>(_ type: T.Type, _ line: Data, number: Int) -> Result<T, ImportLineError> {
+        guard JSONShape.isWithin(line, Self.limits) else {
+            return .failure(ImportLineError(line: number, reason: "nested deeper than 16 levels or more than 20000 values"))
+        }
+        do { return .success(try JSONDecoder().decode(T.self, from: line)) } catch {
+            return .failure(ImportLineError(line: number, reason: "not a JSON object of the expected shape (\(Self.describe(error)))"))
+        }
+    }
+
+    private func unreadable(_ what: String) -> StartupError {
+        StartupError(key: path, message: "\(what); see README \"Moving from Parse Server\"", exitCode: .noInput)
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
+
+    /// A decoding error in a few words: which field and what was wrong, not Foundation's whole description.
+    static func describe(_ error: Error) -> String {
+        switch error as? DecodingError {
+        case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?, .dataCorrupted(let context)?:
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
+        case .keyNotFound(let key, _)?: return "\(key.stringValue) missing"
+        default: return "\(error)"
+        }
+    }
+
+    private struct Results<Record: Decodable>: Decodable { var results: [Lenient<Record>] }
+
+    /// One element of an array that fails alone.
+    private struct Lenient<Record: Decodable>: Decodable {
+        var value: Result<Record, Error>
+        init(from decoder: Decoder) throws { value = Result { try Record(from: decoder) } }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// Latchkey's own export format, one user per line (`latchkey export` writes it, `latchkey import --format jsonl`
+/// reads it, so the two round-trip). Times are ISO 8601 with milliseconds; `password_hash` is the stored hash
+/// (scrypt PHC, or an imported scheme not yet replaced). Only `email` or `username` is required on import.
+public struct NeutralUserLine: Codable, Sendable {
+    public var id: String?
+    public var objectId: String?
+    public var email: String?
+    public var username: String?
+    public var passwordHash: String?
+    public var emailVerified: Bool?
+    public var status: String?
+    public var attributes: [String: JSONValue]?
+    public var createdAt: String?
+    public var updatedAt: String?
+    public var lastLoginAt: String?
+
+    enum CodingKeys: String, CodingKey {
+        case id, objectId = "object_id", email, username, passwordHash = "password_hash", emailVerified = "email_verified", status
+        case attributes, createdAt = "created_at", updatedAt = "updated_at", lastLoginAt = "last_login_at"
+    }
+
+    public init(_ user: UserRecord) {
+        id = user.id; objectId = user.objectId; email = user.email; username = user.username; passwordHash = user.passwordHash
+        emailVerified = user.emailVerified; status = user.status.rawValue; attributes = user.attributes
+        createdAt = ParseExportDocument.iso(user.createdAt); updatedAt = ParseExportDocument.iso(user.updatedAt)
+        lastLoginAt = user.lastLoginAt.map(ParseExportDocument.iso)
+    }
+
+    /// Nil, with the reason, when a field has the wrong form (an unknown status, a time that is not ISO 8601).
+    public func imported(line: Int) -> Result<ImportedUser, ImportLineError> {
+        guard let status = UserRecord.Status(rawValue: status ?? "active") else {
+            return .failure(ImportLineError(line: line, reason: "status must be active, pending or disabled"))
+        }
+        var times: [Date?] = []
+        for (name, text) in [("created_at", createdAt), ("updated_at", updatedAt), ("last_login_at", lastLoginAt)] {
+            guard let text else { times.append(nil); continue }
+            guard let date = ParseExportDocument.parseISO(text) else {
+                return .failure(ImportLineError(line: line, reason: "\(name) is not an ISO 8601 time"))
+            }
+            times.append(date)
+        }
+        return .success(ImportedUser(line: line, id: id, objectId: objectId, email: email, username: username, passwordHash: passwordHash,
+                                     emailVerified: emailVerified ?? false, status: status, attributes: attributes ?? [:],
+                                     createdAt: times[0], updatedAt: times[1], lastLoginAt: times[2]))
+    }
+}
+
+/// A line of an import file that could not be read at all.
+public struct ImportLineError: Error, Sendable {
+    public var line: Int
+    public var reason: String
+    public init(line: Int, reason: String) { self.line = line; self.reason = reason }
+}
