@@ -97,13 +97,20 @@ public enum ParseExportDocument {
     }
 
     private static let fractional = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-    private static let whole = Date.ISO8601FormatStyle()
+    private static let wholeSeconds = Date.ISO8601FormatStyle()
 
     /// ISO 8601 with or without fractional seconds.
     public static func parseISO(_ text: String) -> Date? {
-        (try? fractional.parse(text)) ?? (try? whole.parse(text))
+        (try? fractional.parse(text)) ?? (try? wholeSeconds.parse(text))
     }
 
-    /// Milliseconds, as Parse writes times.
-    public static func iso(_ date: Date) -> String { fractional.format(date) }
+    /// Milliseconds, as Parse writes times, rounded to the nearest: the format style truncates, and a time read
+    /// back as 0.0889999… s would come out a millisecond early on every export and import.
+    public static func iso(_ date: Date) -> String {
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        var (seconds, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+        if fraction < 0 { seconds -= 1; fraction += 1000 }
+        let whole = wholeSeconds.format(Date(timeIntervalSince1970: Double(seconds)))  // …T05:06:07Z
+        return whole.dropLast() + "." + String(fraction + 1000).dropFirst() + "Z"
+    }
 }
