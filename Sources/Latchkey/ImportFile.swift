@@ -48,7 +48,9 @@ struct ImportFile {
             whole = wrapper.results
         }
         for (index, record) in whole.enumerated() {
-            try await body(index + 1, record.value.mapError { ImportLineError(line: index + 1, reason: "\($0)") })
+            try await body(index + 1, record.value.mapError {
+                ImportLineError(line: index + 1, reason: "not a JSON object of the expected shape (\(Self.describe($0)))")
+            })
         }
     }
 
