@@ -39,12 +39,17 @@ struct ImportCommand: AsyncParsableCommand {
         var read = 0
         func flush() async throws {
             guard !batch.isEmpty else { return }
-            tally.add(try await engine.importUsers(batch, ledger: ledger, dryRun: dryRun))
+            do { tally.add(try await engine.importUsers(batch, ledger: ledger, dryRun: dryRun)) } catch {
+                // The batches before this one are in; a re-run skips them and finishes.
+                throw StartupError(key: file, message: "the batch from line \(batch[0].line) failed (\(String(describing: error))); "
+                                   + "\(tally.imported) users before it were imported, run the same command again to finish",
+                                   exitCode: .ioError)
+            }
             batch.removeAll(keepingCapacity: true)
         }
         func unreadable(_ error: ImportLineError) {
             tally.invalid += 1
-            if tally.problems.count < ImportTally.problemsKept { tally.problems.append("line \(error.line): \(error.reason)") }
+            tally.problem(error.line, error.reason)
         }
         switch format {
         case .parse:

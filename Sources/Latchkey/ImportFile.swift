@@ -22,48 +22,43 @@ struct ImportFile {
     /// Calls `body` with each record's number (its line in JSON lines, its position in an array) and the record or
     /// why it could not be read.
     func forEach<T: Decodable>(_ type: T.Type, _ body: (Int, Result<T, ImportLineError>) async throws -> Void) async throws {
-        let bytes = data
-        guard let first = bytes.firstIndex(where: { !Self.isSpace($0) }) else { return }
-        if bytes[first] == UInt8(ascii: "{"), let lines = jsonLines(from: first) {
-            for (number, line) in lines { try await body(number, decodeLine(T.self, line, number: number)) }
+        guard let first = data.firstIndex(where: { !Self.isSpace($0) }) else { return }
+        if data[first] == UInt8(ascii: "{"), isJSONLines(startingAt: first) {
+            // Line by line, as they are read: nothing but the current batch is held in memory.
+            var number = 0
+            var lineStart = data.startIndex
+            while lineStart < data.endIndex {
+                let end = data[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? data.endIndex
+                number += 1
+                let line = data[lineStart..<end]
+                if line.contains(where: { !Self.isSpace($0) }) { try await body(number, decodeLine(T.self, line, number: number)) }
+                lineStart = end < data.endIndex ? data.index(after: end) : end
+            }
             return
         }
         // One document: an array of records, or an object with `results`.
         let whole: [Lenient<T>]
-        if bytes[first] == UInt8(ascii: "[") {
-            guard let records = try? JSONDecoder().decode([Lenient<T>].self, from: bytes) else { throw unreadable("not a JSON array") }
+        if data[first] == UInt8(ascii: "[") {
+            guard let records = try? JSONDecoder().decode([Lenient<T>].self, from: data) else { throw unreadable("not a JSON array") }
             whole = records
         } else {
-            guard let wrapper = try? JSONDecoder().decode(Results<T>.self, from: bytes) else {
+            guard let wrapper = try? JSONDecoder().decode(Results<T>.self, from: data) else {
                 throw unreadable("neither JSON lines, a JSON array nor an object with \"results\"")
             }
             whole = wrapper.results
         }
         for (index, record) in whole.enumerated() {
-            try await body(index + 1, record.value.mapError { ImportLineError(line: index + 1, reason: "\($0)") })
+            try await body(index + 1, record.value.mapError {
+                ImportLineError(line: index + 1, reason: "not a JSON object of the expected shape (\(Self.describe($0)))")
+            })
         }
     }
 
-    /// The non-blank lines with their numbers, when the first one is a whole JSON object (so the file is JSON lines)
-    /// and not a `{"results": …}` document on one line.
-    private func jsonLines(from start: Data.Index) -> [(Int, Data)]? {
-        var lines: [(Int, Data)] = []
-        var number = 0
-        var lineStart = data.startIndex
-        while lineStart < data.endIndex {
-            let end = data[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? data.endIndex
-            number += 1
-            let line = data[lineStart..<end]
-            if line.contains(where: { !Self.isSpace($0) }) {
-                if lines.isEmpty {
-                    guard let object = try? JSONDecoder().decode([String: JSONValue].self, from: line),
-                          !(object.count == 1 && object["results"] != nil) else { return nil }
-                }
-                lines.append((number, line))
-            }
-            lineStart = end < data.endIndex ? data.index(after: end) : end
-        }
-        return lines
+    /// JSON lines when the first line is a whole JSON object, and not a `{"results": …}` document on one line.
+    private func isJSONLines(startingAt start: Data.Index) -> Bool {
+        let end = data[start...].firstIndex(of: UInt8(ascii: "\n")) ?? data.endIndex
+        guard let object = try? JSONDecoder().decode([String: JSONValue].self, from: data[start..<end]) else { return false }
+        return !(object.count == 1 && object["results"] != nil)
     }
 
     private func decodeLine<T: Decodable>(_ type: T.Type, _ line: Data, number: Int) -> Result<T, ImportLineError> {

@@ -75,7 +75,7 @@ public struct ImportTally: Sendable, Equatable {
 
     public init() {}
 
-    mutating func problem(_ line: Int, _ text: String) {
+    public mutating func problem(_ line: Int, _ text: String) {
         if problems.count < Self.problemsKept { problems.append("line \(line): \(text)") }
     }
 
