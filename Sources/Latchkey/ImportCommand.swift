@@ -51,24 +51,22 @@ struct ImportCommand: AsyncParsableCommand {
             tally.invalid += 1
             tally.problem(error.line, error.reason)
         }
+        func add(_ record: Result<ImportedUser, ImportLineError>) async throws {
+            switch record {
+            case .success(let user): batch.append(user)
+            case .failure(let error): unreadable(error)
+            }
+            read += 1
+            if batch.count >= batchSize { try await flush(); progress(read, started) }
+        }
         switch format {
         case .parse:
             try await users.forEach([String: JSONValue].self) { line, record in
-                switch record {
-                case .success(let document): batch.append(ParseExportDocument.user(document, line: line))
-                case .failure(let error): unreadable(error)
-                }
-                read += 1
-                if batch.count >= batchSize { try await flush(); progress(read, started) }
+                try await add(record.map { ParseExportDocument.user($0, line: line) })
             }
         case .jsonl:
             try await users.forEach(NeutralUserLine.self) { line, record in
-                switch record.flatMap({ $0.imported(line: line) }) {
-                case .success(let user): batch.append(user)
-                case .failure(let error): unreadable(error)
-                }
-                read += 1
-                if batch.count >= batchSize { try await flush(); progress(read, started) }
+                try await add(record.flatMap { $0.imported(line: line) })
             }
         }
         try await flush()

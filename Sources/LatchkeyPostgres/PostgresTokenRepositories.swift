@@ -46,7 +46,7 @@ extension PostgresRepositories {
 
     func existing(ids: [String], tokenHashes: [Data]) async throws -> (ids: Set<String>, tokenHashes: Set<Data>) {
         // bytea[] has no binding here: the hashes travel as hex text.
-        let hexes = tokenHashes.map { $0.map { String(format: "%02x", $0) }.joined() }
+        let hexes = tokenHashes.map { [UInt8]($0).hex }
         let found = try await rows("""
             SELECT id, token_hash FROM sessions
             WHERE id = ANY(\(ids)) OR token_hash = ANY(ARRAY(SELECT decode(h, 'hex') FROM unnest(\(hexes)::text[]) AS h))

@@ -24,8 +24,8 @@ public struct NeutralUserLine: Codable, Sendable {
     public init(_ user: UserRecord) {
         id = user.id; objectId = user.objectId; email = user.email; username = user.username; passwordHash = user.passwordHash
         emailVerified = user.emailVerified; status = user.status.rawValue; attributes = user.attributes
-        createdAt = ParseExportDocument.iso(user.createdAt); updatedAt = ParseExportDocument.iso(user.updatedAt)
-        lastLoginAt = user.lastLoginAt.map(ParseExportDocument.iso)
+        createdAt = ParseDate.string(user.createdAt); updatedAt = ParseDate.string(user.updatedAt)
+        lastLoginAt = user.lastLoginAt.map(ParseDate.string)
     }
 
     /// Nil, with the reason, when a field has the wrong form (an unknown status, a time that is not ISO 8601).
@@ -36,7 +36,7 @@ public struct NeutralUserLine: Codable, Sendable {
         var times: [Date?] = []
         for (name, text) in [("created_at", createdAt), ("updated_at", updatedAt), ("last_login_at", lastLoginAt)] {
             guard let text else { times.append(nil); continue }
-            guard let date = ParseExportDocument.parseISO(text) else {
+            guard let date = ParseDate.parse(text) else {
                 return .failure(ImportLineError(line: line, reason: "\(name) is not an ISO 8601 time"))
             }
             times.append(date)

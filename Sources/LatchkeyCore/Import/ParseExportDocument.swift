@@ -65,7 +65,7 @@ public enum ParseExportDocument {
         case .object(let map):
             if map.count == 1, let (key, inner) = map.first {
                 switch key {
-                case "$date": if let when = date(value) { return .object(["__type": .string("Date"), "iso": .string(iso(when))]) }
+                case "$date": if let when = date(value) { return .object(["__type": .string("Date"), "iso": .string(ParseDate.string(when))]) }
                 case "$numberLong", "$numberInt": if let text = inner.stringValue, let number = Int(text) { return .int(number) }
                 case "$numberDouble": if let text = inner.stringValue, let number = Double(text), number.isFinite { return .double(number) }
                 case "$oid": if let text = inner.stringValue { return .string(text) }
@@ -81,7 +81,7 @@ public enum ParseExportDocument {
     /// `{"__type": "Date", "iso": text}`, or milliseconds.
     public static func date(_ value: JSONValue?) -> Date? {
         switch value {
-        case .string(let text)?: return parseISO(text)
+        case .string(let text)?: return ParseDate.parse(text)
         case .int(let ms)?: return Date(timeIntervalSince1970: Double(ms) / 1000)
         case .object(let map)?:
             if let inner = map["$date"] {
@@ -94,23 +94,5 @@ public enum ParseExportDocument {
             return nil
         default: return nil
         }
-    }
-
-    private static let fractional = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-    private static let wholeSeconds = Date.ISO8601FormatStyle()
-
-    /// ISO 8601 with or without fractional seconds.
-    public static func parseISO(_ text: String) -> Date? {
-        (try? fractional.parse(text)) ?? (try? wholeSeconds.parse(text))
-    }
-
-    /// Milliseconds, as Parse writes times, rounded to the nearest: the format style truncates, and a time read
-    /// back as 0.0889999… s would come out a millisecond early on every export and import.
-    public static func iso(_ date: Date) -> String {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
-        var (seconds, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
-        if fraction < 0 { seconds -= 1; fraction += 1000 }
-        let whole = wholeSeconds.format(Date(timeIntervalSince1970: Double(seconds)))  // …T05:06:07Z
-        return whole.dropLast() + "." + String(fraction + 1000).dropFirst() + "Z"
     }
 }

@@ -4,15 +4,7 @@ import LatchkeyCore
 /// How Parse objects look on the wire: dates exactly `yyyy-MM-ddTHH:mm:ss.SSSZ` (ParseSwift refuses any other form),
 /// users without internal fields, the owner's ACL.
 enum ParseObjects {
-    private static let formatter: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss.SSS'Z'"
-        return formatter
-    }()
-
-    static func date(_ date: Date) -> String { formatter.string(from: date) }
+    static func date(_ date: Date) -> String { ParseDate.string(date) }
 
     /// A user as its owner (or master) sees it; others do not see `email`. Custom fields come first so that no stored
     /// field can shadow the server's own keys.
