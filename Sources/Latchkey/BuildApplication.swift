@@ -75,7 +75,10 @@ func buildApplication(_ config: LatchkeyConfig) async throws -> Application<Rout
     serverOptions.adminURL = config.admin.host.map { host in "http://\(host.contains(":") ? "[\(host)]" : host):\(config.admin.port)" }
     if let certificate = config.server.tlsCertificate, let key = config.server.tlsKey { serverOptions.tls = (certificate, key) }
     let app: Application<RouterResponder<LatchkeyRequestContext>>
-    do { app = try LatchkeyServer.application(engine: engine, options: serverOptions, services: services, logger: logger) } catch {
+    do {
+        app = try LatchkeyServer.application(engine: engine, options: serverOptions, services: services, logger: logger,
+                                             onServerRunning: { _ in StartupPages.release(logger: logger) })
+    } catch {
         throw StartupError(key: "server.tls", message: "cannot load the certificate or key: \(error)", exitCode: .config)
     }
     let adminNote = config.admin.host.map { ", admin on \($0):\(config.admin.port)" } ?? ""
