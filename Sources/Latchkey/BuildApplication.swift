@@ -56,7 +56,8 @@ func buildApplication(_ config: LatchkeyConfig) async throws -> Application<Rout
     var services: [any Service] = [worker]
     if let host = config.admin.host {
         Observability.bootstrapMetrics()
-        let options = AdminOptions(host: host, port: config.admin.port, token: config.admin.token, metrics: Observability.metricsText)
+        var options = AdminOptions(host: host, port: config.admin.port, token: config.admin.token, metrics: Observability.metricsText)
+        options.openAPIDocument = EmbeddedDefaults.openAPIDocument
         services.append(AdminServer.application(engine: engine, options: options, logger: logger))
         if !["127.0.0.1", "::1", "localhost"].contains(host) {
             logger.warning("admin.listen is \(host):\(config.admin.port), not loopback: metrics (and the admin API) are reachable from the network.")
