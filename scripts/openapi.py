@@ -217,7 +217,8 @@ def paths():
     p[f"{m}/sessions/me"] = {"get": parse_operation("The current session")}
     p[f"{m}/sessions"] = {"get": parse_operation("The user's sessions", success=ref("ParseResults"))}
     sid = {"name": "id", "in": "path", "required": True, "schema": S}
-    p[f"{m}/sessions/{{id}}"] = {"parameters": [sid], "get": parse_operation("One session")}
+    p[f"{m}/sessions/{{id}}"] = {"parameters": [sid], "get": parse_operation("One session"),
+                                  "delete": parse_operation("End a session (its own user, or the master key)", success=ANY_OBJECT)}
     fn = {"name": "name", "in": "path", "required": True, "schema": S}
     p[f"{m}/functions/{{name}}"] = {"parameters": [fn], "post": parse_operation("Run a Cloud Code function", success=ANY_OBJECT, body=True)}
     p[f"{m}/serverInfo"] = {"get": parse_operation("Server version and features", success=ANY_OBJECT)}

@@ -56,7 +56,8 @@ func buildApplication(_ config: LatchkeyConfig) async throws -> Application<Rout
     var services: [any Service] = [worker]
     if let host = config.admin.host {
         Observability.bootstrapMetrics()
-        let options = AdminOptions(host: host, port: config.admin.port, token: config.admin.token, metrics: Observability.metricsText)
+        var options = AdminOptions(host: host, port: config.admin.port, token: config.admin.token, metrics: Observability.metricsText)
+        options.openAPIDocument = EmbeddedDefaults.openAPIDocument
         services.append(AdminServer.application(engine: engine, options: options, logger: logger))
         if !["127.0.0.1", "::1", "localhost"].contains(host) {
             logger.warning("admin.listen is \(host):\(config.admin.port), not loopback: metrics (and the admin API) are reachable from the network.")
@@ -75,7 +76,10 @@ func buildApplication(_ config: LatchkeyConfig) async throws -> Application<Rout
     serverOptions.adminURL = config.admin.host.map { host in "http://\(host.contains(":") ? "[\(host)]" : host):\(config.admin.port)" }
     if let certificate = config.server.tlsCertificate, let key = config.server.tlsKey { serverOptions.tls = (certificate, key) }
     let app: Application<RouterResponder<LatchkeyRequestContext>>
-    do { app = try LatchkeyServer.application(engine: engine, options: serverOptions, services: services, logger: logger) } catch {
+    do {
+        app = try LatchkeyServer.application(engine: engine, options: serverOptions, services: services, logger: logger,
+                                             onServerRunning: { _ in StartupPages.release(logger: logger) })
+    } catch {
         throw StartupError(key: "server.tls", message: "cannot load the certificate or key: \(error)", exitCode: .config)
     }
     let adminNote = config.admin.host.map { ", admin on \($0):\(config.admin.port)" } ?? ""

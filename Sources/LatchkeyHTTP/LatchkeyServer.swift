@@ -48,7 +48,13 @@ public enum LatchkeyServer {
         let appServicesErrors = AppServicesError(passwords: engine.settings.passwords)
         // Server-wide: what no dialect's own middleware answered (404, 405, 413, broken framing), in the path's dialect.
         let parseMount = engine.settings.parseApps.isEmpty ? nil : options.parseMount
-        router.add(middleware: ErrorMiddleware(pages: pages, appServicesErrors: appServicesErrors, parseMount: parseMount))
+        let openAPI = options.openAPIDocument.map { document in
+            OpenAPIDocument.prepare(document, publicURL: engine.settings.publicURL, parseMount: parseMount, adminURL: options.adminURL,
+                                    known: .init(clients: engine.settings.clients.map(\.id), parseApps: engine.settings.parseApps.map(\.id),
+                                                 appServicesApps: engine.settings.apps.map(\.id)))
+        }
+        router.add(middleware: ErrorMiddleware(pages: pages, appServicesErrors: appServicesErrors, parseMount: parseMount,
+                                               routes: openAPI?.routes ?? .empty))
         NativeAuthRoutes(engine: engine, clientAddress: clientAddress, errors: NativeAuthErrorMiddleware()).addRoutes(to: router)
         AppServicesRoutes(engine: engine, clientAddress: clientAddress.serving(.appServices), errors: AppServicesErrorMiddleware(errors: appServicesErrors))
             .addRoutes(to: router)
@@ -60,14 +66,7 @@ public enum LatchkeyServer {
                 .addRoutes(to: router)
         }
         OpenIDRoutes(engine: engine).addRoutes(to: router)
-        if let document = options.openAPIDocument {
-            let prepared = OpenAPIDocument.prepare(document, publicURL: engine.settings.publicURL, parseMount: parseMount,
-                                                   adminURL: options.adminURL,
-                                                   known: .init(clients: engine.settings.clients.map(\.id),
-                                                                parseApps: engine.settings.parseApps.map(\.id),
-                                                                appServicesApps: engine.settings.apps.map(\.id)))
-            router.get("/openapi.json") { _, _ in prepared.response() }
-        }
+        if let openAPI { router.get("/openapi.json") { _, _ in openAPI.document.response() } }
         OperatorRoutes(engine: engine, testingMailbox: options.testingMailbox).addRoutes(to: router)
         return router
     }

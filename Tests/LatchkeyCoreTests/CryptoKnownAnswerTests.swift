@@ -138,3 +138,19 @@ func hexBytes(_ s: String) -> [UInt8] {
         #expect(jwk["kty"] == "EC" && jwk["crv"] == "P-256" && Base64URL.decode(jwk["x"]!)?.count == 32)
     }
 }
+
+@Suite struct Base64URLEncoding {
+    /// RFC 4648 §10's vectors, in the URL alphabet without padding, and every length and byte against Foundation.
+    @Test func matchesTheRFCAndFoundation() {
+        let vectors = ["": "", "f": "Zg", "fo": "Zm8", "foo": "Zm9v", "foob": "Zm9vYg", "fooba": "Zm9vYmE", "foobar": "Zm9vYmFy"]
+        for (text, encoded) in vectors { #expect(Base64URL.encode(Array(text.utf8)) == encoded) }
+        for length in 0..<70 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255) } + [0xFB, 0xFF, 0xBF]
+            let foundation = Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            #expect(Base64URL.encode(bytes) == foundation)
+            #expect(Base64URL.encode(bytes[1...]) == Base64URL.encode(Array(bytes[1...])))
+            #expect(Base64URL.decode(Base64URL.encode(bytes)) == bytes)
+        }
+    }
+}

@@ -84,7 +84,13 @@ def test_body_over_64_kib_is_413(server):
 def test_unknown_path_is_404_json(server):
     r = server.get("/no/such/thing")
     assert r.status_code == 404 and r.headers["Content-Type"] == "application/json" and r.json()["error"] == "not_found"
-    assert server.get("/signup/v1.0/start").status_code in (404, 405)
+    # A method the path does not serve: 405 with the methods it does (RFC 9110 §15.5.6), in the dialect's shape.
+    r = server.get("/signup/v1.0/start")
+    assert r.status_code == 405 and r.headers["Allow"] == "POST" and r.json()["error"] == "invalid_request"
+    r = requests.request("TRACE", server.base + "/.well-known/openid-configuration")
+    assert r.status_code == 405 and r.headers["Allow"] == "GET"
+    r = requests.put(server.base + "/contoso/oauth2/v2.0/token")
+    assert r.status_code == 405 and r.headers["Allow"] == "POST"
 
 
 def test_json_body_instead_of_form(server):

@@ -14,7 +14,7 @@ from harness import Server
 from parse_client import ENV as PARSE_ENV
 
 TOKEN = "0123456789abcdef" * 4
-CHECKS = "not_a_server_error,response_schema_conformance,status_code_conformance,content_type_conformance"
+CHECKS = "not_a_server_error,response_schema_conformance,status_code_conformance,content_type_conformance,unsupported_method"
 SCHEMATHESIS = os.path.join(os.path.dirname(sys.executable), "schemathesis")
 
 

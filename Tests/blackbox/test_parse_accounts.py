@@ -189,10 +189,10 @@ def test_method_override_rate_limits_and_unknown_routes():
                                                                      "_SessionToken": alice.session_token, "age": 7})
         assert set(ok(r)) == {"updatedAt"}
         r = requests.post(base + "/users/me", json={"_method": "DELETE", "_ApplicationId": "myAppId", "_SessionToken": alice.session_token})
-        assert r.status_code == 404 and r.json() == {"code": 107, "error": "cannot route"}, r.text
-        for path, method in (("/nothing/here", "GET"), ("/login", "DELETE")):
+        assert r.status_code == 405 and r.headers["Allow"] == "GET" and r.json() == {"code": 107, "error": "cannot route"}, r.text
+        for path, method, status in (("/nothing/here", "GET", 404), ("/login", "DELETE", 405)):
             r = requests.request(method, base + path, headers={"X-Parse-Application-Id": "myAppId"})
-            assert r.status_code in (404, 405) and r.json() == {"code": 107, "error": "cannot route"}, r.text
+            assert r.status_code == status and r.json() == {"code": 107, "error": "cannot route"}, r.text
         # Over a limit: 429, Retry-After and Parse Server's body (ParseSwift retries it).
         statuses = []
         for _ in range(5):

@@ -6,9 +6,7 @@ public enum JWT {
     public static let maxLength = 8 * 1024
 
     public static func sign(claims: [String: JSONValue], key: SigningKey) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let signingInput = key.jwtHeaderSegment + "." + Base64URL.encode(try encoder.encode(claims))
+        let signingInput = key.jwtHeaderSegment + "." + Base64URL.encode(JSONWriter.bytes(claims))
         let signature = try key.sign(Array(signingInput.utf8))
         return signingInput + "." + Base64URL.encode(signature)
     }
@@ -16,9 +14,7 @@ public enum JWT {
     /// The encoded protected header for `key`: `{"alg":…,"kid":…,"typ":"JWT"}`, sorted keys, as `sign` writes it.
     static func headerSegment(algorithm: String, kid: String) -> String {
         let header: [String: JSONValue] = ["alg": .string(algorithm), "typ": .string("JWT"), "kid": .string(kid)]
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Base64URL.encode((try? encoder.encode(header)) ?? Data())
+        return Base64URL.encode(JSONWriter.bytes(header))
     }
 
     /// The claims of a token signed by one of `keys`, or nil. Expiry is the caller's to check.

@@ -10,6 +10,7 @@ enum AdminAPIError: Error {
 
 struct AdminErrorMiddleware: RouterMiddleware {
     typealias Context = LatchkeyRequestContext
+    let routes: RouteTable
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
@@ -32,6 +33,10 @@ struct AdminErrorMiddleware: RouterMiddleware {
         } catch let error as LatchkeyError where error == .storeFailure {
             return Self.answer(.serviceUnavailable, "store_unavailable", "The database did not answer; try again.")
         } catch let error as HTTPError {
+            if error.status == .notFound, let allowed = routes.methods(for: request.uri.path), !allowed.contains(request.method.rawValue) {
+                return Self.answer(.methodNotAllowed, "invalid_request", "\(request.method) is not served at \(request.uri.path).",
+                                   headers: [.allow: allowed.joined(separator: ", ")])
+            }
             return Self.answer(error.status, error.status == .notFound ? "not_found" : "invalid_request", error.body ?? error.status.reasonPhrase)
         }
     }

@@ -12,6 +12,8 @@ public struct AdminOptions: Sendable {
     public var token: String?
     /// The Prometheus text exposition of every metric.
     public var metrics: @Sendable () -> [UInt8]
+    /// The OpenAPI document, whose admin paths tell an unrouted method (405) from an unknown path (404).
+    public var openAPIDocument: String?
     public init(host: String, port: Int, token: String?, metrics: @escaping @Sendable () -> [UInt8]) {
         self.host = host; self.port = port; self.token = token; self.metrics = metrics
     }
@@ -23,7 +25,7 @@ public enum AdminServer {
         router.add(middleware: MetricsMiddleware())
         router.add(middleware: RequestLogMiddleware())
         // Router-wide, so an unknown path or method answers in the API's JSON shape too.
-        router.add(middleware: AdminErrorMiddleware())
+        router.add(middleware: AdminErrorMiddleware(routes: options.openAPIDocument.map(OpenAPIDocument.adminRoutes) ?? .empty))
         router.get("/metrics") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
                      body: .init(byteBuffer: ByteBuffer(bytes: options.metrics())))

@@ -55,7 +55,12 @@ struct ParseRoutes: Sendable {
             return ParseError.unauthorized
         }
         let method = method == .post ? call.methodOverride ?? .post : method
-        guard let endpoint = endpoints[method] else { throw ParseError(107, "cannot route", status: .notFound) }
+        guard let endpoint = endpoints[method] else {
+            // A POST (or its `_method`) the path does not serve: 405 naming the methods it does, in Parse's body.
+            var response = ParseError(107, "cannot route", status: .methodNotAllowed).response
+            response.headers[.allow] = endpoints.keys.map(\.rawValue).sorted().joined(separator: ", ")
+            return response
+        }
         var session: ParseRequest.Session?
         if endpoint.session != .ignored, let token = call.sessionToken {
             let (record, user) = try await engine.parseSession(app: call.app, token: token)

@@ -12,11 +12,21 @@ struct ErrorMiddleware: RouterMiddleware {
     let pages: HTMLPages
     let appServicesErrors: AppServicesError
     let parseMount: String?
+    let routes: RouteTable
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response: Response
         do {
             response = try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound {
+            let path = request.uri.path, dialect = Dialect(path: path, parseMount: parseMount)
+            if let allowed = routes.methods(for: path), !allowed.contains(request.method.rawValue) {
+                response = dialect.response(status: .methodNotAllowed, message: "\(request.method) is not served at \(path).", pages: pages)
+                response.headers[.allow] = allowed.joined(separator: ", ")
+                response.headers[.cacheControl] = "no-store"
+            } else {
+                response = self.response(for: error, dialect: dialect, logger: context.logger)
+            }
         } catch {
             response = self.response(for: error, dialect: Dialect(path: request.uri.path, parseMount: parseMount), logger: context.logger)
         }

@@ -21,9 +21,7 @@ enum JSONResponse {
                                                       HTTPField.Name("Pragma")!: "no-cache"]
 
     private static func encode(_ body: JSONValue) -> ByteBuffer {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return ByteBuffer(bytes: (try? encoder.encode(body)) ?? Data("{}".utf8))
+        ByteBuffer(bytes: JSONWriter.bytes(body))
     }
 
     /// A document that does not change while the server runs (discovery, JWKS), encoded once: answering it then

@@ -12,10 +12,11 @@ enum OpenAPIDocument {
         var appServicesApps: [String]
     }
 
+    /// The document to serve, and the public listener's routes (the admin paths are served elsewhere).
     static func prepare(_ text: String, publicURL: String, parseMount: String?, adminURL: String?, known: KnownIds)
-        -> JSONResponse.Prepared {
+        -> (document: JSONResponse.Prepared, routes: RouteTable) {
         guard case .object(var document)? = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)),
-              case .object(let paths)? = document["paths"] else { return JSONResponse.Prepared(["error": "no document"]) }
+              case .object(let paths)? = document["paths"] else { return (JSONResponse.Prepared(["error": "no document"]), .empty) }
         document["servers"] = [.object(["url": .string(publicURL)])]
         var adjusted: [String: JSONValue] = [:]
         for (path, item) in paths {
@@ -41,7 +42,14 @@ enum OpenAPIDocument {
             components.set(["parameters", "AppServicesApp", "schema", "enum"], known.appServicesApps)
             document["components"] = .object(components)
         }
-        return JSONResponse.Prepared(document)
+        return (JSONResponse.Prepared(document), RouteTable(pathItems: adjusted) { !$0.hasPrefix("/admin/") })
+    }
+
+    /// The admin listener's routes: the document's `/admin/` paths.
+    static func adminRoutes(_ text: String) -> RouteTable {
+        guard case .object(let document)? = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)),
+              case .object(let paths)? = document["paths"] else { return .empty }
+        return RouteTable(pathItems: paths) { $0.hasPrefix("/admin/") }
     }
 }
 

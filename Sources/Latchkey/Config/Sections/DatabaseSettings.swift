@@ -29,7 +29,7 @@ struct DatabaseSettings: ConfigSection {
         }
         let caFile = try config.readableFile("tls_ca_file")
         if caFile != nil, tls != .verifyFull { throw config.error("tls_ca_file", "is only used with database.tls: verify-full") }
-        let poolSize = try config.int("pool_size", default: 20, range: 1...500)
+        let poolSize = try config.int("pool_size", default: 10, range: 1...500)
         guard !url.isEmpty else { return }
         guard PostgresSettings.isPostgresURL(url) else {
             throw config.error("url", "must be postgres://user@host[:port]/database (SQLite is chosen with database.path)")
