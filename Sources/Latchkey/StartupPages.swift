@@ -19,9 +19,10 @@ enum StartupPages {
         let before = residentMiB()
         var released = 0
         for line in maps.split(separator: "\n") {
-            // "start-end perms offset dev inode path": only mappings of a file (a path), never the heap or stacks.
+            // "start-end perms offset dev inode path": private mappings of a file (the binary and its libraries),
+            // never the heap or stacks, nor a shared mapping such as SQLite's WAL index (`-shm`).
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            guard fields.count >= 6, fields[5].hasPrefix("/"), let dash = fields[0].firstIndex(of: "-"),
+            guard fields.count >= 6, fields[5].hasPrefix("/"), fields[1].hasSuffix("p"), let dash = fields[0].firstIndex(of: "-"),
                   let start = UInt(fields[0][..<dash], radix: 16),
                   let end = UInt(fields[0][fields[0].index(after: dash)...], radix: 16), end > start else { continue }
             let address = UnsafeMutableRawPointer(bitPattern: start), length = Int(end - start)
