@@ -79,7 +79,7 @@ enum StartupPages {
 
     /// Resident set size from /proc/self/statm (pages), in MiB.
     private static func residentMiB() -> Int {
-        guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return -1 }
+        guard let statm = readWhole("/proc/self/statm") else { return -1 }
         let fields = statm.split(separator: " ")
         guard fields.count > 1, let pages = Int(fields[1]) else { return -1 }
         return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / (1024 * 1024)

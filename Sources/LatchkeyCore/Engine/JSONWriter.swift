@@ -28,11 +28,11 @@ public enum JSONWriter {
             out.append(UInt8(ascii: "]"))
         case .object(let fields):
             out.append(UInt8(ascii: "{"))
-            for (i, key) in fields.keys.sorted().enumerated() {
+            for (i, field) in fields.sorted(by: { $0.key < $1.key }).enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                writeString(key, into: &out)
+                writeString(field.key, into: &out)
                 out.append(UInt8(ascii: ":"))
-                write(fields[key]!, into: &out)
+                write(field.value, into: &out)
             }
             out.append(UInt8(ascii: "}"))
         }

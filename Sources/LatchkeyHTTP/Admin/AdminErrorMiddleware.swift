@@ -33,9 +33,9 @@ struct AdminErrorMiddleware: RouterMiddleware {
         } catch let error as LatchkeyError where error == .storeFailure {
             return Self.answer(.serviceUnavailable, "store_unavailable", "The database did not answer; try again.")
         } catch let error as HTTPError {
-            if error.status == .notFound, let allowed = routes.methods(for: request.uri.path), !allowed.contains(request.method.rawValue) {
+            if error.status == .notFound, let allow = routes.allowHeader(path: request.uri.path, method: request.method) {
                 return Self.answer(.methodNotAllowed, "invalid_request", "\(request.method) is not served at \(request.uri.path).",
-                                   headers: [.allow: allowed.joined(separator: ", ")])
+                                   headers: [.allow: allow])
             }
             return Self.answer(error.status, error.status == .notFound ? "not_found" : "invalid_request", error.body ?? error.status.reasonPhrase)
         }

@@ -20,9 +20,9 @@ struct ErrorMiddleware: RouterMiddleware {
             response = try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound {
             let path = request.uri.path, dialect = Dialect(path: path, parseMount: parseMount)
-            if let allowed = routes.methods(for: path), !allowed.contains(request.method.rawValue) {
+            if let allow = routes.allowHeader(path: path, method: request.method) {
                 response = dialect.response(status: .methodNotAllowed, message: "\(request.method) is not served at \(path).", pages: pages)
-                response.headers[.allow] = allowed.joined(separator: ", ")
+                response.headers[.allow] = allow
                 response.headers[.cacheControl] = "no-store"
             } else {
                 response = self.response(for: error, dialect: dialect, logger: context.logger)

@@ -1,3 +1,4 @@
+import HTTPTypes
 import LatchkeyCore
 
 /// The public path templates and the methods served at each, read from the OpenAPI document as this deployment
@@ -25,9 +26,16 @@ struct RouteTable: Sendable {
 
     static let empty = RouteTable(pathItems: [:]) { _ in false }
 
+    /// The `Allow` value for a request the router found no route for: the methods of the path's template when the
+    /// path exists but does not serve `method` (answer 405), nil when no template matches it (answer 404).
+    func allowHeader(path: String, method: HTTPRequest.Method) -> String? {
+        guard let allowed = methods(for: path), !allowed.contains(method.rawValue) else { return nil }
+        return allowed.joined(separator: ", ")
+    }
+
     /// The methods of the template that matches `path`, preferring literal segments over parameters as the router
     /// does; nil when no template matches.
-    func methods(for path: String) -> [String]? {
+    private func methods(for path: String) -> [String]? {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         let best = routes.filter { route in
             route.segments.count == parts.count
