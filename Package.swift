@@ -35,6 +35,7 @@ let package = Package(
             name: "CCrypt",
             providers: [.apt(["libcrypt-dev"])]
         ),
+        .systemLibrary(name: "CMalloc"),
         .target(
             name: "LatchkeyCore",
             dependencies: [
@@ -100,6 +101,7 @@ let package = Package(
         .executableTarget(
             name: "Latchkey",
             dependencies: [
+                "CMalloc",
                 "LatchkeyCore",
                 "LatchkeyStorage",
                 "LatchkeyPostgres",

@@ -17,6 +17,7 @@ struct Latchkey: AsyncParsableCommand {
     /// that is neither an option nor a command is refused by name instead.
     static func main() async {
         signal(SIGPIPE, SIG_IGN)  // a peer or child that goes away is an error on that write, not the end of the server
+        MallocTuning.limitArenas()
         let arguments = Array(CommandLine.arguments.dropFirst())
         let commands = Set(configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"])
         if let first = arguments.first, !first.hasPrefix("-"), !commands.contains(first) {

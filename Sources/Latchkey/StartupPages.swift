@@ -16,6 +16,7 @@ enum StartupPages {
     static func release(logger: Logger) {
         #if os(Linux)
         let before = residentMiB()
+        MallocTuning.returnFreePages()
         var released = 0
         for mapping in fileMappings() {
             let address = UnsafeMutableRawPointer(bitPattern: mapping.start), length = Int(mapping.end - mapping.start)

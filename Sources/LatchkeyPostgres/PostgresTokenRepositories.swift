@@ -116,8 +116,10 @@ extension PostgresRepositories {
         try await rows("UPDATE sessions SET revoked_at = \(at) WHERE user_id = \(userId) AND revoked_at IS NULL")
     }
 
-    func revoke(parentId: String, at: Date) async throws {
-        try await rows("UPDATE sessions SET revoked_at = \(at) WHERE parent_id = \(parentId) AND revoked_at IS NULL")
+    func revoke(familyId: String, parentId: String, at: Date) async throws {
+        try await rows("""
+            UPDATE sessions SET revoked_at = \(at) WHERE family_id = \(familyId) AND parent_id = \(parentId) AND revoked_at IS NULL
+            """)
     }
 
     func revoke(userId: String, kind: SessionRecord.Kind, deviceId: String, at: Date) async throws {

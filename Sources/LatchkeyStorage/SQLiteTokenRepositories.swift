@@ -86,7 +86,12 @@ extension SQLiteRepositories {
 
     func revoke(familyId: String, at: Date) async throws { try await revokeLive("family_id", familyId, at: at) }
     func revoke(userId: String, at: Date) async throws { try await revokeLive("user_id", userId, at: at) }
-    func revoke(parentId: String, at: Date) async throws { try await revokeLive("parent_id", parentId, at: at) }
+    func revoke(familyId: String, parentId: String, at: Date) async throws {
+        try await write { db in
+            try SessionRecord.filter(Column("family_id") == familyId && Column("parent_id") == parentId && Column("revoked_at") == nil)
+                .updateAll(db, Column("revoked_at").set(to: at))
+        }
+    }
 
     func revoke(userId: String, kind: SessionRecord.Kind, deviceId: String, at: Date) async throws {
         try await write { db in

@@ -195,6 +195,12 @@ CREATE TABLE rate_buckets (
 CREATE INDEX rate_buckets_updated_at ON rate_buckets(updated_at);
 
 """#),
+        ("0007_drop_parent_index", #"""
+-- A refresh rotation's retry revokes the children of one parent through the family index (the parent's children
+-- are in its family); the parent_id index was one more random page written per refresh, and per purged row.
+DROP INDEX IF EXISTS refresh_tokens_parent;
+
+"""#),
     ]
     /// Migrations/postgres/*.sql, in order.
     static let postgresMigrations: [(name: String, text: String)] = [
@@ -329,6 +335,12 @@ CREATE TABLE rate_buckets (
     audited_at double precision
 );
 CREATE INDEX rate_buckets_updated_at ON rate_buckets(updated_at);
+
+"""#),
+        ("0002_drop_parent_index", #"""
+-- A refresh rotation's retry revokes the children of one parent through the family index (the parent's children
+-- are in its family); the parent_id index was one more random page written per refresh, and per purged row.
+DROP INDEX IF EXISTS sessions_parent;
 
 """#),
     ]

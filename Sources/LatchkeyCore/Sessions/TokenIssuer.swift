@@ -54,7 +54,7 @@ extension LatchkeyEngine {
         let now = time.now()
         let token = SecureRandom.token()
         return NewRefreshToken(token: token, session: SessionRecord(
-            id: UUID().uuidString.lowercased(), familyId: familyId ?? UUID().uuidString.lowercased(), userId: user.id,
+            id: TimeOrderedID.make(at: now), familyId: familyId ?? UUID().uuidString.lowercased(), userId: user.id,
             kind: .native, audience: client.id, scope: scopes.joined(separator: " "), tokenHash: secretHash(token), createdAt: now,
             expiresAt: now + Double(settings.tokens.refreshTTLSeconds), parentId: parentId))
     }
@@ -140,7 +140,7 @@ extension LatchkeyEngine {
             if current.rotatedAt == nil {
                 guard try await tx.sessions.markRotated(id: record.id, at: now) else { return .failure(.refreshTokenInvalid) }
             }
-            try await tx.sessions.revoke(parentId: record.id, at: now)
+            try await tx.sessions.revoke(familyId: record.familyId, parentId: record.id, at: now)
             try await tx.sessions.insert(child.session)
             return .success(())
         }.get()

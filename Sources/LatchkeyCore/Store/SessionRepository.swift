@@ -23,6 +23,6 @@ public protocol SessionRepository: Sendable {
     func revoke(userId: String, at: Date) async throws
     /// Revokes a user's live sessions of one kind from one device or installation.
     func revoke(userId: String, kind: SessionRecord.Kind, deviceId: String, at: Date) async throws
-    /// Revokes the live tokens minted from `parentId`.
-    func revoke(parentId: String, at: Date) async throws
+    /// Revokes the live tokens minted from `parentId` (found through their family: a parent's children are in it).
+    func revoke(familyId: String, parentId: String, at: Date) async throws
 }

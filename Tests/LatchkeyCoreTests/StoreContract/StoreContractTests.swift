@@ -172,7 +172,7 @@ import Testing
         let other = Fixtures.session(userId: user.id)
         try await store.direct.sessions.insert(child)
         try await store.direct.sessions.insert(other)
-        try await store.direct.sessions.revoke(parentId: first.id, at: Fixtures.now)
+        try await store.direct.sessions.revoke(familyId: "fam", parentId: first.id, at: Fixtures.now)
         #expect(try await store.direct.sessions.find(tokenHash: child.tokenHash)?.revokedAt != nil)
         #expect(try await store.direct.sessions.find(tokenHash: first.tokenHash)?.revokedAt == nil)
         try await store.direct.sessions.revoke(familyId: "fam", at: Fixtures.now)

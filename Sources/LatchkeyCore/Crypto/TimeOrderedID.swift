@@ -1,0 +1,18 @@
+import Foundation
+
+/// UUID version 7 (RFC 9562 §5.7): 48 bits of Unix milliseconds, then 74 random bits.
+///
+/// A row keyed by a random UUID lands on a random page of the key's index; at millions of rows that page is
+/// rarely cached and costs a page write in the commit. Keys made in time order go next to the ones made just
+/// before them, on a page the last commits already dirtied. For row keys only: nothing secret is a UUID.
+public enum TimeOrderedID {
+    public static func make(at date: Date) -> String {
+        var b = SecureRandom.bytes(16)
+        let milliseconds = UInt64(max(0, date.timeIntervalSince1970 * 1000))
+        for i in 0..<6 { b[i] = UInt8(truncatingIfNeeded: milliseconds >> UInt64(40 - 8 * i)) }
+        b[6] = 0x70 | (b[6] & 0x0F)  // version 7
+        b[8] = 0x80 | (b[8] & 0x3F)  // RFC 9562 variant
+        let uuid = UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+        return uuid.uuidString.lowercased()
+    }
+}
