@@ -15,7 +15,7 @@ enum MallocTuning {
     }
 
     /// Hands the free pages inside the arenas back to the system (glibc only trims the top of the main heap by
-    /// itself): after start-up's one-off work, and after a burst of load once the server is idle again.
+    /// itself); called once the listener is up, for what start-up's one-off work (configuration, migrations) freed.
     static func returnFreePages() {
         #if os(Linux)
         _ = malloc_trim(0)
