@@ -16,6 +16,22 @@ public enum SecureRandom {
         Base64URL.encode(bytes(byteCount))
     }
 
+    /// A random (version 4) UUID, lower case. Foundation's `UUID()` opens and reads /dev/urandom on every call on
+    /// Linux, which was a system call pair per token issued and per request logged.
+    public static func uuidString() -> String {
+        var b = bytes(16)
+        b[6] = 0x40 | (b[6] & 0x0F)  // version 4
+        b[8] = 0x80 | (b[8] & 0x3F)  // RFC 9562 variant
+        return uuidString(b)
+    }
+
+    /// The canonical 8-4-4-4-12 lower-case form of 16 bytes.
+    static func uuidString(_ b: [UInt8]) -> String {
+        var hex = Array(b.hex.utf8)
+        for dash in [8, 13, 18, 23] { hex.insert(UInt8(ascii: "-"), at: dash) }
+        return String(decoding: hex, as: UTF8.self)
+    }
+
     /// A uniformly distributed integer in 0..<upperBound, by rejection sampling (no modulo bias).
     public static func uniform(_ upperBound: UInt32) -> UInt32 {
         precondition(upperBound > 0)
