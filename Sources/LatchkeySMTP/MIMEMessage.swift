@@ -15,12 +15,12 @@ public struct MIMEMessage: Sendable {
         self.message = message
         self.date = date
         let domain = from.address.split(separator: "@").last.map(String.init) ?? "localhost"
-        self.messageID = "<\(UUID().uuidString.lowercased())@\(domain)>"
+        self.messageID = "<\(SecureRandom.uuidString())@\(domain)>"
     }
 
     /// The message as sent after DATA (before dot-stuffing), CRLF separated.
     public func render() -> String {
-        let boundary = "=_latchkey_" + UUID().uuidString.replacingOccurrences(of: "-", with: "")
+        let boundary = "=_latchkey_" + SecureRandom.bytes(16).hex
         var lines = [
             "From: \(from.headerValue)",
             "To: <\(message.to)>",

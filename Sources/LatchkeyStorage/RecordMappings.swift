@@ -48,8 +48,9 @@ extension SessionRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
     public func encode(to container: inout PersistenceContainer) throws {
         container["id"] = id; container["family_id"] = familyId; container["user_id"] = userId
         container["kind"] = kind.rawValue; container["audience"] = audience; container["scope"] = scope
-        container["token_hash"] = tokenHash; container["created_at"] = createdAt; container["expires_at"] = expiresAt
-        container["rotated_at"] = rotatedAt; container["revoked_at"] = revokedAt; container["parent_id"] = parentId
+        container["token_hash"] = tokenHash; container["created_at"] = StoredDate.text(createdAt)
+        container["expires_at"] = StoredDate.text(expiresAt); container["rotated_at"] = rotatedAt.map(StoredDate.text)
+        container["revoked_at"] = revokedAt.map(StoredDate.text); container["parent_id"] = parentId
         container["device_id"] = deviceId
     }
 }

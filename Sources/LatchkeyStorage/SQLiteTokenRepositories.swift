@@ -80,7 +80,7 @@ extension SQLiteRepositories {
 
     private static func markRotated(_ db: Database, id: String, at: Date) throws -> Bool {
         try db.cachedStatement(sql: "UPDATE sessions SET rotated_at = ? WHERE id = ? AND rotated_at IS NULL AND revoked_at IS NULL")
-            .execute(arguments: [at, id])
+            .execute(arguments: [StoredDate.text(at), id])
         return db.changesCount == 1
     }
 

@@ -48,7 +48,7 @@ extension LatchkeyEngine {
                 try await tx.users.delete(id: holder.id)
             }
         }
-        let user = UserRecord(id: UUID().uuidString.lowercased(), email: account.email, username: account.username,
+        let user = UserRecord(id: SecureRandom.uuidString(), email: account.email, username: account.username,
                               passwordHash: account.passwordHash, emailVerified: account.emailVerified, status: account.status,
                               attributes: account.attributes, now: time.now())
         try await tx.users.insert(user)  // a conflict becomes .emailTaken / .usernameTaken in `transaction`

@@ -30,5 +30,12 @@ public enum Digest {
 }
 
 public extension Array where Element == UInt8 {
-    var hex: String { map { String(format: "%02x", $0) }.joined() }
+    /// Lower-case hex, two digits a byte (written directly: `String(format:)` per byte went through printf).
+    var hex: String {
+        let digits = Array("0123456789abcdef".utf8)
+        return String(unsafeUninitializedCapacity: count * 2) { out in
+            for (i, byte) in enumerated() { out[2 * i] = digits[Int(byte >> 4)]; out[2 * i + 1] = digits[Int(byte & 0x0F)] }
+            return count * 2
+        }
+    }
 }

@@ -16,6 +16,30 @@ public enum SecureRandom {
         Base64URL.encode(bytes(byteCount))
     }
 
+    /// A random (version 4) UUID, lower case, for identifiers (request ids, `jti`), never for secrets.
+    /// Foundation's `UUID()` opens and reads /dev/urandom on every call on Linux, a system call triple per token
+    /// issued and per request logged. The kernel's generator (`getrandom`, through the standard library) is used
+    /// rather than OpenSSL's: a request id is made for every request, and OpenSSL's first draw on each thread sets
+    /// up a generator whose code stays resident (about 0.9 MiB of an idle server's 30).
+    public static func uuidString() -> String {
+        var generator = SystemRandomNumberGenerator()
+        var b = [UInt8](repeating: 0, count: 16)
+        b.withUnsafeMutableBytes { raw in
+            raw.storeBytes(of: generator.next() as UInt64, toByteOffset: 0, as: UInt64.self)
+            raw.storeBytes(of: generator.next() as UInt64, toByteOffset: 8, as: UInt64.self)
+        }
+        b[6] = 0x40 | (b[6] & 0x0F)  // version 4
+        b[8] = 0x80 | (b[8] & 0x3F)  // RFC 9562 variant
+        return uuidString(b)
+    }
+
+    /// The canonical 8-4-4-4-12 lower-case form of 16 bytes.
+    static func uuidString(_ b: [UInt8]) -> String {
+        var hex = Array(b.hex.utf8)
+        for dash in [8, 13, 18, 23] { hex.insert(UInt8(ascii: "-"), at: dash) }
+        return String(decoding: hex, as: UTF8.self)
+    }
+
     /// A uniformly distributed integer in 0..<upperBound, by rejection sampling (no modulo bias).
     public static func uniform(_ upperBound: UInt32) -> UInt32 {
         precondition(upperBound > 0)

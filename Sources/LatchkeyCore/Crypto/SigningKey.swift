@@ -14,10 +14,26 @@ public final class SigningKey: @unchecked Sendable {
     /// The JWT protected header naming this key, encoded once: every token this key signs starts with it.
     public let jwtHeaderSegment: String
 
-    deinit { EVP_PKEY_free(pkey) }
+    /// Digest contexts set up once for this key and copied per call: `EVP_DigestSignInit` fetches the digest and
+    /// the signature algorithm from the provider each time, 2 µs of a 16 µs signature (OpenSSL 3.0).
+    /// Only ever read after init, which copying does.
+    private let signTemplate: OpaquePointer
+    private let verifyTemplate: OpaquePointer
+
+    deinit {
+        EVP_MD_CTX_free(signTemplate)
+        EVP_MD_CTX_free(verifyTemplate)
+        EVP_PKEY_free(pkey)
+    }
 
     private init(pkey: OpaquePointer) throws {
         self.pkey = pkey
+        guard let sign = EVP_MD_CTX_new() else { throw CryptoError.openSSL("EVP_MD_CTX_new") }
+        guard let verify = EVP_MD_CTX_new() else { EVP_MD_CTX_free(sign); throw CryptoError.openSSL("EVP_MD_CTX_new") }
+        signTemplate = sign
+        verifyTemplate = verify
+        guard EVP_DigestSignInit(sign, nil, EVP_sha256(), nil, pkey) == 1,
+              EVP_DigestVerifyInit(verify, nil, EVP_sha256(), nil, pkey) == 1 else { throw CryptoError.openSSL("DigestInit") }
         let jwk = try Self.publicCoordinates(pkey)
         // RFC 7638 thumbprint: stable kid derived from the public key itself.
         let canonical = "{\"crv\":\"P-256\",\"kty\":\"EC\",\"x\":\"\(jwk.x)\",\"y\":\"\(jwk.y)\"}"
@@ -60,11 +76,11 @@ public final class SigningKey: @unchecked Sendable {
     public func sign(_ message: [UInt8]) throws -> [UInt8] {
         guard let md = EVP_MD_CTX_new() else { throw CryptoError.openSSL("EVP_MD_CTX_new") }
         defer { EVP_MD_CTX_free(md) }
-        var len = 0
-        guard EVP_DigestSignInit(md, nil, EVP_sha256(), nil, pkey) == 1,
-              EVP_DigestSign(md, nil, &len, message, message.count) == 1 else { throw CryptoError.openSSL("DigestSign") }
+        // A DER ECDSA P-256 signature is at most 72 bytes; asking OpenSSL for the size first would cost a call.
+        var len = 72
         var der = [UInt8](repeating: 0, count: len)
-        guard EVP_DigestSign(md, &der, &len, message, message.count) == 1 else { throw CryptoError.openSSL("DigestSign") }
+        guard EVP_MD_CTX_copy_ex(md, signTemplate) == 1,
+              EVP_DigestSign(md, &der, &len, message, message.count) == 1 else { throw CryptoError.openSSL("DigestSign") }
         var cursor: UnsafePointer<UInt8>? = der.withUnsafeBufferPointer { $0.baseAddress }
         let raw: [UInt8]? = der.withUnsafeBufferPointer { buf -> [UInt8]? in
             cursor = buf.baseAddress
@@ -92,7 +108,7 @@ public final class SigningKey: @unchecked Sendable {
         defer { CRYPTO_free(der, #file, #line) }
         guard let md = EVP_MD_CTX_new() else { return false }
         defer { EVP_MD_CTX_free(md) }
-        guard EVP_DigestVerifyInit(md, nil, EVP_sha256(), nil, pkey) == 1 else { return false }
+        guard EVP_MD_CTX_copy_ex(md, verifyTemplate) == 1 else { return false }
         return EVP_DigestVerify(md, der, Int(derLen), message, message.count) == 1
     }
 

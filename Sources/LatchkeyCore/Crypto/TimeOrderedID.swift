@@ -12,7 +12,6 @@ public enum TimeOrderedID {
         for i in 0..<6 { b[i] = UInt8(truncatingIfNeeded: milliseconds >> UInt64(40 - 8 * i)) }
         b[6] = 0x70 | (b[6] & 0x0F)  // version 7
         b[8] = 0x80 | (b[8] & 0x3F)  // RFC 9562 variant
-        let uuid = UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
-        return uuid.uuidString.lowercased()
+        return SecureRandom.uuidString(b)
     }
 }

@@ -61,7 +61,7 @@ public final class LatchkeyEngine: Sendable {
         // Insert-if-absent: replicas starting at once agree on one key, one tenant id and one first signing key.
         let bootstrap = try await store.transaction { tx -> (Data, Data, [SigningKeyRecord]) in
             let key = try await tx.serverValues.insertIfAbsent(name: "token_key", value: Data(SecureRandom.bytes(32)))
-            let tenant = try await tx.serverValues.insertIfAbsent(name: "tenant_id", value: Data(UUID().uuidString.lowercased().utf8))
+            let tenant = try await tx.serverValues.insertIfAbsent(name: "tenant_id", value: Data(SecureRandom.uuidString().utf8))
             var keys = try await tx.serverValues.signingKeys()
             if keys.isEmpty {
                 let generated = try SigningKey.generate()
@@ -86,7 +86,7 @@ public final class LatchkeyEngine: Sendable {
     /// The registered native client for `id`.
     public func requireClient(_ id: String?) throws -> ClientApplication {
         guard let id, !id.isEmpty else { throw LatchkeyError.missing(.clientId) }
-        guard let client = settings.clients.first(where: { $0.id.caseInsensitiveCompare(id) == .orderedSame }) else {
+        guard let client = settings.clients.first(where: { ClientApplication.sameID($0.id, id) }) else {
             throw LatchkeyError.unknownClient
         }
         return client

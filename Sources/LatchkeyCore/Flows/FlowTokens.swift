@@ -6,7 +6,7 @@ extension LatchkeyEngine {
                  in tx: any Repositories) async throws -> String {
         let token = SecureRandom.token()
         let now = time.now()
-        try await tx.flows.insert(FlowRecord(id: UUID().uuidString.lowercased(), tokenHash: secretHash(token), kind: kind,
+        try await tx.flows.insert(FlowRecord(id: SecureRandom.uuidString(), tokenHash: secretHash(token), kind: kind,
                                              email: email, userId: userId, state: state,
                                              expiresAt: now + Double(settings.tokens.flowTTLSeconds), createdAt: now))
         return token
@@ -48,8 +48,8 @@ extension LatchkeyEngine {
     /// flow or another app is as good as unknown.
     func loadFlow(_ token: String?, kind: FlowRecord.Kind, client: String?, in tx: any Repositories) async throws -> FlowRecord {
         guard let token, !token.isEmpty else { throw LatchkeyError.missing(.continuationToken) }
-        guard token.count <= 512, let flow = try await tx.flows.find(tokenHash: secretHash(token)), flow.kind == kind,
-              flow.state.clientId.caseInsensitiveCompare(client ?? "") == .orderedSame else {
+        guard token.utf8.count <= 512, let flow = try await tx.flows.find(tokenHash: secretHash(token)), flow.kind == kind,
+              ClientApplication.sameID(flow.state.clientId, client ?? "") else {
             throw LatchkeyError.flowTokenInvalid
         }
         guard flow.expiresAt > time.now() else { throw LatchkeyError.flowTokenExpired }

@@ -112,7 +112,7 @@ extension LatchkeyEngine {
         return try await transaction { tx in
             guard continuationToken.count <= 512, let flow = try await tx.flows.find(tokenHash: self.secretHash(continuationToken)),
                   flow.kind != .signIn, flow.state.stage == .completed, let userId = flow.userId,
-                  flow.state.clientId.caseInsensitiveCompare(client.id) == .orderedSame else {
+                  ClientApplication.sameID(flow.state.clientId, client.id) else {
                 throw LatchkeyError.flowTokenInvalid
             }
             guard flow.expiresAt > self.time.now() else { throw LatchkeyError.flowTokenExpired }

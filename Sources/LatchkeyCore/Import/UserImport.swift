@@ -240,7 +240,7 @@ extension LatchkeyEngine {
 
         let now = time.now()
         let createdAt = source.createdAt ?? now
-        return UserRecord(stored: source.id ?? UUID().uuidString.lowercased(), objectId: source.objectId ?? SecureRandom.alphanumeric(10),
+        return UserRecord(stored: source.id ?? SecureRandom.uuidString(), objectId: source.objectId ?? SecureRandom.alphanumeric(10),
                           email: candidate.email, username: candidate.username, usernameKey: usernameKey, passwordHash: hash,
                           emailVerified: candidate.email != nil && source.emailVerified, status: source.status, attributes: attributes,
                           failedLoginCount: 0, createdAt: createdAt, updatedAt: source.updatedAt ?? createdAt,

@@ -54,7 +54,7 @@ extension LatchkeyEngine {
         let now = time.now()
         let token = SecureRandom.token()
         return NewRefreshToken(token: token, session: SessionRecord(
-            id: TimeOrderedID.make(at: now), familyId: familyId ?? UUID().uuidString.lowercased(), userId: user.id,
+            id: TimeOrderedID.make(at: now), familyId: familyId ?? SecureRandom.uuidString(), userId: user.id,
             kind: .native, audience: client.id, scope: scopes.joined(separator: " "), tokenHash: secretHash(token), createdAt: now,
             expiresAt: now + Double(settings.tokens.refreshTTLSeconds), parentId: parentId))
     }
@@ -71,7 +71,7 @@ extension LatchkeyEngine {
         var access = common
         access["scp"] = .string(scopes.joined(separator: " "))
         access["azp"] = .string(client.id)
-        access["jti"] = .string(UUID().uuidString.lowercased())
+        access["jti"] = .string(SecureRandom.uuidString())
         let accessToken = try JWT.sign(claims: access, key: key)
 
         var idToken: String?
@@ -104,9 +104,9 @@ extension LatchkeyEngine {
         let client = try requireClient(caller.clientId)
         guard let refreshToken, !refreshToken.isEmpty else { throw LatchkeyError.missing(.refreshToken) }
         let now = time.now()
-        guard refreshToken.count <= 512, let (record, user) = try await reader.sessions.findWithUser(tokenHash: secretHash(refreshToken)),
+        guard refreshToken.utf8.count <= 512, let (record, user) = try await reader.sessions.findWithUser(tokenHash: secretHash(refreshToken)),
               record.kind == .native, record.revokedAt == nil, record.expiresAt > now,
-              record.audience.caseInsensitiveCompare(client.id) == .orderedSame, user.status == .active else {
+              ClientApplication.sameID(record.audience, client.id), user.status == .active else {
             throw LatchkeyError.refreshTokenInvalid
         }
         // A refresh can narrow the scopes but never widen them.
@@ -157,7 +157,7 @@ extension LatchkeyEngine {
         let isAppSession = scp == Self.appSessionScope
         switch audience {
         case .nativeClients:
-            guard !isAppSession, settings.clients.contains(where: { $0.id.caseInsensitiveCompare(aud) == .orderedSame }) else {
+            guard !isAppSession, settings.clients.contains(where: { ClientApplication.sameID($0.id, aud) }) else {
                 throw LatchkeyError.accessTokenInvalid
             }
         case .appServices:

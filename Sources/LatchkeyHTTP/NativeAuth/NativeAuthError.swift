@@ -106,7 +106,7 @@ enum NativeAuthError {
         var fields: [String: JSONValue] = [
             "error": .string(error), "error_description": .string(description), "error_codes": .array(codes.map(JSONValue.int)),
             "timestamp": .string(ISO8601DateFormatter().string(from: Date())),
-            "trace_id": .string(UUID().uuidString.lowercased()), "correlation_id": .string(UUID().uuidString.lowercased()),
+            "trace_id": .string(SecureRandom.uuidString()), "correlation_id": .string(SecureRandom.uuidString()),
         ]
         fields.merge(extra) { _, new in new }
         return JSONResponse.make(status, fields, headers: headers)

@@ -15,10 +15,11 @@ struct NativeAuthForm: FormEncodedBody, Sendable {
     var refreshToken: String?
     var attributes: String?
 
-    enum CodingKeys: String, CodingKey {
-        case clientId = "client_id", username, password, newPassword = "new_password", challengeType = "challenge_type"
-        case continuationToken = "continuation_token", grantType = "grant_type", oob, scope, refreshToken = "refresh_token"
-        case attributes
+    init(form: FormFields) {
+        clientId = form["client_id"]; username = form["username"]; password = form["password"]
+        newPassword = form["new_password"]; challengeType = form["challenge_type"]
+        continuationToken = form["continuation_token"]; grantType = form["grant_type"]; oob = form["oob"]
+        scope = form["scope"]; refreshToken = form["refresh_token"]; attributes = form["attributes"]
     }
 
     /// `challenge_type`: space (or comma, or plus) separated; nil when absent or blank.

@@ -24,7 +24,7 @@ struct NativeAuthRoutes: Sendable {
         for prefix in ["", "/:tenant"] {
             for (path, handler) in endpoints {
                 group.post("\(prefix)/\(path)") { request, context in
-                    let form = try await request.decode(as: NativeAuthForm.self, context: context)
+                    let form = try await request.decodeForm(as: NativeAuthForm.self, context: context)
                     _ = try engine.requireClient(form.clientId)  // before anything else, as the SDK expects
                     return try await handler(form, clientAddress.caller(request, context: context, clientId: form.clientId))
                 }

@@ -32,7 +32,7 @@ struct HostedPages: Sendable {
         }
         router.post("/reset-password") { request, context in
             let form: ResetPasswordForm
-            do { form = try await request.decode(as: ResetPasswordForm.self, context: context) } catch is MalformedRequest {
+            do { form = try await request.decodeForm(as: ResetPasswordForm.self, context: context) } catch is MalformedRequest {
                 return page("message", .badRequest, ["title": "Reset failed", "message": "The form could not be read. Open the link from the mail again.",
                                                      "isError": true])
             }
@@ -90,4 +90,8 @@ struct ResetPasswordForm: FormEncodedBody, Sendable {
     var token: String?
     var tokenId: String?
     var password: String?
+
+    init(form: FormFields) {
+        token = form["token"]; tokenId = form["tokenId"]; password = form["password"]
+    }
 }

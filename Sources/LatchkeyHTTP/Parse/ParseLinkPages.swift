@@ -73,7 +73,7 @@ struct ParseLinkPages: Sendable {
         do {
             form = request.headers[.contentType]?.hasPrefix("application/json") == true
                 ? try await request.decode(as: ChoosePasswordJSON.self, context: context).form
-                : try await request.decode(as: ChoosePasswordForm.self, context: context)
+                : try await request.decodeForm(as: ChoosePasswordForm.self, context: context)
         } catch is MalformedRequest {
             return isXHR ? ParseError(107, "Invalid JSON.").response : redirect("invalid_link.html")
         }
@@ -130,9 +130,13 @@ struct ParseLinkPages: Sendable {
 }
 
 /// The choose-password form's fields (Parse's names); `username` and `confirm_new_password` are ignored.
-struct ChoosePasswordForm: FormEncodedBody, Sendable {
+struct ChoosePasswordForm: FormEncodedBody, Decodable, Sendable {
     var token: String?
     var newPassword: String?
+
+    init(form: FormFields) {
+        token = form["token"]; newPassword = form["new_password"]
+    }
 
     enum CodingKeys: String, CodingKey {
         case token

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LatchkeyCore
 import Logging
 
 /// One log line per request: request id (the client's `client-request-id` when it sent a UUID), method, route
@@ -10,7 +11,7 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
         var context = context
-        let requestId = request.headers[.clientRequestId].flatMap { UUIDString.isValid($0) ? $0 : nil } ?? UUID().uuidString.lowercased()
+        let requestId = request.headers[.clientRequestId].flatMap { UUIDString.isValid($0) ? $0 : nil } ?? SecureRandom.uuidString()
         context.logger[metadataKey: "request_id"] = .string(requestId)
         let logger = context.logger
         guard logger.logLevel <= .info else { return try await next(request, context) }
