@@ -10,10 +10,12 @@ import Glibc
 enum StoredDate {
     static func text(_ date: Date) -> DatabaseValue {
         let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()  // to the nearest, as the formatter does
+        // Outside four-digit years the formatter's rules (signs, padding) apply: hand those to it. The first bound
+        // (about 1000 to 9999 AD) is checked before the conversion to `time_t`, which traps on what does not fit.
+        guard (-30_610_224_000_000 ... 253_402_300_799_999).contains(milliseconds) else { return date.databaseValue }
         var seconds = time_t((milliseconds / 1000).rounded(.down))
         var parts = tm()
-        // Outside four-digit years the formatter's rules (signs, padding) apply: hand those to it.
-        guard milliseconds.isFinite, gmtime_r(&seconds, &parts) != nil, (1000...9999).contains(Int(parts.tm_year) + 1900) else {
+        guard gmtime_r(&seconds, &parts) != nil, (1000...9999).contains(Int(parts.tm_year) + 1900) else {
             return date.databaseValue
         }
         let fields: [(Int, Int, UInt8?)] = [

@@ -1,6 +1,6 @@
 import COpenSSL
 
-/// Cryptographically secure randomness from OpenSSL's CSPRNG.
+/// Cryptographically secure randomness: secrets from OpenSSL's CSPRNG; identifiers (`uuidString`) from the kernel's.
 public enum SecureRandom {
     public static func bytes(_ count: Int) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: count)

@@ -28,12 +28,13 @@ public final class SigningKey: @unchecked Sendable {
 
     private init(pkey: OpaquePointer) throws {
         self.pkey = pkey
-        guard let sign = EVP_MD_CTX_new() else { throw CryptoError.openSSL("EVP_MD_CTX_new") }
-        guard let verify = EVP_MD_CTX_new() else { EVP_MD_CTX_free(sign); throw CryptoError.openSSL("EVP_MD_CTX_new") }
+        let sign = try Self.digestContext { EVP_DigestSignInit($0, nil, EVP_sha256(), nil, pkey) }
+        guard let verify = try? Self.digestContext({ EVP_DigestVerifyInit($0, nil, EVP_sha256(), nil, pkey) }) else {
+            EVP_MD_CTX_free(sign)
+            throw CryptoError.openSSL("EVP_DigestVerifyInit")
+        }
         signTemplate = sign
         verifyTemplate = verify
-        guard EVP_DigestSignInit(sign, nil, EVP_sha256(), nil, pkey) == 1,
-              EVP_DigestVerifyInit(verify, nil, EVP_sha256(), nil, pkey) == 1 else { throw CryptoError.openSSL("DigestInit") }
         let jwk = try Self.publicCoordinates(pkey)
         // RFC 7638 thumbprint: stable kid derived from the public key itself.
         let canonical = "{\"crv\":\"P-256\",\"kty\":\"EC\",\"x\":\"\(jwk.x)\",\"y\":\"\(jwk.y)\"}"
@@ -110,6 +111,16 @@ public final class SigningKey: @unchecked Sendable {
         defer { EVP_MD_CTX_free(md) }
         guard EVP_MD_CTX_copy_ex(md, verifyTemplate) == 1 else { return false }
         return EVP_DigestVerify(md, der, Int(derLen), message, message.count) == 1
+    }
+
+    /// A new digest context set up by `initialize`; freed again if that fails.
+    private static func digestContext(_ initialize: (OpaquePointer) -> Int32) throws -> OpaquePointer {
+        guard let context = EVP_MD_CTX_new() else { throw CryptoError.openSSL("EVP_MD_CTX_new") }
+        guard initialize(context) == 1 else {
+            EVP_MD_CTX_free(context)
+            throw CryptoError.openSSL("EVP_DigestInit")
+        }
+        return context
     }
 
     private static func publicCoordinates(_ pkey: OpaquePointer) throws -> (x: String, y: String) {
