@@ -85,6 +85,12 @@ def users(rng, count, clock):
                '{"displayName":"Seeded User %d"}' % i, created, created, last)
 
 
+def token_key(created, rng):
+    """A stored refresh-token key as the server writes it: the issue time in milliseconds (6 bytes), then the
+    token's HMAC (random here: nobody holds these tokens, they stand for other people's sessions)."""
+    return int(created.timestamp() * 1000).to_bytes(6, "big") + rng.randbytes(32)
+
+
 def sessions(rng, user_ids, count, clock):
     """(id, family_id, user_id, token_hash, created_at, expires_at, rotated_at, revoked_at, parent_id) per token."""
     made = 0
@@ -107,7 +113,7 @@ def sessions(rng, user_ids, count, clock):
             created = start + datetime.timedelta(seconds=k * 3600)
             token_id = uuid_from(rng, made)
             rotated = created + datetime.timedelta(seconds=3600) if k < length - 1 else None
-            yield (token_id, family, user, rng.randbytes(32), created, created + datetime.timedelta(seconds=lifetime),
+            yield (token_id, family, user, token_key(created, rng), created, created + datetime.timedelta(seconds=lifetime),
                    rotated, revoked, parent)
             parent = token_id
             made += 1

@@ -1,7 +1,9 @@
 """What is on disk: schema and migrations, secrets never in clear, keys kept across restarts."""
+import base64
 import os
 import sqlite3
 import subprocess
+import time
 
 import strict
 from conftest import password_sign_in, sign_up, token_after_sign_up
@@ -99,5 +101,30 @@ def test_store_failure_is_a_generic_500_and_writes_nothing(email):
         assert db.execute("SELECT COUNT(*) FROM flows").fetchone()[0] == 0
         strict.ok(s.post("/signup/v1.0/start", {"username": email, "password": "correct horse battery",
                                                 "challenge_type": "oob password redirect"}), "signup/start")
+    finally:
+        s.cleanup()
+
+
+def test_refresh_tokens_are_stored_under_a_key_that_starts_with_their_issue_time(email):
+    """The token index stays ordered by time (new keys on its last pages), and the key is no clear secret."""
+    s = Server().start()
+    try:
+        before = int(time.time() * 1000)
+        first = strict.tokens(token_after_sign_up(s, email, sign_up(s, email)))
+        second = strict.tokens(s.post("/oauth2/v2.0/token", {"grant_type": "refresh_token", "refresh_token": first["refresh_token"]}))
+        after = int(time.time() * 1000)
+        db = sqlite3.connect(s.db_path)
+        issued = []
+        for token in (first["refresh_token"], second["refresh_token"]):
+            assert len(token) == 51 and all(c.isalnum() or c in "-_" for c in token), token
+            raw = base64.urlsafe_b64decode(token + "=")
+            assert len(raw) == 38
+            millis = int.from_bytes(raw[:6], "big")
+            assert before <= millis <= after
+            rows = db.execute("SELECT token_hash FROM sessions WHERE substr(token_hash, 1, 6) = ?", (raw[:6],)).fetchall()
+            assert len(rows) == 1 and len(rows[0][0]) == 38
+            assert raw[6:] not in rows[0][0]
+            issued.append(rows[0][0])
+        assert issued[0][:6] <= issued[1][:6]
     finally:
         s.cleanup()

@@ -108,8 +108,10 @@ extension LatchkeyEngine {
     /// Deletes what has outlived its use: flows and codes a day after expiry (kept that long to answer
     /// `expired_token`), expired refresh and link tokens, unconfirmed accounts past their link's lifetime, and
     /// delivered mail and audit rows past their retention, shared rate buckets idle for a day (full again by then).
-    /// Rows of each table one purge write removes at most.
-    static let purgeBatch = 500
+    /// Rows of each table one purge write removes at most: where a batch starts, and the bounds it adapts within.
+    static let purgeBatch = (first: 500, least: 16, most: 4000)
+    /// How long one purge write should hold the writer: a request queued behind it waits at most about this long.
+    static let purgeBatchTarget = Duration.milliseconds(10)
 
     public func purgeExpiredState() async {
         let now = time.now()
@@ -124,15 +126,24 @@ extension LatchkeyEngine {
         // Between two batches it waits nine times as long as the last one took, so the sweep holds the writer at most
         // a tenth of the time however slow the disk is (measured at 10 million token rows: a fixed 20 ms pause cut the
         // refresh grant to an eighth; at a tenth of the writer it runs as fast as with no purge under way).
+        // A batch is sized to take about `purgeBatchTarget`: at 10 million rows a delete touches several uncached
+        // index pages, and a fixed 500 rows held the writer (and every refresh queued behind it) for over 100 ms.
         var removed = 0
+        var limit = Self.purgeBatch.first
         let clock = ContinuousClock()
         do {
             while true {
                 let started = clock.now
-                let batch = try await store.direct.maintenance.purge(cutoffs, limit: Self.purgeBatch)
+                let batch = try await store.direct.maintenance.purge(cutoffs, limit: limit)
                 removed += batch
                 if batch == 0 || Task.isCancelled { break }
-                try? await Task.sleep(for: max(.milliseconds(20), (clock.now - started) * 9))
+                let took = clock.now - started
+                if took > Self.purgeBatchTarget {
+                    limit = max(Self.purgeBatch.least, limit / 2)
+                } else if took < Self.purgeBatchTarget / 2 {
+                    limit = min(Self.purgeBatch.most, limit * 2)
+                }
+                try? await Task.sleep(for: max(.milliseconds(20), took * 9))
             }
             if removed > 0 { logger.debug("purged \(removed) expired rows") }
         } catch {

@@ -30,12 +30,12 @@ extension LatchkeyEngine {
             guard let stored = try await tx.users.find(id: user.id) else { throw LatchkeyError.invalidCredentials }
             let current = try await self.recordSignIn(stored, rehash: rehash, method: "app_services password", caller: caller, in: tx)
             let now = self.time.now()
-            let refresh = SecureRandom.token()
+            let (refresh, refreshKey) = self.newSessionToken(at: now)
             let sessionId = SecureRandom.bytes(12).hex
             let deviceId = SecureRandom.bytes(12).hex
             try await tx.sessions.insert(SessionRecord(
                 id: sessionId, familyId: sessionId, userId: user.id, kind: .appServices, audience: app.id, scope: Self.appSessionScope,
-                tokenHash: self.secretHash(refresh), createdAt: now,
+                tokenHash: refreshKey, createdAt: now,
                 expiresAt: now + Double(self.settings.appSessionTTLSeconds), deviceId: deviceId))
             return AppLogin(accessToken: try self.appAccessToken(user: current, appId: app.id, sessionId: sessionId, deviceId: deviceId),
                             refreshToken: refresh, userId: user.id, deviceId: deviceId)
@@ -60,9 +60,8 @@ extension LatchkeyEngine {
 
     private func liveSession(_ refreshToken: String?) async throws -> (SessionRecord, UserRecord) {
         guard let refreshToken, !refreshToken.isEmpty, refreshToken.count <= 512 else { throw LatchkeyError.sessionInvalid }
-        let hash = secretHash(refreshToken)
         let now = time.now()
-        guard let (session, user) = try await reader.sessions.findWithUser(tokenHash: hash), session.kind == .appServices,
+        guard let (session, user) = try await findSession(token: refreshToken), session.kind == .appServices,
               session.revokedAt == nil, session.expiresAt > now, user.status == .active
         else { throw LatchkeyError.sessionInvalid }
         return (session, user)

@@ -19,7 +19,7 @@ public enum AccessTokenAudience: Sendable {
     case appServices
 }
 
-/// Access and ID tokens are ES256 JWTs; refresh tokens are random, stored as HMACs, rotated on every use.
+/// Access and ID tokens are ES256 JWTs; refresh tokens are random, stored as HMACs (`SessionTokens`), rotated on every use.
 extension LatchkeyEngine {
     static let defaultScopes = ["openid", "profile", "offline_access"]
     /// What discovery advertises; a client may be granted more through `clients[].scopes`.
@@ -52,10 +52,10 @@ extension LatchkeyEngine {
     func newRefreshToken(for user: UserRecord, client: ClientApplication, scopes: [String], familyId: String?,
                          parentId: String?) -> NewRefreshToken {
         let now = time.now()
-        let token = SecureRandom.token()
+        let (token, key) = newSessionToken(at: now)
         return NewRefreshToken(token: token, session: SessionRecord(
             id: TimeOrderedID.make(at: now), familyId: familyId ?? SecureRandom.uuidString(), userId: user.id,
-            kind: .native, audience: client.id, scope: scopes.joined(separator: " "), tokenHash: secretHash(token), createdAt: now,
+            kind: .native, audience: client.id, scope: scopes.joined(separator: " "), tokenHash: key, createdAt: now,
             expiresAt: now + Double(settings.tokens.refreshTTLSeconds), parentId: parentId))
     }
 
@@ -104,7 +104,7 @@ extension LatchkeyEngine {
         let client = try requireClient(caller.clientId)
         guard let refreshToken, !refreshToken.isEmpty else { throw LatchkeyError.missing(.refreshToken) }
         let now = time.now()
-        guard refreshToken.utf8.count <= 512, let (record, user) = try await reader.sessions.findWithUser(tokenHash: secretHash(refreshToken)),
+        guard let (record, user) = try await findSession(token: refreshToken),
               record.kind == .native, record.revokedAt == nil, record.expiresAt > now,
               ClientApplication.sameID(record.audience, client.id), user.status == .active else {
             throw LatchkeyError.refreshTokenInvalid

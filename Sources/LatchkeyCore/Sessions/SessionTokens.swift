@@ -1,0 +1,50 @@
+import Foundation
+
+/// Refresh tokens of native and App Services sessions, and the key each is stored and found under.
+///
+/// A token is 6 bytes of its issue time in Unix milliseconds, then 32 random bytes, in base64url (51 characters).
+/// Its key is the same 6 bytes followed by the token's HMAC. The token index holds every token not yet purged; a key
+/// that were only an HMAC would land on a random page of it, read from disk at millions of rows and written back
+/// in the commit, once to store the token and again to find it. With the time in front, the keys of this minute
+/// sit on the few pages the last commits dirtied, so issuing and finding a token stay flat as the table grows.
+/// The time is no secret (the access token issued with it says the same); the 256 random bits are the token.
+///
+/// Tokens issued before this shape (43 characters, only random bytes) are still found, under their bare HMAC.
+/// Parse session tokens keep Parse's own `r:` + 32 hex shape and their bare HMAC.
+extension LatchkeyEngine {
+    static let sessionTokenTimeBytes = 6
+    /// Base64url of 6 + 32 bytes, unpadded.
+    static let sessionTokenLength = 51
+
+    func newSessionToken(at now: Date) -> (token: String, key: Data) {
+        var bytes = Self.timePrefix(now)
+        bytes.append(contentsOf: SecureRandom.bytes(32))
+        let token = Base64URL.encode(bytes)
+        return (token, sessionKey(token))
+    }
+
+    /// The key a presented token is stored under; garbage yields a key nothing is stored under.
+    func sessionKey(_ token: String) -> Data {
+        guard let prefix = Self.timePrefix(of: token) else { return secretHash(token) }
+        var key = Data(prefix)
+        key.append(secretHash(token))
+        return key
+    }
+
+    /// The session and user behind a presented refresh token, if any (no check of its state).
+    func findSession(token: String) async throws -> (session: SessionRecord, user: UserRecord)? {
+        guard token.utf8.count <= 512 else { return nil }
+        return try await reader.sessions.findWithUser(tokenHash: sessionKey(token))
+    }
+
+    static func timePrefix(_ date: Date) -> [UInt8] {
+        let milliseconds = UInt64(max(0, date.timeIntervalSince1970 * 1000))
+        return (0..<sessionTokenTimeBytes).map { UInt8(truncatingIfNeeded: milliseconds >> UInt64(8 * (sessionTokenTimeBytes - 1 - $0))) }
+    }
+
+    /// The time bytes of a token of the current shape; nil for older tokens and for anything else.
+    static func timePrefix(of token: String) -> [UInt8]? {
+        guard token.utf8.count == sessionTokenLength, let head = Base64URL.decode(token.prefix(8)) else { return nil }
+        return head.count == sessionTokenTimeBytes ? head : nil
+    }
+}
