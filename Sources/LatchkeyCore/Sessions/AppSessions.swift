@@ -59,7 +59,7 @@ extension LatchkeyEngine {
     }
 
     private func liveSession(_ refreshToken: String?) async throws -> (SessionRecord, UserRecord) {
-        guard let refreshToken, !refreshToken.isEmpty, refreshToken.count <= 512 else { throw LatchkeyError.sessionInvalid }
+        guard let refreshToken, !refreshToken.isEmpty else { throw LatchkeyError.sessionInvalid }
         let now = time.now()
         guard let (session, user) = try await findSession(token: refreshToken), session.kind == .appServices,
               session.revokedAt == nil, session.expiresAt > now, user.status == .active

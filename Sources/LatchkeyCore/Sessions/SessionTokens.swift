@@ -12,12 +12,11 @@ import Foundation
 /// Tokens issued before this shape (43 characters, only random bytes) are still found, under their bare HMAC.
 /// Parse session tokens keep Parse's own `r:` + 32 hex shape and their bare HMAC.
 extension LatchkeyEngine {
-    static let sessionTokenTimeBytes = 6
     /// Base64url of 6 + 32 bytes, unpadded.
     static let sessionTokenLength = 51
 
     func newSessionToken(at now: Date) -> (token: String, key: Data) {
-        var bytes = Self.timePrefix(now)
+        var bytes = TimeOrderedID.millisecondBytes(now)
         bytes.append(contentsOf: SecureRandom.bytes(32))
         let token = Base64URL.encode(bytes)
         return (token, sessionKey(token))
@@ -37,14 +36,9 @@ extension LatchkeyEngine {
         return try await reader.sessions.findWithUser(tokenHash: sessionKey(token))
     }
 
-    static func timePrefix(_ date: Date) -> [UInt8] {
-        let milliseconds = UInt64(max(0, date.timeIntervalSince1970 * 1000))
-        return (0..<sessionTokenTimeBytes).map { UInt8(truncatingIfNeeded: milliseconds >> UInt64(8 * (sessionTokenTimeBytes - 1 - $0))) }
-    }
-
     /// The time bytes of a token of the current shape; nil for older tokens and for anything else.
     static func timePrefix(of token: String) -> [UInt8]? {
         guard token.utf8.count == sessionTokenLength, let head = Base64URL.decode(token.prefix(8)) else { return nil }
-        return head.count == sessionTokenTimeBytes ? head : nil
+        return head.count == 6 ? head : nil
     }
 }
