@@ -46,8 +46,16 @@ public final class SQLiteStore: Store {
         do {
             database = access == .readOnly ? try DatabaseQueue(path: path, configuration: config)
                                            : try DatabasePool(path: path, configuration: config)
-            // Take the write lock once now, so a read-only file or folder is reported at start, not at the first sign-up.
-            if access != .readOnly { try database.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE; COMMIT") } }
+            if access != .readOnly {
+                try database.writeWithoutTransaction { db in
+                    // GRDB sets NORMAL when it turns WAL on, which syncs only at checkpoints: a power cut could lose
+                    // a rotation that was already answered. FULL syncs the WAL on every commit, which group commit
+                    // shares among the writes of a batch. Set here, after GRDB's set-up, on the one writer connection.
+                    try db.execute(sql: "PRAGMA synchronous = FULL")
+                    // Take the write lock once now, so a read-only file or folder is reported at start, not at the first sign-up.
+                    try db.execute(sql: "BEGIN IMMEDIATE; COMMIT")
+                }
+            }
         } catch {
             throw OpenError(kind: access == .readOnly ? .unreadable : .cannotCreate,
                             description: "cannot open \(path)\(access == .readOnly ? "" : " for writing") (\(Self.reason(error)))")

@@ -1,0 +1,22 @@
+import Foundation
+import GRDB
+import Testing
+@testable import LatchkeyStorage
+
+/// A write is answered only once it is on disk: the writer connection syncs the WAL at every commit (FULL), not
+/// only at checkpoints (NORMAL, which GRDB sets when it turns WAL on and which could lose answered rotations).
+@Suite struct SQLiteDurabilityTests {
+    @Test func theWriterSyncsTheWALOnEveryCommit() async throws {
+        let path = NSTemporaryDirectory() + "latchkey-durable-" + UUID().uuidString + "/db.sqlite"
+        let store = try SQLiteStore(path: path, migrations: try SQLMigrations.read(directory: EngineHarness.migrations))
+        try store.migrate()
+        // A write through group commit, then the pragmas on that same writer connection.
+        try await store.commits.write { db in try db.execute(sql: "DELETE FROM sessions WHERE id = 'none'") }
+        let (mode, synchronous) = try await store.database.writeWithoutTransaction { db in
+            (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"))
+        }
+        #expect(mode == "wal")
+        #expect(synchronous == 2)  // FULL
+        try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
+    }
+}
