@@ -1,7 +1,9 @@
 """Strict checks of native-auth responses, mirroring what the MSAL native-auth SDK demands
 (specs/native-auth.md): status rules, exact enum values, integer types, required fields per endpoint."""
 import base64
+import datetime
 import json
+import re
 
 CHALLENGE_TYPES = {"oob", "password", "redirect"}
 POLL_STATUSES = {"in_progress", "succeeded", "failed", "not_started"}
@@ -67,6 +69,11 @@ def error(resp, error_value, suberror=None, code=None):
     assert isinstance(codes, list) and codes and all(is_int(c) for c in codes), body
     if code is not None:
         assert codes[0] == code, body
+    # The error's time: ISO 8601 in UTC to the second, and now (the clock of this machine, give or take).
+    stamp = body.get("timestamp")
+    assert isinstance(stamp, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z", stamp), body
+    when = datetime.datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=datetime.timezone.utc)
+    assert abs((datetime.datetime.now(datetime.timezone.utc) - when).total_seconds()) < 300, stamp
     if suberror is not None:
         assert body.get("suberror") == suberror, body
     if "required_attributes" in body:

@@ -39,7 +39,7 @@ extension LatchkeyEngine {
             if lockoutDelay(afterFailures: failures) != nil { EngineMetrics.lockouts.increment() }
             try await transaction { tx in
                 if let delay = self.lockoutDelay(afterFailures: failures) {
-                    let until = ISO8601DateFormatter().string(from: now + Double(delay))
+                    let until = (now + Double(delay)).formatted(.iso8601)
                     try await self.audit(tx, "lockout", caller: caller, userId: user.id, email: user.email,
                                          detail: "\(failures) failures, locked until \(until)")
                 }

@@ -2,11 +2,12 @@ import Foundation
 
 /// Continuation tokens: random, stored only as an HMAC, a fresh one for every step that succeeds.
 extension LatchkeyEngine {
-    func newFlow(_ kind: FlowRecord.Kind, email: String, userId: String?, state: FlowState,
-                 in tx: any Repositories) async throws -> String {
+    /// A flow's first row, and the continuation token that finds it. One insert needs no transaction of its own:
+    /// as a stand-alone write it joins the next group commit, so concurrent starts share one sync to disk.
+    func newFlow(_ kind: FlowRecord.Kind, email: String, userId: String?, state: FlowState) async throws -> String {
         let token = SecureRandom.token()
         let now = time.now()
-        try await tx.flows.insert(FlowRecord(id: SecureRandom.uuidString(), tokenHash: secretHash(token), kind: kind,
+        try await reader.flows.insert(FlowRecord(id: SecureRandom.uuidString(), tokenHash: secretHash(token), kind: kind,
                                              email: email, userId: userId, state: state,
                                              expiresAt: now + Double(settings.tokens.flowTTLSeconds), createdAt: now))
         return token

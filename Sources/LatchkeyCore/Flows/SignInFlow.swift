@@ -14,9 +14,7 @@ extension LatchkeyEngine {
         }
         guard types.oob || (types.password && user.passwordHash != nil) else { return .redirect }
         let state = FlowState(stage: .started, clientId: client.id, acceptsCode: types.oob, acceptsPassword: types.password)
-        let token = try await transaction { tx in
-            try await self.newFlow(.signIn, email: email, userId: user.id, state: state, in: tx)
-        }
+        let token = try await newFlow(.signIn, email: email, userId: user.id, state: state)
         return .started(continuationToken: token)
     }
 

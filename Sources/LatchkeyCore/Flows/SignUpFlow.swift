@@ -37,9 +37,7 @@ extension LatchkeyEngine {
         state.passwordHash = passwordHash
         state.attributes = accepted
         let initial = state
-        let token = try await transaction { tx in
-            try await self.newFlow(.signUp, email: email, userId: nil, state: initial, in: tx)
-        }
+        let token = try await newFlow(.signUp, email: email, userId: nil, state: initial)
         return .started(continuationToken: token)
     }
 

@@ -19,9 +19,7 @@ extension LatchkeyEngine {
         var state = FlowState(stage: .started, clientId: client.id, acceptsCode: true, acceptsPassword: types.password)
         state.decoy = !eligible
         let initial = state
-        let token = try await transaction { tx in
-            try await self.newFlow(.passwordReset, email: email, userId: eligible ? user?.id : nil, state: initial, in: tx)
-        }
+        let token = try await newFlow(.passwordReset, email: email, userId: eligible ? user?.id : nil, state: initial)
         return .started(continuationToken: token)
     }
 
