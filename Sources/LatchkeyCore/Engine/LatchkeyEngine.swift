@@ -110,8 +110,18 @@ public final class LatchkeyEngine: Sendable {
     /// Runs a write transaction. Uniqueness conflicts become the engine's errors; other storage failures are
     /// logged and become `.storeFailure`.
     func transaction<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T {
+        try await mappingStoreErrors { try await store.transaction(body) }
+    }
+
+    /// One write on its own, outside any transaction (it joins the next group commit), with the errors mapped as
+    /// `transaction` maps them.
+    func standaloneWrite<T: Sendable>(_ body: (any Repositories) async throws -> T) async throws -> T {
+        try await mappingStoreErrors { try await body(store.direct) }
+    }
+
+    private func mappingStoreErrors<T: Sendable>(_ write: () async throws -> T) async throws -> T {
         do {
-            return try await store.transaction(body)
+            return try await write()
         } catch let error as LatchkeyError {
             throw error
         } catch let conflict as StoreConflict {

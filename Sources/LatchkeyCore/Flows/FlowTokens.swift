@@ -7,9 +7,9 @@ extension LatchkeyEngine {
     func newFlow(_ kind: FlowRecord.Kind, email: String, userId: String?, state: FlowState) async throws -> String {
         let token = SecureRandom.token()
         let now = time.now()
-        try await reader.flows.insert(FlowRecord(id: SecureRandom.uuidString(), tokenHash: secretHash(token), kind: kind,
-                                             email: email, userId: userId, state: state,
-                                             expiresAt: now + Double(settings.tokens.flowTTLSeconds), createdAt: now))
+        let flow = FlowRecord(id: SecureRandom.uuidString(), tokenHash: secretHash(token), kind: kind, email: email, userId: userId,
+                              state: state, expiresAt: now + Double(settings.tokens.flowTTLSeconds), createdAt: now)
+        try await standaloneWrite { try await $0.flows.insert(flow) }
         return token
     }
 

@@ -118,7 +118,7 @@ extension LatchkeyEngine {
 
         // The common case, a first use, is one conditional write (rotate and store the child, or neither); the
         // tokens are signed after it is durable and outside any write, so signing never holds up other writers.
-        if record.rotatedAt == nil, try await reader.sessions.rotate(id: record.id, at: now, child: child.session) {
+        if record.rotatedAt == nil, try await standaloneWrite({ try await $0.sessions.rotate(id: record.id, at: now, child: child.session) }) {
             EngineMetrics.refreshRotated.increment()
             return try signTokens(for: user, client: client, scopes: scopes, refreshToken: child.token)
         }
