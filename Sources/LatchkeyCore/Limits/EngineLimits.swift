@@ -26,7 +26,9 @@ extension LatchkeyEngine {
 
     /// Outside a transaction: throws `.rateLimited` when over the limit.
     func limit(_ rule: LimitSettings.Rule, _ subject: String?, caller: CallerInfo) async throws {
-        guard let (error, first) = try await rateCheck(rule, subject, buckets: store.direct.rateBuckets) else { return }
+        // A per-address bucket is a stand-alone write: its store failures are mapped like every other write's.
+        guard let (error, first) = try await standaloneWrite({ try await self.rateCheck(rule, subject, buckets: $0.rateBuckets) })
+        else { return }
         if first, let subject {
             try? await auditDenial(rule, subject, caller: caller, in: store.direct)
         }
