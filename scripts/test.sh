@@ -28,6 +28,8 @@ fi
 
 python3 scripts/embed-defaults.py --check
 python3 scripts/openapi.py --check
+# The refresh-cost ablation (README, Benchmark) is a patch against the grant's source: keep it applying.
+git apply --check bench/refresh-ablation.patch
 
 # A throwaway PostgreSQL cluster (Debian's binaries, a temporary directory, a free port, a non-root owner) for the
 # PostgreSQL contract cases and the two-replica black-box tests; stopped and removed however the run ends.
