@@ -4,7 +4,8 @@ import Synchronization
 /// Group commit for stand-alone writes: the writes that arrive while one commit is under way share the next
 /// one. Each write runs in a savepoint of its own, so one write's failure (a taken email, a lost race) undoes
 /// only that write; every caller is answered only after the COMMIT that made its write durable returns. With the
-/// WAL synced on every commit (SQLite's default, kept), sixteen concurrent refreshes cost one fsync, not sixteen.
+/// WAL synced on every commit (`PRAGMA synchronous = FULL`, set in `SQLiteStore.init`), sixteen concurrent
+/// refreshes cost one fsync, not sixteen.
 final class GroupCommit: Sendable {
     /// One queued write: `run` on the writer connection inside the batch, `finish` once the batch is over.
     private struct Job: Sendable {

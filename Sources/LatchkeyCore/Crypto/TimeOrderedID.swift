@@ -8,15 +8,17 @@ import Foundation
 public enum TimeOrderedID {
     public static func make(at date: Date) -> String {
         var b = SecureRandom.bytes(16)
-        b.replaceSubrange(0..<6, with: millisecondBytes(date))
+        b.replaceSubrange(0..<millisecondByteCount, with: millisecondBytes(date))
         b[6] = 0x70 | (b[6] & 0x0F)  // version 7
         b[8] = 0x80 | (b[8] & 0x3F)  // RFC 9562 variant
         return SecureRandom.uuidString(b)
     }
 
+    static let millisecondByteCount = 6
+
     /// The 48-bit Unix millisecond count, big-endian: what makes keys sort by time (also refresh-token keys).
     static func millisecondBytes(_ date: Date) -> [UInt8] {
         let milliseconds = UInt64(max(0, date.timeIntervalSince1970 * 1000))
-        return (0..<6).map { UInt8(truncatingIfNeeded: milliseconds >> UInt64(40 - 8 * $0)) }
+        return (0..<millisecondByteCount).map { UInt8(truncatingIfNeeded: milliseconds >> UInt64(40 - 8 * $0)) }
     }
 }

@@ -39,6 +39,6 @@ extension LatchkeyEngine {
     /// The time bytes of a token of the current shape; nil for older tokens and for anything else.
     static func timePrefix(of token: String) -> [UInt8]? {
         guard token.utf8.count == sessionTokenLength, let head = Base64URL.decode(token.prefix(8)) else { return nil }
-        return head.count == 6 ? head : nil
+        return head.count == TimeOrderedID.millisecondByteCount ? head : nil
     }
 }
