@@ -101,6 +101,12 @@ def main():
     ap.add_argument("--seconds", type=int, default=8)
     ap.add_argument("--connections", type=int, default=16)
     args = ap.parse_args()
+    if args.rounds < 1 or args.seconds < 1:
+        ap.error("--rounds and --seconds must be at least 1")
+    for binary in filter(None, [args.binary, args.ablation_binary]):
+        if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
+            ap.error(f"no executable at {binary} (build it first: swift build -c release --product latchkey "
+                     "--static-swift-stdlib)")
     variants = [("shipped", args.binary, {}, True)]
     if args.ablation_binary:
         variants += [("ablation: no write", args.ablation_binary, {"LK_ABLATE_WRITE": "1"}, False),
