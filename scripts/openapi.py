@@ -264,6 +264,10 @@ def paths():
         {"name": "after", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 0}}, limit])}
     p[f"{a}/keys"] = {"get": admin_operation("Signing keys", success=obj(["keys"], keys={"type": "array", "items": ref("SigningKey")}))}
     p[f"{a}/keys/rotate"] = {"post": admin_operation("Rotate: a new key signs from now on", "201", success=ref("SigningKey"))}
+    kid = {"name": "kid", "in": "path", "required": True, "schema": S}
+    p[f"{a}/keys/{{kid}}/revoke"] = {"parameters": [kid], "post": admin_operation(
+        "Revoke a key: out of the JWKS and no longer verifying, at once here and on every replica within ten seconds",
+        success=obj(["revoked", "signing"], revoked=S, signing={"oneOf": [ref("SigningKey"), {"type": "null"}]}))}
     return p
 
 

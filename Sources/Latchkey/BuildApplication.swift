@@ -58,15 +58,18 @@ func buildApplication(_ config: LatchkeyConfig) async throws -> Application<Rout
         Observability.bootstrapMetrics()
         var options = AdminOptions(host: host, port: config.admin.port, token: config.admin.token, metrics: Observability.metricsText)
         options.openAPIDocument = EmbeddedDefaults.openAPIDocument
-        services.append(AdminServer.application(engine: engine, options: options, logger: logger))
-        if !["127.0.0.1", "::1", "localhost"].contains(host) {
+        options.listener = listenerHardening(config)
+        options.listener.tls = config.admin.tlsCertificate.flatMap { certificate in config.admin.tlsKey.map { (certificate, $0) } }
+        do { services.append(try AdminServer.application(engine: engine, options: options, logger: logger)) } catch {
+            throw StartupError(key: "admin.tls", message: "cannot load the certificate or key: \(error)", exitCode: .config)
+        }
+        if !config.admin.isLoopback {
             logger.warning("admin.listen is \(host):\(config.admin.port), not loopback: metrics (and the admin API) are reachable from the network.")
         }
         if config.admin.token == nil { logger.notice("admin.token_file is not set: the admin API is off; /metrics is served.") }
     }
     var serverOptions = ServerOptions(host: config.server.host, port: config.server.port, testingMailbox: mailbox)
-    serverOptions.idleTimeoutSeconds = Int64(config.server.idleTimeoutSeconds)
-    serverOptions.headerTimeoutSeconds = Int64(config.server.headerTimeoutSeconds)
+    serverOptions.listener = listenerHardening(config)
     serverOptions.trustedProxies = config.server.trustedProxies
     serverOptions.pages = try pages(config)
     serverOptions.corsAllowedOrigins = config.server.corsAllowedOrigins
@@ -74,7 +77,7 @@ func buildApplication(_ config: LatchkeyConfig) async throws -> Application<Rout
     serverOptions.parseMasterKeyIPs = config.parse.masterKeyIPs
     serverOptions.openAPIDocument = EmbeddedDefaults.openAPIDocument
     serverOptions.adminURL = config.admin.host.map { host in "http://\(host.contains(":") ? "[\(host)]" : host):\(config.admin.port)" }
-    if let certificate = config.server.tlsCertificate, let key = config.server.tlsKey { serverOptions.tls = (certificate, key) }
+    if let certificate = config.server.tlsCertificate, let key = config.server.tlsKey { serverOptions.listener.tls = (certificate, key) }
     let app: Application<RouterResponder<LatchkeyRequestContext>>
     do {
         app = try LatchkeyServer.application(engine: engine, options: serverOptions, services: services, logger: logger,
@@ -85,6 +88,15 @@ func buildApplication(_ config: LatchkeyConfig) async throws -> Application<Rout
     let adminNote = config.admin.host.map { ", admin on \($0):\(config.admin.port)" } ?? ""
     logger.info("latchkey serving \(config.server.publicURL)\(adminNote) (database \(runtime.storeDescription), mail \(config.mail.transport.rawValue))")
     return app
+}
+
+/// Deadlines and connection caps from `server.*`, for both listeners (TLS is each listener's own).
+private func listenerHardening(_ config: LatchkeyConfig) -> ListenerHardening {
+    var listener = ListenerHardening()
+    listener.idleTimeoutSeconds = Int64(config.server.idleTimeoutSeconds)
+    listener.headerTimeoutSeconds = Int64(config.server.headerTimeoutSeconds)
+    listener.connections = ConnectionCap.Limits(total: config.server.maxConnections, perAddress: config.server.maxConnectionsPerIP)
+    return listener
 }
 
 private func mailComposer(_ config: LatchkeyConfig) throws -> MailComposer {

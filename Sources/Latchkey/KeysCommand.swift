@@ -4,8 +4,8 @@ import LatchkeyCore
 
 /// `latchkey keys list | rotate`: the JWT signing keys.
 struct KeysCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "keys", abstract: "List or rotate the token signing keys.",
-                                                    subcommands: [List.self, Rotate.self])
+    static let configuration = CommandConfiguration(commandName: "keys", abstract: "List, rotate or revoke the token signing keys.",
+                                                    subcommands: [List.self, Rotate.self, Revoke.self])
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Every key: signing (the newest), published (verifies tokens not yet expired) or retired.")
@@ -25,6 +25,21 @@ struct KeysCommand: AsyncParsableCommand {
         func run() async throws {
             let key = try await Runtime.engine(options).rotateSigningKey(caller: UsersCommand.caller)
             print("new signing key \(key.kid)")
+        }
+    }
+
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Revoke a compromised key: it leaves the JWKS and stops verifying tokens at once; running servers drop it within ten seconds. Revoking the signing key makes a new one.")
+        @OptionGroup var options: ConfigOption
+        @Argument(help: "The key's kid (see `latchkey keys list`).") var kid: String
+        func run() async throws {
+            do {
+                let replacement = try await Runtime.engine(options).revokeSigningKey(kid: kid, caller: UsersCommand.caller)
+                print("revoked \(kid)" + (replacement.map { "; new signing key \($0.kid)" } ?? ""))
+            } catch LatchkeyEngine.KeyRevocationError.unknownKey {
+                throw StartupError(key: "kid", message: "no signing key \(kid) (see `latchkey keys list`)", exitCode: .noInput)
+            }
         }
     }
 }

@@ -18,6 +18,9 @@ struct Latchkey: AsyncParsableCommand {
     static func main() async {
         signal(SIGPIPE, SIG_IGN)  // a peer or child that goes away is an error on that write, not the end of the server
         MallocTuning.limitArenas()
+        // Everything Latchkey creates (the database and its WAL, mail files, exports, the import's temporary files)
+        // holds password hashes, keys or mail: readable by its owner only, folders 0700, files 0600.
+        umask(0o077)
         let arguments = Array(CommandLine.arguments.dropFirst())
         let commands = Set(configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"])
         if let first = arguments.first, !first.hasPrefix("-"), !commands.contains(first) {

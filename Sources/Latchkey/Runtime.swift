@@ -29,9 +29,13 @@ struct Runtime {
         if let postgres = config.database.postgres {
             let store = try await openPostgres(postgres, migrations: migrations ?? EmbeddedDefaults.postgresMigrations, access: access,
                                                logger: logger)
+            if postgres.tls == .prefer, !["127.0.0.1", "::1", "localhost"].contains(postgres.host), !postgres.host.hasPrefix("/") {
+                logger.warning("database.tls is 'prefer' for \(postgres.host): whoever sits on the network path can downgrade the connection to clear text. Use verify-full (or require).")
+            }
             return Runtime(config: config, logger: logger, store: store, storeDescription: postgres.safeDescription)
         }
         let store = try openSQLite(config, migrations: migrations ?? EmbeddedDefaults.migrations, access: access, logger: logger)
+        warnIfReadableByOthers(config.database.path, logger: logger)
         return Runtime(config: config, logger: logger, store: store, storeDescription: config.database.path)
     }
 
@@ -49,6 +53,17 @@ struct Runtime {
             throw StartupError(key: "database.path", message: error.description, exitCode: code)
         } catch {
             throw StartupError(key: "database.path", message: "cannot migrate \(config.database.path): \(error)", exitCode: .ioError)
+        }
+    }
+
+    /// The database holds password hashes, the server's HMAC key and the signing keys: an existing file (or its
+    /// folder) that others may read is worth a loud line; Latchkey does not change modes it did not set.
+    private static func warnIfReadableByOthers(_ path: String, logger: Logger) {
+        let folder = (path as NSString).deletingLastPathComponent
+        for candidate in [folder.isEmpty ? "." : folder, path, path + "-wal", path + "-shm"] {
+            guard let mode = (try? FileManager.default.attributesOfItem(atPath: candidate))?[.posixPermissions] as? Int,
+                  mode & 0o077 != 0 else { continue }
+            logger.warning("\(candidate) is readable by other users (mode \(String(mode, radix: 8))): it holds password hashes and keys; chmod \(candidate == path || candidate.hasSuffix("-wal") || candidate.hasSuffix("-shm") ? "600" : "700") it.")
         }
     }
 

@@ -1,10 +1,8 @@
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
-import NIOCore
-import HummingbirdTLS
-import NIOSSL
 import LatchkeyCore
+import NIOCore
 import Logging
 import Mustache
 import ServiceLifecycle
@@ -14,13 +12,10 @@ public struct ServerOptions: Sendable {
     public var host: String
     public var port: Int
     public var testingMailbox: TestingMailbox?
-    public var idleTimeoutSeconds: Int64 = 60
-    /// A whole request head must arrive within this many seconds (slow clients are cut).
-    public var headerTimeoutSeconds: Int64 = 10
+    /// Deadlines, header limits, the connection cap and TLS (trusted proxies are exempt from the per-address cap).
+    public var listener = ListenerHardening()
     public var trustedProxies: [String] = []
     public var corsAllowedOrigins: [String] = []
-    /// PEM certificate chain and private key paths; HTTPS when set.
-    public var tls: (certificate: String, key: String)?
     /// Templates of the hosted confirm / reset pages (config/pages).
     public var pages: MustacheLibrary = MustacheLibrary()
     /// The Parse dialect's mount path and the addresses a master key is accepted from.
@@ -75,19 +70,9 @@ public enum LatchkeyServer {
     public static func application(engine: LatchkeyEngine, options: ServerOptions, services: [any Service],
                                    logger: Logger, onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) throws
         -> Application<RouterResponder<LatchkeyRequestContext>> {
-        // Small header limits: nothing Latchkey serves needs big headers, and big ones cost memory per connection.
-        let headTimeout = TimeAmount.seconds(options.headerTimeoutSeconds)
-        let http1 = HTTP1Channel.Configuration(
-            additionalChannelHandlers: [RequestHeadGuard(headTimeout: headTimeout)], idleTimeout: .seconds(options.idleTimeoutSeconds),
-            httpDecoderConfiguration: .init(maxHeaderFieldSize: 16 * 1024, maxHeaderListSize: 32 * 1024, maxHeaderFieldCount: 100))
-        var server: HTTPServerBuilder = .http1(configuration: http1)
-        if let tls = options.tls {
-            let chain = try NIOSSLCertificate.fromPEMFile(tls.certificate).map { NIOSSLCertificateSource.certificate($0) }
-            let key = try NIOSSLPrivateKey(file: tls.key, format: .pem)
-            var tlsConfiguration = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key))
-            tlsConfiguration.minimumTLSVersion = .tlsv12  // TLS 1.0 and 1.1 are broken and deprecated (RFC 8996)
-            server = try .tls(.http1(configuration: http1), tlsConfiguration: tlsConfiguration)
-        }
+        // A trusted proxy speaks for many clients: it counts only against the total.
+        let cap = ConnectionCap(limits: options.listener.connections, exemptAddresses: options.trustedProxies)
+        let server = try options.listener.serverBuilder(cap: cap)
         return Application(
             router: router(engine: engine, options: options),
             server: server,

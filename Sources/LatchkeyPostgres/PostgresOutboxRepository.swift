@@ -86,6 +86,10 @@ extension PostgresRepositories {
             VALUES (\(signingKey.kid), \(signingKey.algorithm), \(signingKey.privateKeyPem), \(signingKey.createdAt))
             """)
     }
+
+    func deleteSigningKey(kid: String) async throws -> Bool {
+        try await rows("DELETE FROM signing_keys WHERE kid = \(kid) RETURNING kid").first != nil
+    }
 }
 
 // MARK: MaintenanceRepository

@@ -51,6 +51,7 @@ public struct PostgresSettings: Sendable {
 
     func clientConfiguration() throws -> PostgresClient.Configuration {
         var encryption = TLSConfiguration.makeClientConfiguration()
+        encryption.minimumTLSVersion = .tlsv12  // TLS 1.0 and 1.1 are broken and deprecated (RFC 8996)
         switch tls {
         case .disable, .prefer, .require: encryption.certificateVerification = .none
         case .verifyFull: if let caFile { encryption.trustRoots = .file(caFile) }

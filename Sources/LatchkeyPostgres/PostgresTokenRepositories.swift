@@ -19,6 +19,10 @@ extension PostgresRepositories {
         try ActionTokenRecord.decodeFirst(try await rows("SELECT * FROM action_tokens WHERE token_id = \(tokenId)"))
     }
 
+    func deleteAll(userId: String) async throws {
+        try await rows("DELETE FROM action_tokens WHERE user_id = \(userId)")
+    }
+
     func redeem(tokenId: String, kind: ActionTokenRecord.Kind, tokenHash: Data, now: Date) async throws -> String? {
         try await rows("""
             UPDATE action_tokens SET used_at = \(now)

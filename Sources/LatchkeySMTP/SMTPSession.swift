@@ -137,6 +137,7 @@ struct SMTPSession {
     private func makeTLSContext() throws -> NIOSSLContext? {
         guard settings.security != .none else { return nil }
         var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.minimumTLSVersion = .tlsv12  // TLS 1.0 and 1.1 are broken and deprecated (RFC 8996)
         if !settings.verifyCertificate { configuration.certificateVerification = .none }
         if let caFile = settings.caFile {
             configuration.additionalTrustRoots = [.file(caFile)]

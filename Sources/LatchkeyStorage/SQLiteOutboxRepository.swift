@@ -72,6 +72,10 @@ extension SQLiteRepositories {
     }
 
     func insert(signingKey: SigningKeyRecord) async throws { try await write { try signingKey.insert($0) } }
+
+    func deleteSigningKey(kid: String) async throws -> Bool {
+        try await write { db in try SigningKeyRecord.filter(Column("kid") == kid).deleteAll(db) > 0 }
+    }
 }
 
 // MARK: MaintenanceRepository

@@ -13,6 +13,10 @@ extension SQLiteRepositories {
 
     func find(tokenId: String) async throws -> ActionTokenRecord? { try await read { try ActionTokenRecord.fetchOne($0, key: tokenId) } }
 
+    func deleteAll(userId: String) async throws {
+        try await write { db in _ = try ActionTokenRecord.filter(Column("user_id") == userId).deleteAll(db) }
+    }
+
     func redeem(tokenId: String, kind: ActionTokenRecord.Kind, tokenHash: Data, now: Date) async throws -> String? {
         try await write { db in
             try String.fetchAll(db, sql: """

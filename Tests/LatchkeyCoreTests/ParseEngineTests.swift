@@ -21,12 +21,13 @@ import Testing
         let h = try await Self.harness()
         let login = try await h.engine.parseSignUp(app: Self.app, username: "ada", email: nil, password: "correct horse 9", fields: [:],
                                                    installationId: "i1", caller: h.caller)
-        #expect(try await h.engine.parseSession(app: Self.app, token: login.sessionToken).user.username == "ada")
+        let token = try #require(login.sessionToken)
+        #expect(try await h.engine.parseSession(app: Self.app, token: token).user.username == "ada")
         await #expect(throws: LatchkeyError.sessionInvalid) {
-            try await h.engine.parseSession(app: ParseApp(id: "other"), token: login.sessionToken)
+            try await h.engine.parseSession(app: ParseApp(id: "other"), token: token)
         }
         h.time.advance(seconds: 3601)
-        await #expect(throws: LatchkeyError.sessionExpired) { try await h.engine.parseSession(app: Self.app, token: login.sessionToken) }
+        await #expect(throws: LatchkeyError.sessionExpired) { try await h.engine.parseSession(app: Self.app, token: token) }
         #expect(try await h.engine.parseSessions(app: Self.app, of: login.user).isEmpty)
     }
 

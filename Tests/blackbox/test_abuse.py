@@ -167,7 +167,9 @@ def test_common_password_list_is_enforced(direct, email):
                      "invalid_grant", suberror="password_banned")
 
 
-def test_three_hundred_idle_connections_do_not_stop_service(direct, email):
+def test_three_hundred_idle_connections_do_not_stop_service(email):
+    # Above the per-address cap (test_connection_limits.py): here every idle connection is admitted and held.
+    direct = Server(env={"LATCHKEY_LIMITS_ENABLED": "true", "LATCHKEY_SERVER_MAX_CONNECTIONS_PER_IP": "1000"}).start()
     idle = []
     try:
         for _ in range(300):
@@ -181,6 +183,7 @@ def test_three_hundred_idle_connections_do_not_stop_service(direct, email):
     finally:
         for sock in idle:
             sock.close()
+        direct.cleanup()
 
 
 def test_idle_connections_are_closed_after_the_timeout():
@@ -391,5 +394,28 @@ def test_every_per_ip_rule_answers_429(email):
                                                            "challenge_type": ALL_TYPES}), "resetpassword/challenge")
         limited(s.post("/resetpassword/v1.0/challenge", {"continuation_token": st["continuation_token"],
                                                          "challenge_type": ALL_TYPES}))  # mail_per_ip (sign-up mail + this)
+    finally:
+        s.cleanup()
+
+
+def test_ipv6_networks_share_aggregate_allowances():
+    """Per /64 the rule's allowance; a /56 shares 4 times it, a /48 16 times: a client holding a /48 cannot multiply its
+    allowance by rotating through its /64s."""
+    s = Server(env={"LATCHKEY_LIMITS_ENABLED": "true", "LATCHKEY_SERVER_TRUSTED_PROXIES": "[127.0.0.1]",
+                    "LATCHKEY_LIMITS_SIGNIN_PER_IP_REQUESTS": "2", "LATCHKEY_LIMITS_SIGNIN_PER_IP_PER_SECONDS": "3600"}).start()
+    try:
+        def initiate(ip):
+            return s.post("/oauth2/v2.0/initiate", {"username": "nobody@example.com", "challenge_type": ALL_TYPES},
+                          headers=as_ip(ip)).status_code
+        # One /64: 2 allowed.
+        assert [initiate("2001:db8:1:1::1"), initiate("2001:db8:1:1::2"), initiate("2001:db8:1:1::3")][2] == 429
+        # Other /64s of the same /56 (2001:db8:1:0::/56): 8 in all, of which 3 are spent above (2 allowed, 1 denied).
+        statuses = [initiate(f"2001:db8:1:{n:x}::1") for n in range(2, 10)]
+        assert statuses.count(400) == 6 and statuses[-1] == 429, statuses
+        # Other /56s of the same /48 (2001:db8:1::/48): 32 in all.
+        statuses = [initiate(f"2001:db8:1:{n << 8:x}::1") for n in range(1, 30)]
+        assert statuses.count(400) == 32 - 8 and statuses[-1] == 429, statuses
+        # Another /48 is untouched.
+        assert initiate("2001:db8:2::1") == 400
     finally:
         s.cleanup()

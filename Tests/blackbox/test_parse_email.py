@@ -53,7 +53,9 @@ def location(r):
 def test_sign_up_mails_a_verification_link_and_login_waits_for_it(server):
     s, c = server, ParseClient(server)
     username, address = new_user()
-    login_signup_response(ok(c.call("POST", "/users", {"username": username, "password": PASSWORD, "email": address}), 201))
+    created = ok(c.call("POST", "/users", {"username": username, "password": PASSWORD, "email": address}), 201)
+    # As Parse Server: an app that keeps unverified users out answers the sign-up without a session.
+    assert set(created) == {"objectId", "createdAt"}, created
     verify = link(s, address, "verify_email")
     error(c.call("POST", "/login", {"username": username, "password": PASSWORD}), 205, "User email is not verified.")
     # Another app of the same server that does not verify emails lets the user in.
@@ -82,7 +84,8 @@ def test_sign_up_mails_a_verification_link_and_login_waits_for_it(server):
     other = "new-" + address
     ok(c.call("PUT", f"/users/{logged['objectId']}", {"email": other}, session_token=logged["sessionToken"]))
     link(s, other, "verify_email")
-    assert ok(c.call("GET", "/users/me", session_token=logged["sessionToken"]))["emailVerified"] is False
+    # This app keeps unverified users out: the session stops working until the new address is verified.
+    error(c.call("GET", "/users/me", session_token=logged["sessionToken"]), 205, "User email is not verified.")
 
 
 def test_master_sign_up_sets_email_verified(server):
@@ -112,7 +115,7 @@ def test_password_reset_link_over_http(server):
     token = reset.split("token=")[1]
     post = s.base + f"/parse/apps/{APP_ID}/request_password_reset"
     weak = location(requests.post(post, data={"token": token, "new_password": "password123"}, allow_redirects=False))
-    assert weak.startswith("/parse/apps/choose_password?") and "error=" in weak and "token=" + token in weak
+    assert weak.startswith("/parse/apps/choose_password?") and "error=banned" in weak and "token=" + token in weak
     assert "too common" in requests.get(s.base + weak).text
 
     xhr = {"X-Requested-With": "XMLHttpRequest"}
@@ -151,3 +154,12 @@ def test_verify_and_reset_pages_in_a_browser(server, browser, tmp_path):  # noqa
     WebDriverWait(browser, 5).until(lambda b: "<h1>Password changed</h1>" in b.page_source)
     assert browser.current_url.endswith("/parse/apps/password_reset_success.html")
     ok(c.call("POST", "/login", {"username": username, "password": NEW_PASSWORD}))
+
+
+def test_the_choose_password_page_shows_only_its_own_messages(server):
+    s = server
+    spoof = "Your account is suspended. Call +1-555-0100 now"
+    page = requests.get(s.base + "/parse/apps/choose_password", params={"id": APP_ID, "token": "a" * 88, "error": spoof}, timeout=10)
+    assert page.status_code == 200 and "suspended" not in page.text and "555-0100" not in page.text
+    page = requests.get(s.base + "/parse/apps/choose_password", params={"id": APP_ID, "token": "a" * 88, "error": "banned"}, timeout=10)
+    assert "too common" in page.text

@@ -6,6 +6,7 @@ import time
 import uuid
 
 import pytest
+import requests
 
 from harness import ROOT, Server
 from webhook import SignedWebhook
@@ -82,3 +83,19 @@ def test_command_function_and_unknown_names(cloud):
     error(c.call("POST", "/functions/nope", {}), 141, 'Invalid function: "nope"')
     log = cloud.read_log()
     assert "exited with status 3" in log and "neither" in log
+
+
+def test_credentials_never_reach_a_function(cloud):
+    c = ParseClient(cloud)
+    received = cloud.hook.received
+    received.clear()
+    headers = {"X-Parse-Application-Id": APP_ID, "Content-Type": "application/json", "Proxy-Authorization": "Basic c2VjcmV0",
+               "X-Api-Key": "secret-api-key", "X-Parse-REST-API-Key": "rest-key", "User-Agent": "parse-test"}
+    body = {"name": "Ada", "_RESTAPIKey": "rest-key", "_ClientVersion": "js5", "_JavaScriptKey": "js", "_anything": 1}
+    r = requests.post(cloud.base + "/parse/functions/hello", json=body, headers=headers, timeout=30)
+    assert r.status_code == 200, r.text
+    got = received[-1]["body"]
+    assert got["params"] == {"name": "Ada"}, got["params"]
+    forwarded = {k.lower(): v for k, v in got["headers"].items()}
+    assert forwarded.get("user-agent") == "parse-test" and forwarded["x-parse-application-id"] == APP_ID
+    assert not {"proxy-authorization", "x-api-key", "x-parse-rest-api-key", "authorization", "cookie"} & set(forwarded), forwarded

@@ -2,7 +2,10 @@
 import email
 import re
 import email.policy
+import socket
 import sqlite3
+import ssl
+import threading
 import subprocess
 import time
 import uuid
@@ -179,3 +182,38 @@ def test_smtp_configuration_errors_are_named():
     out = subprocess.run([BINARY, "serve"], env=s.env, cwd=s.dir, capture_output=True, timeout=60)
     s.cleanup()
     assert out.returncode == 78 and b"mail.smtp.host" in out.stderr
+
+
+def test_a_relay_that_offers_only_tls_1_1_is_refused(certificate):
+    """An implicit-TLS listener that speaks at most TLS 1.1: Latchkey's handshake must fail (TLS 1.2 is the floor)."""
+    cert, key = certificate
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    context.minimum_version, context.maximum_version = ssl.TLSVersion.TLSv1, ssl.TLSVersion.TLSv1_1
+    context.set_ciphers("DEFAULT:@SECLEVEL=0")
+    listener = socket.create_server(("127.0.0.1", 0))
+    handshakes = []
+
+    def serve():
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            try:
+                with context.wrap_socket(conn, server_side=True) as tls:
+                    handshakes.append(tls.version())
+                    tls.sendall(b"421 test relay closing\r\n")
+            except (ssl.SSLError, OSError) as error:
+                handshakes.append(type(error).__name__)
+
+    threading.Thread(target=serve, daemon=True).start()
+    s = Server(env=smtp_env(listener.getsockname()[1], cert, LATCHKEY_MAIL_SMTP_TLS="tls")).start()
+    try:
+        start_sign_up(s, f"old-tls-{uuid.uuid4().hex[:8]}@example.com")
+        wait_for(lambda: handshakes)
+        assert "TLSv1.1" not in handshakes and "TLSv1" not in handshakes, handshakes
+        assert "will retry" in s.read_log()
+    finally:
+        s.cleanup()
+        listener.close()

@@ -86,6 +86,7 @@ struct LatchkeyConfig {
         engine.parseApps = parse.apps
         engine.parseSessionTTLSeconds = parse.sessionTTLSeconds
         engine.parseMount = parse.mount
+        engine.customFieldLimits = parse.fieldLimits
         let retention = try RetentionSettings(source.section(RetentionSettings.section),
                                               defaults: (engine.auditRetentionDays, engine.sentMailRetentionDays))
         engine.auditRetentionDays = retention.auditDays

@@ -368,10 +368,25 @@ Der Link ist {{minutes}} Minuten gültig. Bestätigen Sie nur, wenn Sie sich sel
 lässt das bei der Registrierung gewählte Passwort dieses Konto öffnen. Falls nicht, ignorieren Sie diese E-Mail; dann geschieht nichts.
 
 """#),
+        ("de/email_changed.html", #"""
+<!doctype html>
+<html><body style="font-family:sans-serif">
+<p>Am {{time}} wurde die E-Mail-Adresse Ihres Kontos {{email}} geändert{{#newEmail}}, auf {{newEmail}}{{/newEmail}}. Mails zum Konto kommen nicht mehr an diese Adresse. Waren Sie das nicht, wenden Sie sich jetzt an den Support der App.</p>
+</body></html>
+
+"""#),
+        ("de/email_changed.subject", #"""
+Die E-Mail-Adresse Ihres {{{product}}}-Kontos wurde geändert
+
+"""#),
+        ("de/email_changed.text", #"""
+Am {{{time}}} wurde die E-Mail-Adresse Ihres Kontos {{{email}}} geändert{{#newEmail}}, auf {{{newEmail}}}{{/newEmail}}. Mails zum Konto kommen nicht mehr an diese Adresse. Waren Sie das nicht, wenden Sie sich jetzt an den Support der App.
+
+"""#),
         ("de/password_changed.html", #"""
 <!doctype html>
 <html><body style="font-family:sans-serif">
-<p>Das Passwort Ihres Kontos {{email}} wurde soeben geändert. Waren Sie das nicht, setzen Sie Ihr Passwort jetzt zurück.</p>
+<p>Das Passwort Ihres Kontos {{email}} wurde am {{time}} geändert. Waren Sie das nicht, setzen Sie Ihr Passwort jetzt zurück.</p>
 </body></html>
 
 """#),
@@ -380,7 +395,7 @@ Ihr {{{product}}}-Passwort wurde geändert
 
 """#),
         ("de/password_changed.text", #"""
-Das Passwort Ihres Kontos {{{email}}} wurde soeben geändert. Waren Sie das nicht, setzen Sie Ihr Passwort jetzt zurück.
+Das Passwort Ihres Kontos {{{email}}} wurde am {{{time}}} geändert. Waren Sie das nicht, setzen Sie Ihr Passwort jetzt zurück.
 
 """#),
         ("de/reset_code.html", #"""
@@ -489,10 +504,25 @@ The link expires in {{minutes}} minutes. Confirm only if you signed up yourself:
 chosen at sign-up open this account. If you did not sign up, ignore this mail and nothing happens.
 
 """#),
+        ("en/email_changed.html", #"""
+<!doctype html>
+<html><body style="font-family:sans-serif">
+<p>On {{time}} the email address of your account {{email}} was changed{{#newEmail}} to {{newEmail}}{{/newEmail}}. Mail about the account no longer comes to this address. If this was not you, contact the app's support now.</p>
+</body></html>
+
+"""#),
+        ("en/email_changed.subject", #"""
+The email address of your {{{product}}} account was changed
+
+"""#),
+        ("en/email_changed.text", #"""
+On {{{time}}} the email address of your account {{{email}}} was changed{{#newEmail}} to {{{newEmail}}}{{/newEmail}}. Mail about the account no longer comes to this address. If this was not you, contact the app's support now.
+
+"""#),
         ("en/password_changed.html", #"""
 <!doctype html>
 <html><body style="font-family:sans-serif">
-<p>The password of your account {{email}} was just changed. If this was not you, reset your password now.</p>
+<p>The password of your account {{email}} was changed on {{time}}. If this was not you, reset your password now.</p>
 </body></html>
 
 """#),
@@ -501,7 +531,7 @@ Your {{{product}}} password was changed
 
 """#),
         ("en/password_changed.text", #"""
-The password of your account {{{email}}} was just changed. If this was not you, reset your password now.
+The password of your account {{{email}}} was changed on {{{time}}}. If this was not you, reset your password now.
 
 """#),
         ("en/reset_code.html", #"""

@@ -48,6 +48,7 @@ extension LatchkeyEngine {
                 try await tx.users.delete(id: holder.id)
             }
         }
+        try await requireNoIdentifierClash(username: account.username, email: account.email, excluding: nil, in: tx)
         let user = UserRecord(id: SecureRandom.uuidString(), email: account.email, username: account.username,
                               passwordHash: account.passwordHash, emailVerified: account.emailVerified, status: account.status,
                               attributes: account.attributes, now: time.now())

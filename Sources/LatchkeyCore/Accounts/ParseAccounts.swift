@@ -63,6 +63,8 @@ extension LatchkeyEngine {
     public func parseUpdateUser(app: ParseApp, objectId: String, changes: ParseUserChanges, actor: ParseActor, installationId: String?,
                                 caller: CallerInfo) async throws -> (user: UserRecord, sessionToken: String?) {
         try actor.requireMayWrite(emailVerified: changes.emailVerified)
+        // The operator's master key is not limited; a session is (a stolen one must not rewrite accounts at will).
+        if !actor.isMaster { try await limit(.updatePerIP, caller.ip, caller: caller) }
         let target = try await actor.writableUser(objectId: objectId, in: reader.users)
         let username = try changes.username.map { try requireUsername($0) }
         let email = try changes.email.map { try $0.map { try requireEmail($0) } }
@@ -71,15 +73,20 @@ extension LatchkeyEngine {
         }
         return try await transaction { tx -> (user: UserRecord, sessionToken: String?) in
             guard var user = try await tx.users.find(id: target.id) else { throw LatchkeyError.objectNotFound }
-            let attributes = try Self.applying(changes.fields, to: user.attributes)
-            // Names are checked for every written field, types for the values they end up with.
-            try await self.checkCustomFields(Dictionary(uniqueKeysWithValues: changes.fields.keys.map { ($0, attributes[$0] ?? .null) }), in: tx)
-            user.attributes = attributes
-            if let username { user.setUsername(username) }
+            let applied = try Self.applying(changes.fields, to: user.attributes)
+            // Names are checked for every written field, types and schemas for the values they end up with.
+            user.attributes = try await self.checkCustomFields(
+                Dictionary(uniqueKeysWithValues: changes.fields.keys.map { ($0, applied[$0] ?? .null) }), into: user.attributes,
+                app: app.id, in: tx)
+            let previousEmail = user.email
+            if let username {
+                try await self.requireNoIdentifierClash(username: username, email: nil, excluding: user.id, in: tx)
+                user.setUsername(username)
+            }
             if let email {
                 guard email != nil || user.username != nil else { throw LatchkeyError.missing(.email) }
-                user.email = email
-                user.emailVerified = false
+                try await self.changeEmail(of: &user, to: email, caller: caller, in: tx)
+                user.emailVerified = false  // as Parse Server: an email written, even the same one, is unverified again
             }
             if let verified = changes.emailVerified { user.emailVerified = verified && user.email != nil }
             user.updatedAt = self.time.now()
@@ -89,7 +96,7 @@ extension LatchkeyEngine {
                 try await self.mailParseLink(.confirmation, to: user, app: app, caller: caller, in: tx)
             }
             guard let hash else { return (user, nil) }
-            try await self.applyNewPassword(hash, to: &user, caller: caller, in: tx)
+            try await self.applyNewPassword(hash, to: &user, previousEmail: previousEmail, caller: caller, in: tx)
             guard !actor.isMaster else { return (user, nil) }
             let login = try await self.openParseSession(for: user, app: app, installationId: installationId, action: "login", in: tx)
             return (login.user, login.sessionToken)

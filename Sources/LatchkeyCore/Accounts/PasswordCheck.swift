@@ -16,7 +16,7 @@ extension LatchkeyEngine {
     /// parallel each take a slot and the lock holds however many arrive at once. A wrong password is audited (and
     /// the lock, when it starts).
     func countedPasswordCheck(_ password: String, for user: UserRecord, caller: CallerInfo) async throws -> PasswordHasher.Verdict {
-        guard let phc = user.passwordHash else { throw LatchkeyError.invalidCredentials }
+        guard let phc = user.passwordHash else { try await refuseAfterDummyCheck(password) }
         let now = time.now()
         let attempt = try await transaction { tx -> PasswordAttempt? in
             let attempt = try await tx.users.takePasswordAttempt(userId: user.id, now: now)
@@ -47,6 +47,23 @@ extension LatchkeyEngine {
             }
         }
         return verdict
+    }
+
+    /// Refuses a sign-in for an account that cannot pass (unknown, without a password, disabled) only after checking
+    /// the password against a dummy hash of the configured cost: the answer takes as long as for a real account, so
+    /// its timing does not tell which accounts exist.
+    func refuseAfterDummyCheck(_ password: String) async throws -> Never {
+        let hash: String
+        if let made = dummyHash.withLock({ $0 }) {
+            hash = made
+        } else {
+            let hasher = passwordHasher
+            let random = SecureRandom.bytes(16).hex
+            hash = try await hashingPool.run { hasher.hash(random) }
+            dummyHash.withLock { $0 = $0 ?? hash }
+        }
+        _ = try await verifyPassword(password, against: hash)
+        throw LatchkeyError.invalidCredentials
     }
 
     /// Gives back the slot a matching password took when no sign-in follows (a pending account, a recovery function).

@@ -45,7 +45,11 @@ extension LatchkeyEngine {
             user.status = disabled ? .disabled : .active
             user.updatedAt = now
             try await tx.users.update(user)
-            if disabled { try await tx.sessions.revoke(userId: user.id, at: now) }
+            if disabled {
+                // A disabled account keeps no way back in: no session, and no mailed link that could verify or reset it.
+                try await tx.sessions.revoke(userId: user.id, at: now)
+                try await tx.linkTokens.deleteAll(userId: user.id)
+            }
             try await self.audit(tx, disabled ? "admin.user_disabled" : "admin.user_enabled", caller: caller, userId: user.id, email: user.email)
             return user
         }

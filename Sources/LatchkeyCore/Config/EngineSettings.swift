@@ -82,6 +82,8 @@ public struct EngineSettings: Sendable {
     public var parseSessionTTLSeconds = 31_536_000
     /// Where the Parse dialect is mounted: its mailed links point below it.
     public var parseMount = "/parse"
+    /// How many fields (attributes and custom fields together) a user may hold, and their size as JSON.
+    public var customFieldLimits = FieldLimits()
     /// How long a replaced signing key stays published: the longest-lived token it signs (access and ID tokens of
     /// every dialect) plus five minutes of clock skew between replicas and verifiers.
     public var signingKeyRetentionSeconds: Double { Double(max(tokens.accessTTLSeconds, appAccessTTLSeconds) + 300) }
@@ -96,4 +98,11 @@ public struct EngineSettings: Sendable {
     }
 
     public var issuer: String { publicURL }
+}
+
+/// The most fields a user may hold (attributes and custom fields together) and their size as JSON text.
+public struct FieldLimits: Sendable, Equatable {
+    public var count = 64
+    public var bytes = 16 * 1024
+    public init() {}
 }

@@ -29,6 +29,14 @@ public enum Digest {
     }
 }
 
+extension Digest {
+    /// Whether a presented secret (a key, a token) is the expected one: their SHA-256 digests compared in constant
+    /// time, so neither the secret's bytes nor its length leak through timing.
+    public static func sameSecret(_ presented: String, _ expected: String) -> Bool {
+        constantTimeEqual(sha256(Array(presented.utf8)), sha256(Array(expected.utf8)))
+    }
+}
+
 public extension Array where Element == UInt8 {
     /// Lower-case hex, two digits a byte (written directly: `String(format:)` per byte went through printf).
     var hex: String {

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 
 /// Which surface a call came through: metrics count sign-ins and sign-ups by it.
 public enum CallerDialect: String, Sendable { case native, appServices = "app_services", parse, admin }
@@ -37,6 +38,9 @@ public final class LatchkeyEngine: Sendable {
     /// Operator functions by name (webhook / command), for App Services confirmation and reset modes.
     let functions: [String: any OperatorFunction]
     let rateLimiter = RateLimiter()
+    /// A hash of a random password at the configured cost, made on first need: what a sign-in for an account that
+    /// cannot pass is checked against, so it takes as long as a real one.
+    let dummyHash = Mutex<String?>(nil)
 
     private init(store: any Store, settings: EngineSettings, time: any TimeSource, logger: Logger,
                  serverKey: [UInt8], keyRing: SigningKeyRing, tenantId: String, mailComposer: MailComposer,

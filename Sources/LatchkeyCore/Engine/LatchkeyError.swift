@@ -51,6 +51,8 @@ public enum LatchkeyError: Error, Sendable, Equatable {
     case sessionExpired
     /// A custom field whose name is not `^[A-Za-z][0-9A-Za-z_]*$` or is reserved.
     case invalidFieldName(String)
+    /// A write that would leave a user more fields, or larger ones, than the deployment allows.
+    case fieldsOverLimit(maxFields: Int, maxBytes: Int)
     /// A custom field written with another type than its first write gave it.
     case fieldTypeMismatch(field: String, expected: String, got: String)
     /// The named account or session does not exist, or the caller may not see it.

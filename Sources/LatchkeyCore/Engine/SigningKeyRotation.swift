@@ -33,6 +33,30 @@ extension LatchkeyEngine {
         return SigningKeyInfo(kid: record.kid, algorithm: record.algorithm, createdAt: record.createdAt, state: .signing)
     }
 
+    public enum KeyRevocationError: Error, Sendable, Equatable { case unknownKey }
+
+    /// Revokes a (compromised) key: it leaves the JWKS and stops verifying on this process at once, on every other
+    /// replica at its next reload (every ten seconds), however long its tokens had left. Revoking the key that signs
+    /// makes a new one first, in the same transaction, so there is always a key to sign with.
+    public func revokeSigningKey(kid: String, caller: CallerInfo) async throws -> SigningKeyInfo? {
+        let replacement = try SigningKey.generate()
+        let record = SigningKeyRecord(kid: replacement.kid, algorithm: replacement.algorithm,
+                                      privateKeyPem: try replacement.privateKeyPEM(), createdAt: time.now())
+        guard try await reader.serverValues.signingKeys().contains(where: { $0.kid == kid }) else { throw KeyRevocationError.unknownKey }
+        let rotated = try await transaction { tx -> Bool in
+            let keys = try await tx.serverValues.signingKeys()
+            let signing = keys.first?.kid == kid
+            if signing { try await tx.serverValues.insert(signingKey: record) }
+            _ = try await tx.serverValues.deleteSigningKey(kid: kid)
+            try await self.audit(tx, "admin.signing_key_revoked", caller: caller,
+                                 detail: "kid \(kid)" + (signing ? ", new signing key \(record.kid)" : ""))
+            return signing
+        }
+        try await reloadSigningKeys()
+        logger.warning("signing key revoked", metadata: ["kid": "\(kid)"])
+        return rotated ? SigningKeyInfo(kid: record.kid, algorithm: record.algorithm, createdAt: record.createdAt, state: .signing) : nil
+    }
+
     /// Reads the keys again: picks up a key rotated elsewhere and drops keys whose tokens have all expired.
     /// True when the published set changed.
     @discardableResult

@@ -30,6 +30,7 @@ extension LatchkeyEngine {
         if let existing = try await reader.users.find(email: email), existing.status != .pending {
             throw LatchkeyError.emailTaken
         }
+        try await requireNoIdentifierClash(username: nil, email: email, excluding: nil, in: reader)
         guard types.oob else { return .redirect }
         let passwordHash: String? = if let password { try await hashPassword(password) } else { nil }
 

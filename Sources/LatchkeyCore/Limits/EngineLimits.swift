@@ -8,7 +8,8 @@ extension LatchkeyEngine {
         -> (LatchkeyError, Bool)? {
         guard settings.limits.enabled, let subject, !subject.isEmpty, let spec = settings.limits.rules[rule] else { return nil }
         let verdict = rule.isPerIP
-            ? rateLimiter.take("\(rule.rawValue)|\(RateLimitSubject.network(of: subject))", rule: spec, now: time.now())
+            ? rateLimiter.take(RateLimitSubject.networks(of: subject).map { ("\(rule.rawValue)|\($0.key)", spec.scaled($0.factor)) },
+                               now: time.now())
             : try await buckets.take(key: "\(rule.rawValue)|\(subject)", rule: spec, now: time.now())
         switch verdict {
         case .allowed: return nil

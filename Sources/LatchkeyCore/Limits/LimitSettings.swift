@@ -9,6 +9,7 @@ public struct LimitSettings: Sendable, Equatable {
         case mailPerAddress = "mail_per_address"
         case resetPerIP = "reset_per_ip"
         case functionPerIP = "function_per_ip"
+        case updatePerIP = "update_per_ip"
 
         var isPerIP: Bool { self != .codePerAccount && self != .mailPerAddress }
     }
@@ -23,6 +24,7 @@ public struct LimitSettings: Sendable, Equatable {
         .mailPerAddress: RateRule(5, per: 3600),        // mails to one mailbox: no mail-bombing
         .resetPerIP: RateRule(10, per: 600),            // reset starts
         .functionPerIP: RateRule(60, per: 60),          // cloud function calls (each may run an operator's command)
+        .updatePerIP: RateRule(30, per: 60),            // account changes (fields, email, password) from one address
     ]
 
     /// Lockout after wrong passwords: this many are free, then the account waits `lockoutBaseSeconds`,

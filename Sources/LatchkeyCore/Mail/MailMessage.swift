@@ -4,6 +4,8 @@ public enum MailKind: String, Sendable, Codable, CaseIterable {
     case signUpCode = "sign_up_code", signInCode = "sign_in_code", resetCode = "reset_code", passwordChanged = "password_changed"
     /// Link mails for the App Services dialect (confirmation and reset links).
     case confirmationLink = "confirmation_link", resetLink = "reset_link"
+    /// The notice to an account's previous address that the address was changed.
+    case emailChanged = "email_changed"
 }
 
 /// A rendered mail: what to send, not how.

@@ -2,8 +2,9 @@ import Foundation
 
 extension LatchkeyEngine {
     /// What every recovery strategy does with the new password: stored, lock cleared, every session revoked, a
-    /// notice mailed, audited.
-    func applyNewPassword(_ hash: String, to user: inout UserRecord, caller: CallerInfo, in tx: any Repositories) async throws {
+    /// notice mailed (also to `previousEmail`, the address the account held before this same change), audited.
+    func applyNewPassword(_ hash: String, to user: inout UserRecord, previousEmail: String? = nil, caller: CallerInfo,
+                          in tx: any Repositories) async throws {
         let now = time.now()
         user.passwordHash = hash
         user.failedLoginCount = 0
@@ -11,7 +12,7 @@ extension LatchkeyEngine {
         user.updatedAt = now
         try await tx.users.update(user)
         try await tx.sessions.revoke(userId: user.id, at: now)
-        if let email = user.email {
+        for email in Set([user.email, previousEmail].compactMap { $0 }).sorted() {
             try await enqueue(mailComposer.compose(.passwordChanged, to: email, locale: mailLocale(user.attributes, caller: caller), at: now),
                               in: tx)
         }

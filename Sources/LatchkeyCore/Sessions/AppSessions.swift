@@ -16,9 +16,10 @@ extension LatchkeyEngine {
     public func appLogin(appId: String, username: String?, password: String?, caller: CallerInfo) async throws -> AppLogin {
         let app = try requireApp(appId)
         try await limit(.credentialPerIP, caller.ip, caller: caller)
-        guard let email = username.flatMap(EmailAddress.normalize), let password, !password.isEmpty,
-              let user = try await reader.users.find(email: email), user.status != .disabled else {
-            throw LatchkeyError.invalidCredentials
+        guard let password, !password.isEmpty else { throw LatchkeyError.invalidCredentials }
+        guard let email = username.flatMap(EmailAddress.normalize), let user = try await reader.users.find(email: email),
+              user.status != .disabled else {
+            try await refuseAfterDummyCheck(password)
         }
         let rehash = try await checkPassword(password, for: user, caller: caller)
         // Only after the password matched: a pending account is no secret to its owner.

@@ -4,7 +4,9 @@ import Foundation
 /// its HMAC is stored.
 public struct ParseLogin: Sendable {
     public var user: UserRecord
-    public var sessionToken: String
+    /// Nil when the app keeps unverified users out (`prevent_login_with_unverified_email`): the account exists, but
+    /// no session is opened until its address is verified.
+    public var sessionToken: String?
 }
 
 /// Parse sessions: opaque, revocable, one per installation, `parse.session_ttl_seconds` long (a year by default).
@@ -30,10 +32,11 @@ extension LatchkeyEngine {
         // Taken identifiers are refused before scrypt runs; the insert's unique indexes settle races.
         if try await reader.users.find(username: username) != nil { throw LatchkeyError.usernameTaken }
         if let email, let holder = try await reader.users.find(email: email), holdsAddress(holder) { throw LatchkeyError.emailTaken }
+        try await requireNoIdentifierClash(username: username, email: email, excluding: nil, in: reader)
         let hash = try await hashPassword(accepted)
         return try await transaction { tx in
-            try await self.checkCustomFields(fields, in: tx)
-            let user = try await self.createAccount(NewAccount(email: email, username: username, passwordHash: hash, attributes: fields,
+            let attributes = try await self.checkCustomFields(fields, into: [:], app: app.id, in: tx)
+            let user = try await self.createAccount(NewAccount(email: email, username: username, passwordHash: hash, attributes: attributes,
                                                                emailVerified: email != nil && emailVerified == true, status: .active),
                                                     detail: "parse \(app.id)", caller: caller, in: tx)
             if app.verifyUserEmails, user.email != nil, !user.emailVerified {
@@ -80,10 +83,10 @@ extension LatchkeyEngine {
         guard let password, !password.isEmpty else { throw LatchkeyError.missing(.password) }
         try await limit(.credentialPerIP, caller.ip, caller: caller)
         guard let user = try await findParseUser(username: username, email: email), user.status == .active else {
-            throw LatchkeyError.invalidCredentials
+            try await refuseAfterDummyCheck(password)
         }
         let rehash = try await checkPassword(password, for: user, caller: caller)
-        if app.preventLoginWithUnverifiedEmail, app.verifyUserEmails, user.email != nil, !user.emailVerified {
+        if keepsOut(user, app: app) {
             try await releasePasswordAttempt(userId: user.id)
             throw LatchkeyError.userPendingConfirmation
         }
@@ -98,6 +101,9 @@ extension LatchkeyEngine {
             throw LatchkeyError.sessionInvalid
         }
         guard session.expiresAt > time.now() else { throw LatchkeyError.sessionExpired }
+        // A session opened before the address changed (or one another path opened) does not outlive the app's rule;
+        // only the master key's `loginAs` is exempt, as it is from every sign-in check.
+        if !session.scope.hasSuffix(":masterkey") && keepsOut(user, app: app) { throw LatchkeyError.userPendingConfirmation }
         return (session, user)
     }
 
@@ -146,14 +152,22 @@ extension LatchkeyEngine {
             return user
         }
         guard let username else { return nil }
-        if let user = try await reader.users.find(username: username) { return user }
-        return try await EmailAddress.normalize(username).asyncFlatMap { try await reader.users.find(email: $0) }
+        // An address matches its owner first: a username equal to someone else's address never wins their sign-in.
+        if let address = EmailAddress.normalize(username), let user = try await reader.users.find(email: address) { return user }
+        return try await reader.users.find(username: username)
     }
 
-    /// A new session; the user's other sessions from the same installation end (one per installation, as Parse).
+    /// Whether the app keeps this user out until the address is verified (Parse's `preventLoginWithUnverifiedEmail`):
+    /// the one rule for every path that opens or uses a session of the app.
+    func keepsOut(_ user: UserRecord, app: ParseApp) -> Bool {
+        app.preventLoginWithUnverifiedEmail && app.verifyUserEmails && user.email != nil && !user.emailVerified
+    }
+
+    /// A new session (none when the app keeps the user out: the token is nil then); the user's other sessions from the same installation end (one per installation, as Parse).
     /// The session's `scope` keeps Parse's `createdWith` as `action:authProvider`.
     func openParseSession(for user: UserRecord, app: ParseApp, installationId: String?, action: String, authProvider: String = "password",
                           in tx: any Repositories) async throws -> ParseLogin {
+        if authProvider != "masterkey" && keepsOut(user, app: app) { return ParseLogin(user: user, sessionToken: nil) }
         let now = time.now()
         if let installationId, !installationId.isEmpty {
             try await tx.sessions.revoke(userId: user.id, kind: .parse, deviceId: installationId, at: now)

@@ -8,4 +8,6 @@ public protocol ServerValueRepository: Sendable {
     /// Newest first.
     func signingKeys() async throws -> [SigningKeyRecord]
     func insert(signingKey: SigningKeyRecord) async throws
+    /// Deletes a signing key (revoked: it neither signs nor verifies again). False when there was none by that kid.
+    func deleteSigningKey(kid: String) async throws -> Bool
 }

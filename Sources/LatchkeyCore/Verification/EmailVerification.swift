@@ -18,15 +18,20 @@ extension LatchkeyEngine {
         }
     }
 
-    /// A new link (the old pair stops working) to a user still pending.
+    /// A new link (the old pair stops working) to a user still pending. With enumeration protection every address
+    /// is answered alike (and counted against the same mail quota).
     public func resendConfirmation(appId: String, email rawEmail: String?, caller: CallerInfo) async throws {
         let app = try requireApp(appId)
         try await limit(.mailPerIP, caller.ip, caller: caller)
         let email = try requireEmail(rawEmail)
+        let hidden = settings.resetEnumerationProtection
+        if hidden { try await limit(.mailPerAddress, email, caller: caller) }
         try await transaction { tx -> Result<Void, LatchkeyError> in
-            guard var user = try await tx.users.find(email: email), self.holdsAddress(user) else { return .failure(.userNotFound) }
-            guard user.status == .pending else { return .failure(.userAlreadyConfirmed) }
-            if let limited = try await self.limit(.mailPerAddress, email, caller: caller, in: tx) { return .failure(limited) }
+            guard var user = try await tx.users.find(email: email), self.holdsAddress(user) else {
+                return hidden ? .success(()) : .failure(.userNotFound)
+            }
+            guard user.status == .pending else { return hidden ? .success(()) : .failure(.userAlreadyConfirmed) }
+            if !hidden, let limited = try await self.limit(.mailPerAddress, email, caller: caller, in: tx) { return .failure(limited) }
             user.updatedAt = self.time.now()  // a new link keeps the registration for another link lifetime
             try await tx.users.update(user)
             try await self.mailConfirmationLink(to: user, app: app, caller: caller, in: tx)
@@ -68,9 +73,10 @@ extension LatchkeyEngine {
         try await runConfirmationFunction(app, user: user, email: email, tokens: tokens, deleteOnFail: false, caller: caller)
     }
 
+    /// Verifying finishes a pending registration; it never re-enables an account an operator disabled.
     func markVerified(_ user: UserRecord, detail: String?, caller: CallerInfo, in tx: any Repositories) async throws {
         var user = user
-        user.status = .active
+        if user.status == .pending { user.status = .active }
         user.emailVerified = true
         user.updatedAt = time.now()
         try await tx.users.update(user)

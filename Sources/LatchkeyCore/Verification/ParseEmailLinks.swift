@@ -30,14 +30,17 @@ extension LatchkeyEngine {
 
     /// `verificationEmailRequest`: a new verification link (the older one stops working). `.userNotFound` and
     /// `.userAlreadyConfirmed` are Parse's own answers (205, -1); an app that does not verify emails sends nothing.
+    /// With enumeration protection every address is answered alike (and counted against the same mail quota).
     public func parseResendVerification(app: ParseApp, email rawEmail: String?, caller: CallerInfo) async throws {
         try await limit(.mailPerIP, caller.ip, caller: caller)
         let email = try requireEmail(rawEmail)
+        let hidden = settings.resetEnumerationProtection
+        if hidden { try await limit(.mailPerAddress, email, caller: caller) }
         try await transaction { tx -> Result<Void, LatchkeyError> in
-            guard let user = try await tx.users.find(email: email), user.status == .active else { return .failure(.userNotFound) }
-            guard !user.emailVerified else { return .failure(.userAlreadyConfirmed) }
+            guard let user = try await tx.users.find(email: email), user.status == .active else { return hidden ? .success(()) : .failure(.userNotFound) }
+            guard !user.emailVerified else { return hidden ? .success(()) : .failure(.userAlreadyConfirmed) }
             guard app.verifyUserEmails else { return .success(()) }
-            if let limited = try await self.limit(.mailPerAddress, email, caller: caller, in: tx) { return .failure(limited) }
+            if !hidden, let limited = try await self.limit(.mailPerAddress, email, caller: caller, in: tx) { return .failure(limited) }
             try await self.mailParseLink(.confirmation, to: user, app: app, caller: caller, in: tx)
             return .success(())
         }.get()
@@ -49,6 +52,7 @@ extension LatchkeyEngine {
         try await limit(.credentialPerIP, caller.ip, caller: caller)
         try await transaction { tx in
             let user = try await self.redeemLinkToken(.confirmation, token: token, tokenId: tokenId, in: tx)
+            guard user.status != .disabled else { throw LatchkeyError.linkTokenInvalid }
             guard !user.emailVerified else { return }
             try await self.markVerified(user, detail: "parse link", caller: caller, in: tx)
         }
@@ -56,10 +60,8 @@ extension LatchkeyEngine {
 
     /// Whether a reset link can still set a password (read only: the choose-password page is shown only for one).
     public func parseResetLinkIsLive(token: String?) async throws -> Bool {
-        guard let (token, tokenId) = try? Self.splitParseLinkToken(token),
-              let record = try await reader.linkTokens.find(tokenId: tokenId) else { return false }
-        return record.kind == .reset && record.usedAt == nil && record.expiresAt > time.now()
-            && Digest.constantTimeEqual([UInt8](record.tokenHash), [UInt8](secretHash(token)))
+        guard let (token, tokenId) = try? Self.splitParseLinkToken(token) else { return false }
+        return try await linkIsLive(.reset, token: token, tokenId: tokenId)
     }
 
     /// The choose-password page's form: a new password from a reset link, as every recovery sets one.

@@ -30,6 +30,8 @@ struct AdminErrorMiddleware: RouterMiddleware {
             case .userNotFound: return Self.answer(.notFound, "user_not_found", "No user has that id, objectId, email or username.")
             case .userPending: return Self.answer(.conflict, "user_pending", "The account has not finished signing up.")
             }
+        } catch LatchkeyEngine.KeyRevocationError.unknownKey {
+            return Self.answer(.notFound, "key_not_found", "No signing key has that kid (see GET /admin/v1/keys).")
         } catch let error as LatchkeyError where error == .storeFailure {
             return Self.answer(.serviceUnavailable, "store_unavailable", "The database did not answer; try again.")
         } catch let error as HTTPError {

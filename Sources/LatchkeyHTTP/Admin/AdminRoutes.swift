@@ -39,6 +39,11 @@ struct AdminRoutes: Sendable {
         api.post("/keys/rotate") { _, context in
             JSONResponse.make(.created, value: Self.key(try await self.engine.rotateSigningKey(caller: Self.caller(context))))
         }
+        api.post("/keys/:kid/revoke") { _, context in
+            let kid = try context.parameters.require("kid")
+            let replacement = try await self.engine.revokeSigningKey(kid: kid, caller: Self.caller(context))
+            return JSONResponse.ok(["revoked": .string(kid), "signing": replacement.map(Self.key) ?? .null])
+        }
     }
 
     static func caller(_ context: LatchkeyRequestContext) -> CallerInfo {

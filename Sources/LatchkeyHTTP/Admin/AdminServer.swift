@@ -14,6 +14,8 @@ public struct AdminOptions: Sendable {
     public var metrics: @Sendable () -> [UInt8]
     /// The OpenAPI document, whose admin paths tell an unrouted method (405) from an unknown path (404).
     public var openAPIDocument: String?
+    /// The same HTTP/1.1 hardening as the public listener (and TLS when configured).
+    public var listener = ListenerHardening()
     public init(host: String, port: Int, token: String?, metrics: @escaping @Sendable () -> [UInt8]) {
         self.host = host; self.port = port; self.token = token; self.metrics = metrics
     }
@@ -35,10 +37,12 @@ public enum AdminServer {
         return router
     }
 
-    /// A plain HTTP/1.1 listener: it is meant for loopback or a private network, behind no proxy.
-    public static func application(engine: LatchkeyEngine, options: AdminOptions, logger: Logger)
+    /// An HTTP/1.1 listener with the public one's deadlines and limits; meant for loopback or a private network,
+    /// behind no proxy, over TLS when it leaves loopback.
+    public static func application(engine: LatchkeyEngine, options: AdminOptions, logger: Logger) throws
         -> Application<RouterResponder<LatchkeyRequestContext>> {
         Application(router: router(engine: engine, options: options),
+                    server: try options.listener.serverBuilder(cap: ConnectionCap(limits: options.listener.connections)),
                     configuration: .init(address: .hostname(options.host, port: options.port), serverName: "latchkey-admin"),
                     logger: logger)
     }

@@ -40,7 +40,7 @@ struct AppServicesError: Sendable {
             return Self.body(.serviceUnavailable, "InternalServerError", "server busy", headers: [.retryAfter: String(seconds)])
         case .storeFailure: return Self.body(.internalServerError, "InternalServerError", "internal server error")
         case .unsupportedChallengeType, .invalidScope, .userHasNoPassword, .invalidAttributes, .invalidCode, .flowTokenInvalid,
-             .flowTokenExpired, .flowStepMismatch, .invalidFieldName, .fieldTypeMismatch, .objectNotFound, .notPermitted, .fieldNotWritable, .unknownFunction, .functionFailed:
+             .flowTokenExpired, .flowStepMismatch, .invalidFieldName, .fieldTypeMismatch, .fieldsOverLimit, .objectNotFound, .notPermitted, .fieldNotWritable, .unknownFunction, .functionFailed:
             return Self.body(.badRequest, "BadRequest", "bad request")
         }
     }

@@ -19,14 +19,12 @@ struct ParseCall: Sendable {
     let isMaster: Bool
     let sessionToken: String?
     let installationId: String?
-    /// The body without the JS SDK's underscore fields.
+    /// The body without any underscore field: those are the SDKs' credentials and envelope (`_MasterKey`,
+    /// `_RESTAPIKey`, `_method`, ...), never a client's data, so none reaches an engine call or a cloud function.
     let body: [String: JSONValue]
     let caller: CallerInfo
     /// The JS SDK's `_method`: a POST that stands for a GET, PUT or DELETE.
     let methodOverride: HTTPRequest.Method?
-
-    static let bodyKeys = ["_ApplicationId", "_ClientKey", "_JavaScriptKey", "_MasterKey", "_SessionToken", "_InstallationId",
-                           "_ClientVersion", "_ContentType", "_RevocableSession", "_context", "_noBody", "_method"]
 
     /// Nil when the caller may not use the app (answered 403 `{"error":"unauthorized"}`).
     static func read(_ request: Request, context: LatchkeyRequestContext, engine: LatchkeyEngine, masterKeyIPs: Set<String>,
@@ -42,18 +40,18 @@ struct ParseCall: Sendable {
         let caller = clientAddress.caller(request, context: context, clientId: app.id)
         var isMaster = false
         if let key = value("X-Parse-Master-Key", "_MasterKey") {
-            guard let master = app.masterKey, Digest.constantTimeEqual(Array(key.utf8), Array(master.utf8)),
+            guard let master = app.masterKey, Digest.sameSecret(key, master),
                   masterKeyIPs.contains(caller.ip ?? "") else { return nil }
             isMaster = true
         }
         if let clientKey = app.clientKey, !isMaster {
             let given = value("X-Parse-Client-Key", "_ClientKey") ?? value("X-Parse-JavaScript-Key", "_JavaScriptKey")
                 ?? value("X-Parse-REST-API-Key", "_RESTAPIKey")
-            guard let given, Digest.constantTimeEqual(Array(given.utf8), Array(clientKey.utf8)) else { return nil }
+            guard let given, Digest.sameSecret(given, clientKey) else { return nil }
         }
         return ParseCall(app: app, isMaster: isMaster, sessionToken: value("X-Parse-Session-Token", "_SessionToken"),
                          installationId: value("X-Parse-Installation-Id", "_InstallationId"),
-                         body: fields.filter { !bodyKeys.contains($0.key) }, caller: caller,
+                         body: fields.filter { !$0.key.hasPrefix("_") }, caller: caller,
                          methodOverride: fields["_method"]?.stringValue.flatMap { HTTPRequest.Method($0.uppercased()) })
     }
 

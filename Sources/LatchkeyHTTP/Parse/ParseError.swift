@@ -44,7 +44,9 @@ struct ParseError: Error, Sendable {
         case .sessionExpired: self.init(209, "Session token is expired.")
         case .invalidFieldName(let name): self.init(105, "Invalid field name: \(name).")
         case .fieldTypeMismatch(let field, let expected, let got): self.init(111, "schema mismatch for _User.\(field); expected \(expected) but got \(got)")
-        case .invalidAttributes: self.init(142, "Invalid attributes.")
+        case .invalidAttributes(let names): self.init(142, "Invalid value for \(names.joined(separator: ", ")): it does not match the attribute's schema.")
+        case .fieldsOverLimit(let fields, let bytes):
+            self.init(116, "The user's fields are over the limit: at most \(fields) fields and \(bytes) bytes.")
         case .rateLimited(let seconds): self.init(100, "Too many requests.", status: .tooManyRequests, retryAfterSeconds: seconds)
         case .serverBusy(let seconds): self.init(1, "Server busy.", status: .serviceUnavailable, retryAfterSeconds: seconds)
         case .storeFailure: self.init(1, "Internal server error.")

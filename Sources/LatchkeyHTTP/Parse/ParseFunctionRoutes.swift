@@ -4,14 +4,17 @@ import LatchkeyCore
 
 /// `functions/:name` (the operator's functions the app lists) and `serverInfo` (master key).
 extension ParseRoutes {
-    /// Credentials never leave the server, not even to the operator's own function.
-    static let withheldHeaders: Set<String> = ["x-parse-master-key", "x-parse-session-token", "x-parse-client-key", "x-parse-javascript-key",
-                                               "x-parse-rest-api-key", "x-parse-maintenance-key", "authorization", "cookie"]
+    /// The only request headers a function sees: what describes the client, never a credential (an allowlist, so a
+    /// header nobody thought of, `Proxy-Authorization` or `X-Api-Key`, stays on the server).
+    static let forwardedHeaders: Set<String> = ["accept", "accept-language", "content-type", "user-agent", "x-parse-application-id",
+                                                "x-parse-client-version", "x-parse-installation-id", "x-parse-request-id",
+                                                "x-parse-os-version", "x-parse-app-build-version", "x-parse-app-display-version",
+                                                "x-request-id", "client-request-id"]
 
     func addFunctionRoutes(_ group: RouterGroup<LatchkeyRequestContext>) {
         route(group, "functions/:name", [.post: Endpoint(.checked) { request in
             var headers: [String: String] = [:]
-            for field in request.headers where !Self.withheldHeaders.contains(field.name.canonicalName) {
+            for field in request.headers where Self.forwardedHeaders.contains(field.name.canonicalName) {
                 headers[field.name.canonicalName] = field.value
             }
             let result = try await engine.runParseFunction(

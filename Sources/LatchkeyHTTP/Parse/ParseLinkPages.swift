@@ -57,7 +57,9 @@ struct ParseLinkPages: Sendable {
             guard let appId = query["id"], (try? engine.requireParseApp(appId)) != nil, let token = query["token"] else {
                 return redirect("invalid_link.html")
             }
-            return chooseForm(appId: appId, token: token, error: query["error"])
+            // `error` carries a code, never text: a link someone else made can only pick one of the page's own messages.
+            let problem = query["error"].flatMap(PasswordProblem.init(rawValue:))
+            return chooseForm(appId: appId, token: token, error: problem.map { hosted.explain(.passwordRejected($0)) })
         }
         apps.post(":appId/request_password_reset") { request, context in
             try await resetPassword(request, context)
@@ -94,7 +96,9 @@ struct ParseLinkPages: Sendable {
                 return ParseError(-1, reason).response
             }
             if let refusal = refusal(error) { return refusal }
-            if case .passwordRejected = error { return redirect("choose_password", ["token": form.token ?? "", "id": appId, "error": reason]) }
+            if case .passwordRejected(let problem) = error {
+                return redirect("choose_password", ["token": form.token ?? "", "id": appId, "error": problem.rawValue])
+            }
             return redirect("invalid_link.html")
         }
     }

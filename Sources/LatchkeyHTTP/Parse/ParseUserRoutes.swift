@@ -43,9 +43,10 @@ extension ParseRoutes {
                                                  emailVerified: try Self.emailVerified(call.body), actor: request.actor,
                                                  installationId: call.installationId, caller: call.caller)
         let location = "\(engine.settings.publicURL)\(mount)/users/\(login.user.objectId)"
-        return JSONResponse.make(.created, ["objectId": .string(login.user.objectId), "createdAt": .string(ParseObjects.date(login.user.createdAt)),
-                                             "sessionToken": .string(login.sessionToken)],
-                                  headers: [.location: location])
+        var answer: [String: JSONValue] = ["objectId": .string(login.user.objectId), "createdAt": .string(ParseObjects.date(login.user.createdAt))]
+        // As Parse Server: an app that keeps unverified users out answers the sign-up without a session.
+        if let token = login.sessionToken { answer["sessionToken"] = .string(token) }
+        return JSONResponse.make(.created, answer, headers: [.location: location])
     }
 
     private func readUser(_ request: ParseRequest) async throws -> Response {

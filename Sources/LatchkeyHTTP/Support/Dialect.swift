@@ -12,7 +12,10 @@ enum Dialect {
     static let pagePaths = ["/confirm", "/reset-password"]
 
     /// `parseMount` is nil when no Parse app is configured (then nothing is mounted there).
-    init(path: String, parseMount: String?) {
+    init(path raw: String, parseMount: String?) {
+        // Matrix parameters (`/confirm;x=1`) and an encoded form of the path belong to the path they decorate.
+        let bare = raw.prefix { $0 != ";" }
+        let path = String(bare).removingPercentEncoding ?? String(bare)
         if let parseMount, path.hasPrefix(parseMount + "/apps/") { self = .pages }
         else if let parseMount, path == parseMount || path.hasPrefix(parseMount + "/") { self = .parse }
         else if path.hasPrefix(Self.appServicesPrefix) { self = .appServices }

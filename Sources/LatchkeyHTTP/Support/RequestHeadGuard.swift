@@ -6,7 +6,8 @@ import NIOHTTPTypes
 /// Sits right after the HTTP/1.1 decoder. Two jobs the router cannot do:
 /// - a deadline for a whole request head: a client that trickles header bytes resets the idle timer with
 ///   every byte, so without this one slow client holds a connection forever;
-/// - CONNECT: the decoder treats it as a tunnel and waits for more, so it is refused here at once;
+/// - CONNECT: the decoder treats it as a tunnel and waits for more, so it is refused here at once, as raw bytes
+///   (NIO's encoder strips the body of any answer to CONNECT, and an error needs its body);
 /// - a head the parser cannot read (bad method, bad request line) gets a JSON 400 instead of a bare one.
 final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
@@ -24,10 +25,14 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Watches the raw bytes just before the HTTP/1.1 decoder: a head's deadline starts with its first byte, so a
     /// quiet keep-alive connection is left to the idle timeout.
+    /// It sits in front of the HTTP encoder (behind TLS), so what it writes skips the encoder but is still encrypted.
     func handlerAdded(context: ChannelHandlerContext) {
-        guard let decoder = try? context.pipeline.syncOperations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self) else { return }
-        try? context.pipeline.syncOperations.addHandler(ByteWatch(owner: self, context: context), position: .before(decoder))
+        guard let encoder = try? context.pipeline.syncOperations.handler(type: HTTPResponseEncoder.self) else { return }
+        try? context.pipeline.syncOperations.addHandler(ByteWatch(owner: self, context: context), position: .before(encoder))
     }
+
+    /// The watch's own context, where raw bytes can be written past the HTTP encoder.
+    fileprivate var rawContext: ChannelHandlerContext?
 
     func handlerRemoved(context: ChannelHandlerContext) { deadline?.cancel() }
 
@@ -47,7 +52,7 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
             deadline?.cancel()
             deadline = nil
             if head.method == .connect {
-                refuse(context, status: .methodNotAllowed, description: "CONNECT is not supported.")
+                refuseConnect(context)
                 return
             }
             inFlight = true
@@ -73,6 +78,22 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
         guard !inFlight, !refusing, error is HTTPParserError else { return context.fireErrorCaught(error) }
         // No path was read, so no dialect is known: the body carries both dialects' fields.
         refuse(context, status: .badRequest, description: "The request head is not valid HTTP/1.1.", code: "BadRequest")
+    }
+
+    /// Both dialects' fields, as for a head the parser cannot read: no path of a dialect is served through CONNECT.
+    static let connectBody = #"{"error":"invalid_request","error_description":"CONNECT is not supported.","error_code":"MethodNotAllowed"}"#
+
+    private func refuseConnect(_ context: ChannelHandlerContext) {
+        refusing = true
+        guard let raw = rawContext else { return context.close(promise: nil) }
+        let answer = "HTTP/1.1 405 Method Not Allowed\r\nContent-Type: application/json\r\nContent-Length: \(Self.connectBody.utf8.count)\r\n"
+            + "Allow: GET, POST, PUT, DELETE, OPTIONS\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n"
+            + Self.connectBody
+        let channel = context.channel
+        raw.writeAndFlush(NIOAny(ByteBuffer(string: answer))).whenComplete { _ in
+            channel.close(mode: .output).whenFailure { _ in channel.close(promise: nil) }
+            channel.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
+        }
     }
 
     private func refuse(_ context: ChannelHandlerContext, status: HTTPResponse.Status, description: String, code: String? = nil) {
@@ -101,6 +122,8 @@ private final class ByteWatch: ChannelInboundHandler, RemovableChannelHandler {
     private let ownerContext: ChannelHandlerContext
 
     init(owner: RequestHeadGuard, context: ChannelHandlerContext) { self.owner = owner; self.ownerContext = context }
+
+    func handlerAdded(context: ChannelHandlerContext) { owner?.rawContext = context }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         owner?.bytesArrived(ownerContext)

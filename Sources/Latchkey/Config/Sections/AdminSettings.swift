@@ -3,13 +3,18 @@ import Foundation
 /// `admin.*`: the operator's listener (Prometheus metrics and the admin API), loopback by default.
 struct AdminSettings: ConfigSection {
     static let section = "admin"
-    static let keys = ["listen", "token_file"]
+    static let keys = ["listen", "token_file", "tls.certificate", "tls.key", "insecure_plaintext"]
 
     /// Nil when `admin.listen` is "" (no admin listener at all).
     var host: String?
     var port = 9464
     /// The bearer token the admin API takes; nil leaves the API off (metrics are still served).
     var token: String?
+    var tlsCertificate: String?
+    var tlsKey: String?
+
+    /// Whether the listener is reachable only from this machine.
+    var isLoopback: Bool { host.map { $0 == "localhost" || $0 == "::1" || $0.hasPrefix("127.") } ?? true }
 
     init(_ config: SectionReader) throws {
         let listen = try config.string("listen", default: "127.0.0.1:9464").trimmingCharacters(in: .whitespaces)
@@ -27,6 +32,17 @@ struct AdminSettings: ConfigSection {
             // A short token is guessable however constant-time the compare: 32 random bytes as hex or base64 is the norm.
             guard text.count >= 32 else { throw config.error("token_file", "must hold a token of at least 32 characters (e.g. openssl rand -hex 32)") }
             token = text
+        }
+        tlsCertificate = try config.readableFile("tls.certificate")
+        tlsKey = try config.readableFile("tls.key")
+        if (tlsCertificate == nil) != (tlsKey == nil) {
+            throw config.error(tlsCertificate == nil ? "tls.certificate" : "tls.key", "admin.tls.certificate and admin.tls.key go together")
+        }
+        // The admin API's bearer token must not cross a network in clear text unless the operator says it may.
+        let insecurePlaintext = try config.bool("insecure_plaintext", default: false)
+        if token != nil, !isLoopback, tlsCertificate == nil, !insecurePlaintext {
+            throw config.error("listen", "\(host!):\(port) is off loopback: serve the admin API over TLS (admin.tls.certificate and "
+                               + "admin.tls.key), or set admin.insecure_plaintext: true for a private network you trust")
         }
     }
 }

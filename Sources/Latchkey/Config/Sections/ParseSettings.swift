@@ -4,7 +4,7 @@ import LatchkeyCore
 /// `parse.*`: the Parse dialect's mount path, who may use a master key, session lifetime and apps.
 struct ParseSettings: ConfigSection {
     static let section = "parse"
-    static let keys = ["mount", "master_key_ips", "session_ttl_seconds"]
+    static let keys = ["mount", "master_key_ips", "session_ttl_seconds", "max_custom_fields", "max_custom_field_bytes"]
     static let lists = ["apps"]
     /// Paths the other dialects own; the mount may not shadow them.
     static let takenPaths = ["/oauth2", "/signup", "/signin", "/resetpassword", "/api", "/oidc", "/discovery", "/.well-known",
@@ -14,6 +14,7 @@ struct ParseSettings: ConfigSection {
     var masterKeyIPs: [String]
     var sessionTTLSeconds: Int
     var apps: [ParseApp] = []
+    var fieldLimits = FieldLimits()
 
     struct Entry: Decodable {
         var id: String
@@ -50,6 +51,8 @@ struct ParseSettings: ConfigSection {
             throw ConfigError(key: "\(config.key("master_key_ips"))[\(index)]", message: "must be an IP address (got \(ip))")
         }
         sessionTTLSeconds = try config.int("session_ttl_seconds", default: 31_536_000, range: 60...315_360_000)
+        fieldLimits.count = try config.int("max_custom_fields", default: fieldLimits.count, range: 1...1000)
+        fieldLimits.bytes = try config.int("max_custom_field_bytes", default: fieldLimits.bytes, range: 256...1_048_576)
         var seen = Set<String>()
         for (index, entry) in (try config.list("apps", of: [Entry].self) ?? []).enumerated() {
             let key = "\(config.key("apps"))[\(index)]"

@@ -4,7 +4,7 @@ import Foundation
 struct ServerSettings: ConfigSection {
     static let section = "server"
     static let keys = ["host", "port", "public_url", "idle_timeout_seconds", "header_timeout_seconds", "trusted_proxies",
-                       "cors.allowed_origins", "tls.certificate", "tls.key"]
+                       "cors.allowed_origins", "tls.certificate", "tls.key", "max_connections", "max_connections_per_ip"]
 
     var host = "127.0.0.1"
     var port = 8080
@@ -15,6 +15,8 @@ struct ServerSettings: ConfigSection {
     var corsAllowedOrigins: [String] = []
     var tlsCertificate: String?
     var tlsKey: String?
+    var maxConnections = 8192
+    var maxConnectionsPerIP = 128
 
     init(_ config: SectionReader) throws {
         host = try config.string("host", default: host)
@@ -40,6 +42,8 @@ struct ServerSettings: ConfigSection {
         }
         tlsCertificate = certificate
         tlsKey = key
+        maxConnections = try config.int("max_connections", default: maxConnections, range: 1...1_000_000)
+        maxConnectionsPerIP = try config.int("max_connections_per_ip", default: maxConnectionsPerIP, range: 1...maxConnections)
     }
 
     /// The host name in `public_url` (the default sender domain and EHLO name).
