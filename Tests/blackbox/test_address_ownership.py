@@ -9,10 +9,9 @@ import uuid
 import pytest
 import requests
 
-import strict
-from conftest import sign_up, token_after_sign_up
 from harness import ALL_TYPES, Server
-from parse_client import APP_ID, MASTER_KEY, ParseClient, error, login_signup_response, ok
+from parse_client import APP_ID, MASTER_KEY, ParseClient, error, ok
+from test_parse_email import link, new_user
 
 PASSWORD = "correct horse 9"
 NEW_PASSWORD = "battery staple 10"
@@ -30,23 +29,6 @@ def server(tmp_path_factory):
                     "LATCHKEY_ADMIN_TOKEN_FILE": str(token_file)}).start()
     yield s
     s.cleanup()
-
-
-def new_user():
-    username = "u" + uuid.uuid4().hex[:10]
-    return username, f"{username}@example.com"
-
-
-def link(s, address, page, previous=0):
-    deadline = time.time() + 10
-    while time.time() < deadline:
-        mails = s.mails(address)
-        if len(mails) > previous:
-            m = re.search(r"(http\S+/parse/apps/" + APP_ID + "/" + page + r"\?token=[0-9a-f]{88})", mails[-1]["text"])
-            assert m, mails[-1]["text"]
-            return m.group(1)
-        time.sleep(0.05)
-    raise AssertionError(f"no mail to {address}")
 
 
 def redirect(url):

@@ -10,7 +10,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from harness import Server
-from parse_client import APP_ID, MASTER_KEY, ParseClient, error, login_signup_response, ok
+from parse_client import APP_ID, MASTER_KEY, ParseClient, error, ok
 from test_hosted_pages_browser import browser  # noqa: F401 (the module's headless Chromium fixture)
 
 PASSWORD = "correct horse 9"

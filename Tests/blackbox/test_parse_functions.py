@@ -86,7 +86,6 @@ def test_command_function_and_unknown_names(cloud):
 
 
 def test_credentials_never_reach_a_function(cloud):
-    c = ParseClient(cloud)
     received = cloud.hook.received
     received.clear()
     headers = {"X-Parse-Application-Id": APP_ID, "Content-Type": "application/json", "Proxy-Authorization": "Basic c2VjcmV0",
