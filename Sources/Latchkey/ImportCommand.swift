@@ -15,7 +15,7 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(help: "parse (Parse Server _User documents) or jsonl (what latchkey export writes).") var format: Format
     @Argument(help: "The users file: JSON lines, a JSON array, or {\"results\": [...]}.") var file: String
     @Option(help: "Parse _Session documents of the same users (their tokens keep working).") var sessions: String?
-    @Option(name: .customLong("app"), help: "The Parse app (parse.apps id) the sessions belong to; needed with several apps.")
+    @Option(name: .customLong("app"), help: "The Parse app (parse.apps id) the sessions and the custom fields belong to; needed with several apps.")
     var appId: String?
     @Flag(help: "Check everything and report the same summary, writing nothing.") var dryRun = false
     @Option(help: "Users per transaction.") var batchSize = 1000
@@ -34,7 +34,7 @@ struct ImportCommand: AsyncParsableCommand {
 
         let started = Date()
         var tally = ImportTally()
-        let ledger = ImportLedger()
+        let ledger = ImportLedger(fieldApp: try fieldApp(engine))
         var batch: [ImportedUser] = []
         var read = 0
         func flush() async throws {
@@ -90,21 +90,26 @@ struct ImportCommand: AsyncParsableCommand {
         print(report(tally, seconds: Date().timeIntervalSince(started)))
     }
 
+    /// The Parse app named by `--app`, else the only one configured; nil when none is, or several are.
+    private func namedApp(_ engine: LatchkeyEngine) throws -> ParseApp? {
+        let apps = engine.settings.parseApps
+        guard let appId else { return apps.count == 1 ? apps[0] : nil }
+        guard let app = apps.first(where: { $0.id == appId }) else {
+            throw StartupError(key: "--app", message: "no Parse app \(appId) in parse.apps (configured: "
+                               + "\(apps.map(\.id).joined(separator: ", ")))", exitCode: .usage)
+        }
+        return app
+    }
+
+    /// The Parse app whose schema imported custom fields join (their types are fixed per app); with no app named or
+    /// implied they are kept apart from every app's.
+    private func fieldApp(_ engine: LatchkeyEngine) throws -> String { try namedApp(engine)?.id ?? "" }
+
     /// The Parse app sessions are opened for: `--app`, or the only one configured.
     private func sessionApp(_ engine: LatchkeyEngine) throws -> ParseApp {
-        let apps = engine.settings.parseApps
-        if let appId {
-            guard let app = apps.first(where: { $0.id == appId }) else {
-                throw StartupError(key: "--app", message: "no Parse app \(appId) in parse.apps (configured: "
-                                   + "\(apps.map(\.id).joined(separator: ", ")))", exitCode: .usage)
-            }
-            return app
-        }
-        guard apps.count == 1, let only = apps.first else {
-            throw StartupError(key: "--app", message: apps.isEmpty ? "sessions need a Parse app: configure parse.apps first"
-                               : "several Parse apps are configured; name the sessions' one", exitCode: .usage)
-        }
-        return only
+        if let app = try namedApp(engine) { return app }
+        throw StartupError(key: "--app", message: engine.settings.parseApps.isEmpty ? "sessions need a Parse app: configure parse.apps first"
+                           : "several Parse apps are configured; name the sessions' one", exitCode: .usage)
     }
 
     private func progress(_ read: Int, _ started: Date) {

@@ -277,3 +277,28 @@ def test_export_then_import_into_an_empty_deployment_round_trips(parse_server):
         assert summary(again.stdout)["skipped (already here)"] == 5, again.stdout
     finally:
         new.cleanup()
+
+
+def test_import_checks_declared_attributes_and_the_field_limits(tmp_path):
+    """Import is a write path like any other: a declared attribute must match its schema, and a user over the
+    per-user field limits is not imported (the report names the keys to raise)."""
+    attributes = json.dumps([{"name": "displayName", "type": "string", "required": False, "regex": "^[A-Za-z ]+$"}])
+    s = Server(env={**PARSE_ENV, "LATCHKEY_ATTRIBUTES": attributes, "LATCHKEY_PARSE_MAX_CUSTOM_FIELDS": "3"}).start()
+    try:
+        users = tmp_path / "users.jsonl"
+        users.write_text("\n".join(json.dumps(u) for u in [
+            {"_id": "goodObj001", "username": "good", "displayName": "Ada Lovelace", "age": 3},
+            {"_id": "badObj0001", "username": "bad", "displayName": "<script>x</script>", "age": 4},
+            {"_id": "manyObj001", "username": "many", "a": 1, "b": 2, "c": 3, "d": 4},
+        ]) + "\n")
+        out = subprocess.run([BINARY, "import", "--format", "parse", str(users)], env=s.env, cwd=s.dir, capture_output=True,
+                             text=True, timeout=60)
+        assert out.returncode == 0, out.stderr
+        assert "does not match the declared attribute" in out.stdout and "parse.max_custom_fields" in out.stdout, out.stdout
+        db = sqlite3.connect(s.db_path)
+        rows = dict(db.execute("SELECT username, attributes FROM users").fetchall())
+        assert json.loads(rows["good"]) == {"displayName": "Ada Lovelace", "age": 3}
+        assert json.loads(rows["bad"]) == {"age": 4}
+        assert "many" not in rows
+    finally:
+        s.cleanup()

@@ -7,13 +7,15 @@ import Foundation
 /// A reference, so a batch adds to it without copying sets of a million entries. One import uses it, one batch
 /// transaction after the other, never two at once: that is what makes `@unchecked Sendable` hold.
 public final class ImportLedger: @unchecked Sendable {
+    /// The Parse app whose schema the imported custom fields join (their types are fixed per app).
+    let fieldApp: String
     var fieldTypes: [String: String] = [:]
     var ids: Set<String> = []
     var objectIds: Set<String> = []
     var emails: Set<String> = []
     var usernameKeys: Set<String> = []
     var sessionTokenHashes: Set<Data> = []
-    public init() {}
+    public init(fieldApp: String) { self.fieldApp = fieldApp }
 
     /// A dry run's account, written in a batch that was rolled back.
     func remember(_ user: UserRecord) {
@@ -236,7 +238,9 @@ extension LatchkeyEngine {
         }
         if hash == nil { tally.withoutPassword += 1 }
         if source.hadAuthData { tally.authDataIgnored += 1 }
-        let attributes = try await importableFields(source.attributes, line: line, tally: &tally, ledger: ledger, in: tx)
+        guard let attributes = try await importableFields(source.attributes, line: line, tally: &tally, ledger: ledger, in: tx) else {
+            return nil
+        }
 
         let now = time.now()
         let createdAt = source.createdAt ?? now
@@ -247,10 +251,12 @@ extension LatchkeyEngine {
                           lastLoginAt: source.lastLoginAt, lockedUntil: nil)
     }
 
-    /// The custom fields a Latchkey account can hold: names as the Parse dialect allows them and, per name, the
-    /// type the deployment has fixed (the first import or write fixes it). Others are dropped and counted.
+    /// The custom fields a Latchkey account can hold: names as the Parse dialect allows them, declared attributes
+    /// that match their schema (normalized as a write would), and per name the type the app has fixed (the first
+    /// import or write fixes it). Other fields are dropped and counted. Nil (the user is not imported, and says why)
+    /// when what is left is over the per-user limits, which an operator may raise for a migration.
     private func importableFields(_ fields: [String: JSONValue], line: Int, tally: inout ImportTally, ledger: ImportLedger,
-                                  in tx: any Repositories) async throws -> [String: JSONValue] {
+                                  in tx: any Repositories) async throws -> [String: JSONValue]? {
         var kept: [String: JSONValue] = [:]
         for (name, value) in fields.sorted(by: { $0.key < $1.key }) where value != .null {
             guard Self.isCustomFieldName(name) else {
@@ -258,13 +264,22 @@ extension LatchkeyEngine {
                 tally.problem(line, "field \(name.prefix(64)) dropped: not a name custom fields may have")
                 continue
             }
+            if let definition = settings.attributes.first(where: { $0.name == name }) {
+                guard let normalized = Self.normalize(value, as: definition) else {
+                    tally.fieldsDropped += 1
+                    tally.problem(line, "field \(name) dropped: it does not match the declared attribute's type or regex")
+                    continue
+                }
+                kept[name] = normalized
+                continue
+            }
             let type = Self.fieldType(value)
             let expected: String
             if let known = ledger.fieldTypes[name] {
                 expected = known
             } else {
-                expected = String(decoding: try await tx.serverValues.insertIfAbsent(name: "field_type.\(name)", value: Data(type.utf8)),
-                                  as: UTF8.self)
+                expected = String(decoding: try await tx.serverValues.insertIfAbsent(name: "field_type.\(ledger.fieldApp).\(name)",
+                                                                                     value: Data(type.utf8)), as: UTF8.self)
                 ledger.fieldTypes[name] = expected
             }
             guard expected == type else {
@@ -273,6 +288,13 @@ extension LatchkeyEngine {
                 continue
             }
             kept[name] = value
+        }
+        do { try requireWithinFieldLimits(kept) } catch {
+            let limits = settings.customFieldLimits
+            tally.invalid += 1
+            tally.problem(line, "not imported: its fields are over \(limits.count) fields or \(limits.bytes) bytes "
+                          + "(raise parse.max_custom_fields / parse.max_custom_field_bytes for the migration)")
+            return nil
         }
         return kept
     }
