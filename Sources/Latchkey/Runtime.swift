@@ -59,11 +59,12 @@ struct Runtime {
     /// The database holds password hashes, the server's HMAC key and the signing keys: an existing file (or its
     /// folder) that others may read is worth a loud line; Latchkey does not change modes it did not set.
     private static func warnIfReadableByOthers(_ path: String, logger: Logger) {
-        let folder = (path as NSString).deletingLastPathComponent
-        for candidate in [folder.isEmpty ? "." : folder, path, path + "-wal", path + "-shm"] {
+        let parent = (path as NSString).deletingLastPathComponent, folder = parent.isEmpty ? "." : parent
+        for candidate in [folder, path, path + "-wal", path + "-shm"] {
             guard let mode = (try? FileManager.default.attributesOfItem(atPath: candidate))?[.posixPermissions] as? Int,
                   mode & 0o077 != 0 else { continue }
-            logger.warning("\(candidate) is readable by other users (mode \(String(mode, radix: 8))): it holds password hashes and keys; chmod \(candidate == path || candidate.hasSuffix("-wal") || candidate.hasSuffix("-shm") ? "600" : "700") it.")
+            let fix = candidate == folder ? "700" : "600"
+            logger.warning("\(candidate) is readable by other users (mode \(String(mode, radix: 8))): it holds password hashes and keys; chmod \(fix) it.")
         }
     }
 

@@ -53,16 +53,14 @@ extension LatchkeyEngine {
     /// the password against a dummy hash of the configured cost: the answer takes as long as for a real account, so
     /// its timing does not tell which accounts exist.
     func refuseAfterDummyCheck(_ password: String) async throws -> Never {
-        let hash: String
-        if let made = dummyHash.withLock({ $0 }) {
-            hash = made
+        if let hash = dummyHash.withLock({ $0 }) {
+            _ = try await verifyPassword(password, against: hash)
         } else {
+            // The first time, making the dummy hash is itself the work of one check (scrypt either way).
             let hasher = passwordHasher
-            let random = SecureRandom.bytes(16).hex
-            hash = try await hashingPool.run { hasher.hash(random) }
+            let hash = try await hashingPool.run { hasher.hash(password) }
             dummyHash.withLock { $0 = $0 ?? hash }
         }
-        _ = try await verifyPassword(password, against: hash)
         throw LatchkeyError.invalidCredentials
     }
 
