@@ -57,8 +57,8 @@ extension LatchkeyEngine {
             _ = try await verifyPassword(password, against: hash)
         } else {
             // The first time, making the dummy hash is itself the work of one check (scrypt either way).
-            let hasher = passwordHasher
-            let hash = try await hashingPool.run { hasher.hash(password) }
+            let hasher = passwordHasher, random = SecureRandom.bytes(16).hex
+            let hash = try await hashingPool.run { hasher.hash(random) }
             dummyHash.withLock { $0 = $0 ?? hash }
         }
         throw LatchkeyError.invalidCredentials
