@@ -3,7 +3,10 @@
 `GET /health/live`), the memory per connection, and `/health/live` latency (p50, p99) on a fresh connection while
 they are all open.
 
-    python3 bench/idle_connections.py [--binary .build/release/latchkey] [--connections 10000]
+    python3 bench/idle_connections.py [--binary .build/release/latchkey] [--connections 10000] [--silent]
+
+With --silent the connections send nothing: the difference to a run without it is what serving one request leaves
+behind on a connection (heaptrack names it: the connection task's stack slabs, sized by the deepest request).
 
 The server runs with its caps raised above N (`server.max_connections*`) so that every connection is admitted; the
 caps themselves are what bounds this memory in production. Raises the open-files limit to fit. A measurement only.
@@ -56,6 +59,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--binary", default=os.path.join(harness.ROOT, ".build", "release", "latchkey"))
     parser.add_argument("--connections", type=int, default=10_000)
+    parser.add_argument("--silent", action="store_true", help="open the connections without sending a request on them")
     args = parser.parse_args()
     if not os.access(args.binary, os.X_OK) or args.connections < 1:
         parser.error(f"{args.binary} is not an executable (build it first) or --connections is below 1")
@@ -72,7 +76,8 @@ def main():
         sockets = []
         for _ in range(args.connections):
             sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
-            one_request(sock)
+            if not args.silent:
+                one_request(sock)
             sockets.append(sock)
         time.sleep(2)
         after = rss_kib(server.proc.pid)

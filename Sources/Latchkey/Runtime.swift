@@ -29,7 +29,7 @@ struct Runtime {
         if let postgres = config.database.postgres {
             let store = try await openPostgres(postgres, migrations: migrations ?? EmbeddedDefaults.postgresMigrations, access: access,
                                                logger: logger)
-            if postgres.tls == .prefer, !["127.0.0.1", "::1", "localhost"].contains(postgres.host), !postgres.host.hasPrefix("/") {
+            if postgres.mayBeDowngraded {
                 logger.warning("database.tls is 'prefer' for \(postgres.host): whoever sits on the network path can downgrade the connection to clear text. Use verify-full (or require).")
             }
             return Runtime(config: config, logger: logger, store: store, storeDescription: postgres.safeDescription)

@@ -46,6 +46,13 @@ public struct PostgresSettings: Sendable {
         self.poolSize = poolSize
     }
 
+    /// Whether a man in the middle could turn the connection into clear text: `prefer` falls back to it when the server
+    /// does not offer TLS, which anyone on the path can arrange. Loopback and Unix sockets have no such path.
+    public var mayBeDowngraded: Bool {
+        let loopback = host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.") || host.hasPrefix("/")
+        return tls == .prefer && !loopback
+    }
+
     /// `host:port/database`, for logs (never the password).
     public var safeDescription: String { "postgres://\(username)@\(host):\(port)/\(database)" }
 

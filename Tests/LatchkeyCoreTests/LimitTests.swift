@@ -14,6 +14,38 @@ import Testing
         #expect(limiter.take("k", rule: rule, now: start + 20) == .allowed)
         #expect(limiter.take("k", rule: rule, now: start + 20) != .allowed)
     }
+
+    /// At the key limit the least recently used buckets go, never one in use: a client churning through new keys
+    /// cannot reset the bucket of a key that keeps being used (here an exhausted one, which would otherwise refill).
+    @Test func evictionDropsTheLeastRecentlyUsedKeys() {
+        let limiter = RateLimiter(maxKeys: 8)
+        let start = Date(timeIntervalSince1970: 1_000_000)
+        let rule = RateRule(1, per: 3600)
+        #expect(limiter.take("busy", rule: rule, now: start) == .allowed)
+        for index in 0..<100 {
+            _ = limiter.take("churn-\(index)", rule: rule, now: start)
+            #expect(limiter.take("busy", rule: rule, now: start) != .allowed)  // still exhausted: kept
+        }
+        #expect(limiter.count <= 8)
+        // A key left alone while others churn is the one that goes: it starts full again.
+        #expect(limiter.take("idle", rule: rule, now: start) == .allowed)
+        for index in 0..<8 { _ = limiter.take("more-\(index)", rule: rule, now: start) }
+        #expect(limiter.take("idle", rule: rule, now: start) == .allowed)
+    }
+
+    /// All buckets of a request or none: a denial by the /48 aggregate takes nothing from the /64's own bucket.
+    @Test func aggregatesAreTakenAllOrNothing() {
+        let limiter = RateLimiter()
+        let start = Date(timeIntervalSince1970: 1_000_000)
+        let own = RateRule(2, per: 3600), shared = RateRule(1, per: 3600)
+        #expect(limiter.take([("a", own), ("net", shared)], now: start) == .allowed)
+        #expect(limiter.take([("b", own), ("net", shared)], now: start) != .allowed)
+        #expect(limiter.take([("b", own)], now: start) == .allowed)
+        #expect(limiter.take([("b", own)], now: start) == .allowed)  // "b" lost nothing to the refused request
+        #expect(RateLimitSubject.networks(of: "2001:db8:1:2ff::1").map(\.key)
+                == ["2001:db8:1:2ff::/64", "2001:db8:1:200::/56", "2001:db8:1:0::/48"])
+        #expect(RateLimitSubject.networks(of: "192.0.2.7").map(\.key) == ["192.0.2.7"])
+    }
 }
 
 @Suite struct LockoutTests {
