@@ -1,15 +1,19 @@
 #!/usr/bin/env python3
-"""The benchmark suite (issue J): one command that builds in release, starts the server on a temporary SQLite
-database and then on a throwaway PostgreSQL cluster, loads each cheap path with wrk, plus sign-in at the default
-(OWASP) scrypt cost, and prints one table: req/s, p50/p99 latency and the ratio to the `GET /health/live`
-ceiling measured in the same run. It also reads the server's RSS when idle after start, after the loads, and
-after the loads a second time (growth would show there). The table is written as JSON too.
+"""The benchmark suite: one command that builds in release, starts the server on a temporary SQLite database and
+then on a throwaway PostgreSQL cluster, loads each cheap path with wrk, plus sign-in at the default (OWASP) scrypt
+cost, and prints one table: req/s, p50/p99 latency, the server's CPU time per request, and two ratios:
+- `bare`: to the framework's own ceiling, a bare Hummingbird app on the same dependency versions (bench/reference,
+  built by this script) answering the same `/health/live` body, measured in the same run just before;
+- `own`: to Latchkey's own `GET /health/live` in the same run.
+It also reads the server's RSS when idle after start, after the loads, and after the loads a second time (growth
+would show there). The table is written as JSON too.
 
     python3 bench/suite.py [--seconds 10] [--connections 16] [--no-build] [--no-postgres] [--json bench/results.json]
 
 Needs wrk (`apt-get install wrk`) and, for the PostgreSQL half, Debian's postgresql (scripts/postgres-cluster.sh).
 Limits are off (one client address would hit them at once); everything else is the shipped default, including
-the embedded common-password list, templates and pages. No number here is asserted anywhere: it is a measurement.
+logging at `info` (one line per request), metrics, the embedded common-password list, templates and pages. No
+number here is asserted anywhere: it is a measurement.
 """
 import argparse
 import json
@@ -33,6 +37,7 @@ from harness import CLIENT_ID, Server  # noqa: E402
 
 APP = "bench-app"
 PASSWORD = "correct horse battery staple"
+REFERENCE = os.path.join(ROOT, ".build", "release", "ReferenceServer")
 REFRESH_CHAINS = 64  # token families fed to the refresh load; each connection keeps rotating one
 
 REPORT_LUA = """
@@ -63,7 +68,14 @@ end
 """
 
 
-def wrk(base, path, seconds, connections, lua="", headers=None, method=None, body=None, env=None, timeout=2):
+def cpu_seconds(pid):
+    """User plus system CPU time the process has used so far."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def wrk(base, path, seconds, connections, lua="", headers=None, method=None, body=None, env=None, timeout=2, pid=None):
     script = REPORT_LUA + lua
     if method:
         script += f'\nwrk.method = "{method}"\n'
@@ -73,6 +85,7 @@ def wrk(base, path, seconds, connections, lua="", headers=None, method=None, bod
         script += f'\nwrk.headers["{name}"] = {json.dumps(value)}\n'
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
         f.write(script)
+    cpu_before = cpu_seconds(pid) if pid else None
     try:
         out = subprocess.run(["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", f"--timeout={timeout}s",
                               "-s", f.name, base + path],
@@ -85,8 +98,28 @@ def wrk(base, path, seconds, connections, lua="", headers=None, method=None, bod
     r = json.loads(match.group(1))
     if r["errors"]:
         raise RuntimeError(f"wrk on {path}: {r['errors']} errors (non-2xx or socket):\n{out.stdout}")
-    return {"rps": r["requests"] / (r["duration_us"] / 1e6), "p50_ms": r["p50_us"] / 1000, "p99_ms": r["p99_us"] / 1000,
-            "requests": r["requests"]}
+    row = {"rps": r["requests"] / (r["duration_us"] / 1e6), "p50_ms": r["p50_us"] / 1000, "p99_ms": r["p99_us"] / 1000,
+           "requests": r["requests"]}
+    if pid:
+        row["cpu_us_per_request"] = (cpu_seconds(pid) - cpu_before) * 1e6 / max(r["requests"], 1)
+    return row
+
+
+def reference_row(seconds, connections):
+    """The bare Hummingbird app's `/health/live`: what the framework allows on this machine, now."""
+    port = harness.free_port()
+    proc = subprocess.Popen([REFERENCE, str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            try:
+                if requests.get(f"http://127.0.0.1:{port}/health/live", timeout=1).status_code == 200:
+                    break
+            except requests.ConnectionError:
+                time.sleep(0.1)
+        return wrk(f"http://127.0.0.1:{port}", "/health/live", seconds, connections, pid=proc.pid)
+    finally:
+        proc.kill()
+        proc.wait()
 
 
 def rss_mib(pid):
@@ -98,7 +131,7 @@ def rss_mib(pid):
 
 
 def start_server(postgres_url=None):
-    env = {"LATCHKEY_LOG_LEVEL": "warning", "LATCHKEY_LIMITS_ENABLED": "false",
+    env = {"LATCHKEY_LOG_LEVEL": "info", "LATCHKEY_LIMITS_ENABLED": "false",
            "LATCHKEY_APP_SERVICES_APPS": json.dumps([{"id": APP, "confirmation": {"mode": "auto"}}])}
     s = Server(env=env, postgres_url=postgres_url)
     # The shipped defaults: the default scrypt cost and the list, templates and pages embedded in the binary.
@@ -129,14 +162,14 @@ def fixtures(s, workdir, first=True):
 
 
 def run_paths(s, tokens_path, access_token, seconds, connections):
-    rows = {}
-    rows["GET /health/live (ceiling)"] = wrk(s.base, "/health/live", seconds, connections)
-    rows["GET /discovery/v2.0/keys (JWKS)"] = wrk(s.base, "/discovery/v2.0/keys", seconds, connections)
-    rows["GET /.well-known/openid-configuration"] = wrk(s.base, "/.well-known/openid-configuration", seconds, connections)
-    rows["GET /oidc/userinfo (Bearer)"] = wrk(s.base, "/oidc/userinfo", seconds, connections,
+    rows, pid = {}, s.proc.pid
+    rows["GET /health/live (ceiling)"] = wrk(s.base, "/health/live", seconds, connections, pid=pid)
+    rows["GET /discovery/v2.0/keys (JWKS)"] = wrk(s.base, "/discovery/v2.0/keys", seconds, connections, pid=pid)
+    rows["GET /.well-known/openid-configuration"] = wrk(s.base, "/.well-known/openid-configuration", seconds, connections, pid=pid)
+    rows["GET /oidc/userinfo (Bearer)"] = wrk(s.base, "/oidc/userinfo", seconds, connections, pid=pid,
                                               headers={"Authorization": f"Bearer {access_token}"})
     rows["POST /oauth2/v2.0/token (refresh, rotated)"] = wrk(s.base, "/oauth2/v2.0/token", seconds, connections, lua=REFRESH_LUA,
-                                                             env={"BENCH_TOKENS": tokens_path, "BENCH_CLIENT": CLIENT_ID})
+                                                             env={"BENCH_TOKENS": tokens_path, "BENCH_CLIENT": CLIENT_ID}, pid=pid)
     return rows
 
 
@@ -145,7 +178,7 @@ def run_sign_in(s, seconds):
     # queue in the hashing pool (and be refused by it, as designed), not go faster.
     login = f"/api/client/v2.0/app/{APP}/auth/providers/local-userpass/login"
     return wrk(s.base, login, seconds, 2 * os.cpu_count(), timeout=30, method="POST", headers={"Content-Type": "application/json"},
-               body=json.dumps({"username": "signin@example.com", "password": PASSWORD}))
+               body=json.dumps({"username": "signin@example.com", "password": PASSWORD}), pid=s.proc.pid)
 
 
 def settled_rss(pid):
@@ -155,6 +188,7 @@ def settled_rss(pid):
 
 
 def measure(label, seconds, connections, postgres_url=None):
+    reference = reference_row(seconds, connections)
     s = start_server(postgres_url)
     workdir = tempfile.mkdtemp(prefix="latchkey-bench-")
     try:
@@ -174,7 +208,8 @@ def measure(label, seconds, connections, postgres_url=None):
         ceiling = rows["GET /health/live (ceiling)"]["rps"]
         for row in rows.values():
             row["ratio"] = row["rps"] / ceiling
-        return {"store": label, "paths": rows, "memory": memory}
+            row["bare_ratio"] = row["rps"] / reference["rps"]
+        return {"store": label, "reference": reference, "paths": rows, "memory": memory}
     finally:
         s.cleanup()
         shutil.rmtree(workdir, ignore_errors=True)
@@ -182,10 +217,15 @@ def measure(label, seconds, connections, postgres_url=None):
 
 def print_table(results, seconds, connections):
     print(f"\nwrk -t1 -c{connections} -d{seconds}s over loopback, limits off, release build, {os.cpu_count()} cores")
-    print(f"{'store':<11} {'path':<46} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'ratio':>6}")
+    print("bare: req/s over the bare Hummingbird app's /health/live measured just before; own: over Latchkey's own /health/live")
+    print(f"{'store':<11} {'path':<46} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'CPU µs':>7} {'bare':>5} {'own':>5}")
     for result in results:
+        ref = result["reference"]
+        print(f"{result['store']:<11} {'bare Hummingbird GET /health/live':<46} {ref['rps']:>9.0f} {ref['p50_ms']:>8.2f} "
+              f"{ref['p99_ms']:>8.2f} {ref['cpu_us_per_request']:>7.1f} {1:>5.2f} {'':>5}")
         for path, row in result["paths"].items():
-            print(f"{result['store']:<11} {path:<46} {row['rps']:>9.0f} {row['p50_ms']:>8.2f} {row['p99_ms']:>8.2f} {row['ratio']:>6.2f}")
+            print(f"{result['store']:<11} {path:<46} {row['rps']:>9.0f} {row['p50_ms']:>8.2f} {row['p99_ms']:>8.2f} "
+                  f"{row['cpu_us_per_request']:>7.1f} {row['bare_ratio']:>5.2f} {row['ratio']:>5.2f}")
         m = result["memory"]
         print(f"{result['store']:<11} RSS idle after start {m['idle_after_start_mib']:.1f} MiB, after the loads "
               f"{m['after_loads_mib']:.1f} MiB, after them again {m['after_second_loads_mib']:.1f} MiB, "
@@ -204,7 +244,8 @@ def main():
         sys.exit("wrk is missing: apt-get install wrk")
     if not args.no_build:
         # As the image builds it (Dockerfile): the Swift runtime linked in, which is also what its memory is.
-        subprocess.run(["swift", "build", "-c", "release", "--product", "latchkey", "--static-swift-stdlib"], cwd=ROOT, check=True)
+        for product in ("latchkey", "ReferenceServer"):
+            subprocess.run(["swift", "build", "-c", "release", "--product", product, "--static-swift-stdlib"], cwd=ROOT, check=True)
     harness.BINARY = os.path.join(ROOT, ".build", "release", "latchkey")
 
     results = [measure("SQLite", args.seconds, args.connections)]

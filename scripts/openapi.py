@@ -33,7 +33,7 @@ def html(description):
 
 
 SCHEMAS = {
-    # Native authentication (specs/native-auth.md): MSAL decodes these.
+    # Native authentication (docs/native-auth.md): MSAL decodes these.
     "NativeError": obj(["error", "error_description", "error_codes", "timestamp", "trace_id", "correlation_id"],
                        error=S, error_description=S, error_codes={"type": "array", "items": I}, timestamp=S, trace_id=S,
                        correlation_id=S, suberror=S, continuation_token=S, invalid_attributes={"type": "array"},
@@ -54,7 +54,7 @@ SCHEMAS = {
     "JWKS": obj(["keys"], keys={"type": "array", "items": obj(["kty", "kid", "crv", "x", "y"], kty=S, kid=S, crv=S, x=S, y=S,
                                                               use=S, alg=S)}),
     "Status": obj(["status"], status=S),
-    # App Services (specs/app-services.md).
+    # App Services (docs/app-services.md).
     "AppServicesError": obj(["error", "error_code"], error=S, error_code=S, link=S),
     "AppServicesBody": obj([], email=S, password=S, username=S, token=S, tokenId=S, arguments={"type": "array"},
                            provider=S, options=ANY_OBJECT),
@@ -63,7 +63,7 @@ SCHEMAS = {
     "AppProfile": obj(["user_id"], user_id=S, domain_id=S, identities={"type": "array"}, data=ANY_OBJECT, type=S),
     "AppLocation": obj(["deployment_model", "location", "hostname", "ws_hostname"], deployment_model=S, location=S, hostname=S,
                        ws_hostname=S),
-    # Parse (specs/parse.md).
+    # Parse (docs/parse.md).
     "ParseError": obj(["code", "error"], code=I, error=S),
     # A wrong application id or key: Parse Server's 403 without a code.
     "ParseUnauthorized": obj(["error"], error={"const": "unauthorized"}),

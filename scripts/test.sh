@@ -26,10 +26,25 @@ if ! "$venv/bin/python" -c "import pytest, requests, cryptography, aiosmtpd, sel
     "$venv/bin/python" -m pip install -q --disable-pip-version-check -r Tests/blackbox/requirements.txt
 fi
 
-python3 scripts/embed-defaults.py --check
-python3 scripts/openapi.py --check
-# The refresh-cost ablation (README, Benchmark) is a patch against the grant's source: keep it applying.
-git apply --check bench/refresh-ablation.patch
+# Every stage runs and reports, so one failing Swift test does not hide the black-box suite; the script fails
+# when any stage failed. A stage whose input is missing (no binary after a failed build) is reported as not run.
+results=()
+stage() {
+    local name=$1; shift
+    echo "=== $name"
+    local started=$SECONDS
+    if "$@"; then results+=("passed  $name ($((SECONDS - started)) s)"); else results+=("FAILED  $name ($((SECONDS - started)) s)"); fi
+}
+report() {
+    echo; echo "=== stages"
+    printf '%s\n' "${results[@]}"
+    for line in "${results[@]}"; do [[ $line == passed* ]] || return 1; done
+}
+
+stage "generated defaults are current" python3 scripts/embed-defaults.py --check
+stage "OpenAPI document is current" python3 scripts/openapi.py --check
+# The refresh-cost ablation (bench/README.md) is a patch against the grant's source: keep it applying.
+stage "bench ablation patch applies" git apply --check bench/refresh-ablation.patch
 
 # A throwaway PostgreSQL cluster (Debian's binaries, a temporary directory, a free port, a non-root owner) for the
 # PostgreSQL contract cases and the two-replica black-box tests; stopped and removed however the run ends.
@@ -37,7 +52,13 @@ pg_url=$(scripts/postgres-cluster.sh start 2>.pg-cluster-dir)
 pg_dir=$(tail -1 .pg-cluster-dir); rm -f .pg-cluster-dir
 trap 'scripts/postgres-cluster.sh stop "$pg_dir"' EXIT
 export LATCHKEY_TEST_POSTGRES_URL="$pg_url" LATCHKEY_TEST_POSTGRES_DIR="$pg_dir"
-swift build --build-tests
-# Swift Testing only: XCTest's empty "Executed 0 tests" summary would only confuse.
-swift test --skip-build --disable-xctest
-LATCHKEY_BIN="$PWD/.build/debug/latchkey" "$venv/bin/python" -m pytest -q Tests/blackbox
+stage "swift build (debug, with tests)" swift build --build-tests
+if [ -x .build/debug/latchkey ] && [[ ${results[-1]} == passed* ]]; then
+    # Swift Testing only: XCTest's empty "Executed 0 tests" summary would only confuse.
+    stage "Swift tests (engine, both stores, routers)" swift test --skip-build --disable-xctest
+    stage "black-box suite (real binary, sockets, relay, browser, PostgreSQL)" \
+        env LATCHKEY_BIN="$PWD/.build/debug/latchkey" "$venv/bin/python" -m pytest -q Tests/blackbox
+else
+    results+=("FAILED  Swift tests: not run, the build failed" "FAILED  black-box suite: not run, the build failed")
+fi
+report

@@ -52,7 +52,7 @@ struct BackgroundWorker: Service {
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             try? await cancelWhenGracefulShutdown { [wait] in try await Task.sleep(for: wait) }
             if Task.isShuttingDownGracefully || Task.isCancelled { return }
-            try? await cancelWhenGracefulShutdown { await engine.purgeExpiredState() }
+            await cancelWhenGracefulShutdown { await engine.purgeExpiredState() }
             engine.pruneRateLimits()
             wait = .seconds(300)
         }

@@ -86,7 +86,7 @@ func buildApplication(_ config: LatchkeyConfig) async throws -> Application<Rout
         throw StartupError(key: "server.tls", message: "cannot load the certificate or key: \(error)", exitCode: .config)
     }
     let adminNote = config.admin.host.map { ", admin on \($0):\(config.admin.port)" } ?? ""
-    logger.info("latchkey serving \(config.server.publicURL)\(adminNote) (database \(runtime.storeDescription), mail \(config.mail.transport.rawValue))")
+    logger.info("latchkey \(Latchkey.version) serving \(config.server.publicURL)\(adminNote) (database \(runtime.storeDescription), mail \(config.mail.transport.rawValue))")
     return app
 }
 

@@ -71,7 +71,7 @@ struct ImportFile {
     }
 
     private func unreadable(_ what: String) -> StartupError {
-        StartupError(key: path, message: "\(what); see README \"Moving from Parse Server\"", exitCode: .noInput)
+        StartupError(key: path, message: "\(what); see docs/migrating-from-parse.md", exitCode: .noInput)
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }

@@ -7,6 +7,12 @@ struct Latchkey: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "latchkey",
         abstract: "A self-hosted identity server: sign-up, sign-in, password reset and tokens.",
+        discussion: """
+            Every command reads its configuration from --config PATH, else config/latchkey.yaml, else \
+            /etc/latchkey/latchkey.yaml (when present), else built-in defaults; every key can be overridden from the \
+            environment as LATCHKEY_<SECTION>_<KEY> (for example LATCHKEY_SERVER_PORT=9000). \
+            For a development server: latchkey serve --config config/latchkey.dev.yaml. Keys: docs/configuration.md.
+            """,
         version: version,
         subcommands: [ServeCommand.self, MigrateCommand.self, AuditCommand.self, MailCommand.self, CopyCommand.self, HealthcheckCommand.self,
                       UsersCommand.self, KeysCommand.self, ImportCommand.self, ExportCommand.self],

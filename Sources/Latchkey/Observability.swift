@@ -14,7 +14,7 @@ enum Observability {
         let first = installed.withLock { state in defer { state.logging = true }; return !state.logging }
         guard first else { return }
         switch format {
-        case .text: LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        case .text: LoggingSystem.bootstrap { TextLogHandler(label: $0) }
         case .json: LoggingSystem.bootstrap { JSONLogHandler(label: $0) }
         }
     }

@@ -32,11 +32,18 @@ struct Runtime {
             if postgres.mayBeDowngraded {
                 logger.warning("database.tls is 'prefer' for \(postgres.host): whoever sits on the network path can downgrade the connection to clear text. Use verify-full (or require).")
             }
+            announce(config, database: postgres.safeDescription, logger: logger)
             return Runtime(config: config, logger: logger, store: store, storeDescription: postgres.safeDescription)
         }
         let store = try openSQLite(config, migrations: migrations ?? EmbeddedDefaults.migrations, access: access, logger: logger)
         warnIfReadableByOthers(config.database.path, logger: logger)
+        announce(config, database: config.database.path, logger: logger)
         return Runtime(config: config, logger: logger, store: store, storeDescription: config.database.path)
+    }
+
+    /// Every command says what it opened (on standard error, so its own output stays clean for scripts).
+    private static func announce(_ config: LatchkeyConfig, database: String, logger: Logger) {
+        logger.info("configuration \(config.file ?? "built-in defaults and the environment"), database \(database)")
     }
 
     private static func openSQLite(_ config: LatchkeyConfig, migrations: [(name: String, text: String)], access: SQLiteStore.Access,

@@ -17,7 +17,10 @@ struct ServeCommand: AsyncParsableCommand {
         // then the mail worker (one of the application's services, started before the server) delivers what is
         // due and stops.
         let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: app.logger))
-        do { try await group.run() } catch let error as IOError where error.errnoCode == EADDRINUSE {
+        do {
+            try await group.run()
+            app.logger.info("latchkey stopped")
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
             throw Self.busy(config)
         } catch let error as IOError where error.errnoCode == EACCES || error.errnoCode == EADDRNOTAVAIL {
             throw StartupError(key: "server.host", message: "cannot listen on \(config.server.host):\(config.server.port): \(String(cString: strerror(error.errnoCode)))",

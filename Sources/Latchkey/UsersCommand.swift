@@ -22,15 +22,19 @@ struct UsersCommand: AsyncParsableCommand {
         func run() async throws {
             let engine = try await Runtime.engine(options)
             var cursor: UserCursor?
-            var left = max(limit, 0)
+            var left = max(limit, 0), listed = 0
+            // A header for people; --json stays one object per line for scripts.
+            if !json { print(UserOutput.header) }
             // Pages of up to 500 until the limit or the last user: the same keyset pagination the API uses.
             while left > 0 {
                 let page = try await engine.adminListUsers(prefix: prefix, after: cursor, limit: min(left, 500))
                 for user in page.users { UserOutput.print(user, json: json) }
                 left -= page.users.count
+                listed += page.users.count
                 guard let next = page.next else { break }
                 cursor = next
             }
+            if !json { print(listed == 1 ? "1 user" : "\(listed) users") }
         }
     }
 
@@ -101,6 +105,8 @@ struct UserArgument: ParsableArguments {
 
 /// How the CLI prints users and turns the engine's admin errors into one line and exit status 1.
 enum UserOutput {
+    static let header = ["id", "objectId", "email", "username", "status", "email", "created", "last sign-in"].joined(separator: "\t")
+
     static func print(_ user: UserRecord, json: Bool = false) {
         if json {
             // The admin API's representation, so scripts can switch between the two.

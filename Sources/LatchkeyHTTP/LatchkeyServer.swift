@@ -33,11 +33,6 @@ public struct ServerOptions: Sendable {
 public enum LatchkeyServer {
     public static func router(engine: LatchkeyEngine, options: ServerOptions) -> Router<LatchkeyRequestContext> {
         let router = Router(context: LatchkeyRequestContext.self)
-        // Metrics and the request log outermost: they see every answer's final status, CORS preflights included.
-        router.add(middleware: MetricsMiddleware())
-        router.add(middleware: RequestLogMiddleware())
-        // CORS next, so error answers carry its headers too.
-        if !options.corsAllowedOrigins.isEmpty { router.add(middleware: AllowListCORSMiddleware(origins: options.corsAllowedOrigins)) }
         let pages = HTMLPages(templates: options.pages)
         let clientAddress = ClientAddress(trustedProxies: options.trustedProxies)
         let appServicesErrors = AppServicesError(passwords: engine.settings.passwords)
@@ -48,8 +43,9 @@ public enum LatchkeyServer {
                                     known: .init(clients: engine.settings.clients.map(\.id), parseApps: engine.settings.parseApps.map(\.id),
                                                  appServicesApps: engine.settings.apps.map(\.id)))
         }
-        router.add(middleware: ErrorMiddleware(pages: pages, appServicesErrors: appServicesErrors, parseMount: parseMount,
-                                               routes: openAPI?.routes ?? .empty))
+        let errors = PathDialectErrors(pages: pages, appServicesErrors: appServicesErrors, parseMount: parseMount, routes: openAPI?.routes ?? .empty)
+        let cors = options.corsAllowedOrigins.isEmpty ? nil : AllowListCORS(origins: options.corsAllowedOrigins)
+        router.add(middleware: EdgeMiddleware(errors: errors, cors: cors))
         NativeAuthRoutes(engine: engine, clientAddress: clientAddress, errors: NativeAuthErrorMiddleware()).addRoutes(to: router)
         AppServicesRoutes(engine: engine, clientAddress: clientAddress.serving(.appServices), errors: AppServicesErrorMiddleware(errors: appServicesErrors))
             .addRoutes(to: router)

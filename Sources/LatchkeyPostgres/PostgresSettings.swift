@@ -76,7 +76,7 @@ public struct PostgresSettings: Sendable {
         // sleep keeps its task and Dispatch timer alive until the deadline it was given (60 s and 30 s). Under load
         // that held hundreds of thousands of dead timers: RSS climbed past 200 MiB. Dead peers are still noticed
         // when the database closes the socket; a NAT that drops idle flows is kept open by PostgreSQL's own
-        // `tcp_keepalives_idle` (README, "Several replicas on PostgreSQL").
+        // `tcp_keepalives_idle` (docs/operations.md, "Several replicas on PostgreSQL").
         configuration.options.minimumConnections = poolSize
         configuration.options.keepAliveBehavior = nil
         // A replica whose database is gone answers "not ready" and fails requests fast instead of queueing them.

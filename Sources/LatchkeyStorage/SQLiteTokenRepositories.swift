@@ -91,21 +91,21 @@ extension SQLiteRepositories {
     func revoke(familyId: String, at: Date) async throws { try await revokeLive("family_id", familyId, at: at) }
     func revoke(userId: String, at: Date) async throws { try await revokeLive("user_id", userId, at: at) }
     func revoke(familyId: String, parentId: String, at: Date) async throws {
-        try await write { db in
+        _ = try await write { db in
             try SessionRecord.filter(Column("family_id") == familyId && Column("parent_id") == parentId && Column("revoked_at") == nil)
                 .updateAll(db, Column("revoked_at").set(to: at))
         }
     }
 
     func revoke(userId: String, kind: SessionRecord.Kind, deviceId: String, at: Date) async throws {
-        try await write { db in
+        _ = try await write { db in
             try SessionRecord.filter(Column("user_id") == userId && Column("kind") == kind.rawValue && Column("device_id") == deviceId
                                      && Column("revoked_at") == nil).updateAll(db, Column("revoked_at").set(to: at))
         }
     }
 
     private func revokeLive(_ column: String, _ value: String, at: Date) async throws {
-        try await write { db in
+        _ = try await write { db in
             try SessionRecord.filter(Column(column) == value && Column("revoked_at") == nil).updateAll(db, Column("revoked_at").set(to: at))
         }
     }

@@ -72,4 +72,34 @@ import Testing
             #expect(config.server.port > 0, "\(name)")
         }
     }
+
+    /// docs/configuration.md has one table per section (`## \`server\``, `## Top level` for the keys outside any
+    /// section); each table lists exactly the keys its section declares, so the page cannot fall behind the code.
+    @Test func configurationPageListsEveryDeclaredKey() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let page = try String(contentsOf: root.appendingPathComponent("docs/configuration.md"), encoding: .utf8)
+        var documented: [String: Set<String>] = [:]
+        var heading: String?
+        for line in page.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("## ") {
+                heading = line.dropFirst(3).trimmingCharacters(in: CharacterSet(charactersIn: "` "))
+            } else if let heading, line.hasPrefix("| `") {
+                // The first cell: one or more keys in backticks, e.g. `mail.from.address` / `mail.from.name`.
+                let cell = line.dropFirst().prefix { $0 != "|" }
+                let keys = cell.split(separator: "`").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+                documented[heading, default: []].formUnion(keys)
+            }
+        }
+        var declared: [String: Set<String>] = [:]
+        for section in LatchkeyConfig.sections {
+            declared[section.section.isEmpty ? "Top level" : section.section, default: []]
+                .formUnion((section.keys + section.lists).map { ConfigSource.join(section.section, $0) })
+        }
+        #expect(Set(documented.keys) == Set(declared.keys), "one table per section")
+        for (section, keys) in declared {
+            let listed = documented[section] ?? []
+            #expect(keys.subtracting(listed).isEmpty, "\(section): declared, not on the page: \(keys.subtracting(listed).sorted())")
+            #expect(listed.subtracting(keys).isEmpty, "\(section): on the page, not declared: \(listed.subtracting(keys).sorted())")
+        }
+    }
 }

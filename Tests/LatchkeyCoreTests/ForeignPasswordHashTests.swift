@@ -36,7 +36,7 @@ import Testing
     @Test func yescryptAsLibxcryptWritesItVerifies() throws {
         var setting = [CChar](repeating: 0, count: 128)
         #expect(crypt_gensalt_rn("$y$", 5, nil, 0, &setting, Int32(setting.count)) != nil)
-        let hash = try #require(ForeignPasswordHash.crypt("yes, crypt", setting: String(cString: setting)))
+        let hash = try #require(ForeignPasswordHash.crypt("yes, crypt", setting: String(decoding: setting.prefix { $0 != 0 }.map(UInt8.init(bitPattern:)), as: UTF8.self)))
         #expect(try ForeignPasswordHash.check(hash).get() == .yescrypt)
         #expect(ForeignPasswordHash.verify("yes, crypt", against: hash))
         #expect(!ForeignPasswordHash.verify("no, crypt", against: hash))

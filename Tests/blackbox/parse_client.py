@@ -1,4 +1,4 @@
-"""Talks to the Parse dialect the way ParseSwift does (specs/parse.md §4.1–4.3) and decodes as strictly: every call
+"""Talks to the Parse dialect the way ParseSwift does (docs/parse.md) and decodes as strictly: every call
 sends Content-Type: application/json (GET included), an installation id, a client version and a request id on POST;
 success bodies must not carry a top-level string `error`/`message`; dates must be exactly yyyy-MM-ddTHH:mm:ss.SSSZ;
 errors must be {"code": int, "error": str} with Parse Server's statuses."""

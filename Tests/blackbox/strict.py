@@ -1,5 +1,5 @@
 """Strict checks of native-auth responses, mirroring what the MSAL native-auth SDK demands
-(specs/native-auth.md): status rules, exact enum values, integer types, required fields per endpoint."""
+(docs/native-auth.md): status rules, exact enum values, integer types, required fields per endpoint."""
 import base64
 import datetime
 import json

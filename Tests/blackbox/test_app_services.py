@@ -1,4 +1,4 @@
-"""App Services email/password dialect (specs/app-services.md): register, confirm by link, reset by link,
+"""App Services email/password dialect (docs/app-services.md): register, confirm by link, reset by link,
 login, sessions, profile — same users as the native API."""
 import json
 import re

@@ -1,4 +1,4 @@
-"""Native self-service password reset (specs/native-auth.md §1, §3.4, §4.2) over a live server."""
+"""Native self-service password reset (docs/native-auth.md) over a live server."""
 import time
 import uuid
 

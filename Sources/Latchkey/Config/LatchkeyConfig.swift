@@ -3,7 +3,7 @@ import LatchkeyCore
 import LatchkeySMTP
 
 /// The whole configuration: YAML file (optional) + `LATCHKEY_*` environment overrides + built-in defaults.
-/// Each component reads its own section (`Sections/`); README's configuration reference lists every key.
+/// Each component reads its own section (`Sections/`); docs/configuration.md lists every key (a test holds it to the declared keys).
 struct LatchkeyConfig {
     var server: ServerSettings
     var development: Bool
@@ -19,6 +19,8 @@ struct LatchkeyConfig {
     var logFormat: LogSettings.Format
     var admin: AdminSettings
     var engine: EngineSettings
+    /// The file this configuration came from; nil for the built-in defaults (and the environment).
+    var file: String?
 
     /// Every section; a key in the file or environment that none declares is refused.
     static let sections: [any ConfigSection.Type] = [
@@ -38,7 +40,10 @@ struct LatchkeyConfig {
         let file = path ?? defaultFiles.first { FileManager.default.fileExists(atPath: $0) }
         if let file {
             do { yaml = try String(contentsOfFile: file, encoding: .utf8) } catch {
-                throw ConfigError(key: "--config", message: "cannot read \(file)")
+                // Name what the operator gave (or where the default was found) and why: a mounted file the
+                // image's user may not read says "Permission denied".
+                let reason = access(file, R_OK) != 0 ? String(cString: strerror(errno)) : "not UTF-8 text"
+                throw ConfigError(key: path == nil ? "configuration" : "--config", message: "cannot read \(file): \(reason)")
             }
         }
         let folder = file.map { (($0 as NSString).deletingLastPathComponent as NSString).standardizingPath }
@@ -51,7 +56,9 @@ struct LatchkeyConfig {
         } catch {
             throw ConfigError(key: file ?? "(environment)", message: "not valid YAML: \(error)")
         }
-        return try LatchkeyConfig(source)
+        var config = try LatchkeyConfig(source)
+        config.file = file
+        return config
     }
 
     init(_ source: ConfigSource) throws {

@@ -4,7 +4,7 @@ import Yams
 
 /// One component's part of the configuration: where it lives and which keys it reads. The loader refuses any
 /// key in the file or `LATCHKEY_*` variable that no section declares (a test checks that each declared key is read).
-protocol ConfigSection {
+protocol ConfigSection: Sendable {
     /// The section's path ("mail.smtp"); "" for top-level keys.
     static var section: String { get }
     /// Keys relative to the section; each is also `LATCHKEY_<SECTION>_<KEY>`.

@@ -24,10 +24,9 @@ public struct AdminOptions: Sendable {
 public enum AdminServer {
     public static func router(engine: LatchkeyEngine, options: AdminOptions) -> Router<LatchkeyRequestContext> {
         let router = Router(context: LatchkeyRequestContext.self)
-        router.add(middleware: MetricsMiddleware())
-        router.add(middleware: RequestLogMiddleware())
         // Router-wide, so an unknown path or method answers in the API's JSON shape too.
-        router.add(middleware: AdminErrorMiddleware(routes: options.openAPIDocument.map(OpenAPIDocument.adminRoutes) ?? .empty))
+        router.add(middleware: EdgeMiddleware(errors: AdminErrors(routes: options.openAPIDocument.map(OpenAPIDocument.adminRoutes) ?? .empty),
+                                              cors: nil))
         router.get("/metrics") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
                      body: .init(byteBuffer: ByteBuffer(bytes: options.metrics())))

@@ -3,7 +3,7 @@ import Hummingbird
 import LatchkeyCore
 
 /// The App Services error body `{error, error_code, link}` with `Content-Type: application/json` exactly
-/// (realm-core parses errors only then), and the statuses of specs/app-services.md §1.7.
+/// (realm-core parses errors only then), and the statuses of docs/app-services.md
 struct AppServicesError: Sendable {
     /// The configured password bounds, which the length message names.
     let passwords: PasswordPolicy

@@ -4,7 +4,7 @@ import Hummingbird
 import LatchkeyCore
 import NIOCore
 
-/// The App Services email/password dialect (specs/app-services.md) under `/api/client/v2.0`.
+/// The App Services email/password dialect (docs/app-services.md) under `/api/client/v2.0`.
 struct AppServicesRoutes: Sendable {
     let engine: LatchkeyEngine
     let clientAddress: ClientAddress

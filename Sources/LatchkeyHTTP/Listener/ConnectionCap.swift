@@ -99,7 +99,8 @@ final class ConnectionCapHandler: ChannelInboundHandler, RemovableChannelHandler
 }
 
 /// Put among the HTTP channel's handlers (which come after the codec), it installs the cap's handler at the very
-/// front of the pipeline, where a refusal can be written as raw bytes.
+/// front of the pipeline, where a refusal can be written as raw bytes, and then takes itself out of the way of
+/// every request part that would otherwise pass through it.
 final class ConnectionCapInstaller: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = NIOAny
     private let cap: ConnectionCap
@@ -109,5 +110,6 @@ final class ConnectionCapInstaller: ChannelInboundHandler, RemovableChannelHandl
 
     func handlerAdded(context: ChannelHandlerContext) {
         try? context.pipeline.syncOperations.addHandler(ConnectionCapHandler(cap: cap, plainText: plainText), position: .first)
+        context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
     }
 }

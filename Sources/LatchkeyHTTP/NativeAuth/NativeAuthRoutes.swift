@@ -2,7 +2,7 @@ import HTTPTypes
 import Hummingbird
 import LatchkeyCore
 
-/// The native-authentication dialect (specs/native-auth.md): form posts in, JSON out, at the root and
+/// The native-authentication dialect (docs/native-auth.md): form posts in, JSON out, at the root and
 /// under one leading tenant segment (the SDK puts its tenant there).
 struct NativeAuthRoutes: Sendable {
     let engine: LatchkeyEngine

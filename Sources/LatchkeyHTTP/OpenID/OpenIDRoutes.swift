@@ -32,7 +32,7 @@ struct OpenIDRoutes: Sendable {
         let root = tenant.map { "\(base)/\($0)" } ?? base
         return [
             "issuer": .string(engine.settings.issuer),
-            // MSAL's metadata parser requires the string (specs/native-auth.md §4.8); the endpoint answers every
+            // MSAL's metadata parser requires the string (docs/native-auth.md); the endpoint answers every
             // request with unsupported_response_type, which is why no response type is advertised.
             "authorization_endpoint": .string("\(root)/oauth2/v2.0/authorize"),
             "token_endpoint": .string("\(root)/oauth2/v2.0/token"),

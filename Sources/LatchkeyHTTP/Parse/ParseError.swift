@@ -3,7 +3,7 @@ import Hummingbird
 import LatchkeyCore
 
 /// Parse's error body `{"code": int, "error": str}` with Parse Server's statuses: 500 for code 1, 404 for 101, 400
-/// otherwise (specs/parse.md §0), and 429 / 503 with `Retry-After` where ParseSwift retries.
+/// otherwise (docs/parse.md), and 429 / 503 with `Retry-After` where ParseSwift retries.
 struct ParseError: Error, Sendable {
     let code: Int
     let message: String

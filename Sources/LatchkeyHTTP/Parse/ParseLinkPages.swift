@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import LatchkeyCore
 
-/// The pages behind the Parse dialect's mailed links, under `<mount>/apps/` with Parse Server's paths (specs/parse.md
+/// The pages behind the Parse dialect's mailed links, under `<mount>/apps/` with Parse Server's paths (docs/parse.md
 /// §1.12), rendered by the same templates and headers as the other hosted pages. No JavaScript: the choose-password
 /// page is a plain form.
 struct ParseLinkPages: Sendable {

@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import LatchkeyCore
 
-/// The Parse dialect (specs/parse.md) under `parse.mount`. Every route goes through `route`, which checks the app
+/// The Parse dialect (docs/parse.md) under `parse.mount`. Every route goes through `route`, which checks the app
 /// and its keys, honours the JS SDK's `_method`, reads the session as the endpoint asks, then runs the handler.
 struct ParseRoutes: Sendable {
     let engine: LatchkeyEngine

@@ -7,7 +7,8 @@ struct OperatorRoutes: Sendable {
     let testingMailbox: TestingMailbox?
 
     func addRoutes(to router: Router<LatchkeyRequestContext>) {
-        router.get("/health/live") { _, _ in JSONResponse.ok(["status": "ok"]) }
+        let live = JSONResponse.Prepared(["status": "ok"])
+        router.get("/health/live") { _, _ in live.response() }
         router.get("/health/ready") { _, _ in
             await engine.store.isReady()
                 ? JSONResponse.ok(["status": "ready"])

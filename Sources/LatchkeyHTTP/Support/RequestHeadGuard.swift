@@ -16,7 +16,11 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundOut = HTTPResponsePart
 
     private let headTimeout: TimeAmount
-    private var deadline: Scheduled<Void>?
+    /// When the head being read began (its first byte); nil between requests.
+    private var headStarted: NIODeadline?
+    /// One timer per connection, not one per request: it is re-armed only when it fires during a head, so a busy
+    /// keep-alive connection schedules about one task per `headTimeout` instead of one per request.
+    private var timer: Scheduled<Void>?
     private var refusing = false
     /// A head was passed on and its answer is not complete yet: errors then belong to the route reading the body.
     private var inFlight = false
@@ -34,23 +38,25 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// The watch's own context, where raw bytes can be written past the HTTP encoder.
     fileprivate var rawContext: ChannelHandlerContext?
 
-    func handlerRemoved(context: ChannelHandlerContext) { deadline?.cancel() }
+    func handlerRemoved(context: ChannelHandlerContext) { timer?.cancel() }
 
     /// Bytes reached the decoder: when no request is being read or answered, they start a head.
     fileprivate func bytesArrived(_ context: ChannelHandlerContext) {
-        if !inFlight && deadline == nil && !refusing { armDeadline(context) }
+        guard !inFlight, headStarted == nil, !refusing else { return }
+        let now = NIODeadline.now()
+        headStarted = now
+        if timer == nil { arm(context, at: now + headTimeout) }
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        deadline?.cancel()
+        timer?.cancel()
         context.fireChannelInactive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let part = unwrapInboundIn(data)
         if case .head(let head) = part {
-            deadline?.cancel()
-            deadline = nil
+            headStarted = nil
             if head.method == .connect {
                 refuseConnect(context)
                 return
@@ -67,11 +73,14 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
         context.write(data, promise: promise)
     }
 
-    private func armDeadline(_ context: ChannelHandlerContext) {
-        deadline?.cancel()
-        deadline = nil
-        let channel = context.channel
-        deadline = context.eventLoop.scheduleTask(in: headTimeout) { channel.close(promise: nil) }
+    private func arm(_ context: ChannelHandlerContext, at due: NIODeadline) {
+        timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: due) { [weak self] in
+            guard let self else { return }
+            self.timer = nil
+            guard let started = self.headStarted else { return }  // no head in progress: the idle timeout's business
+            let due = started + self.headTimeout
+            if NIODeadline.now() >= due { context.channel.close(promise: nil) } else { self.arm(context, at: due) }
+        }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

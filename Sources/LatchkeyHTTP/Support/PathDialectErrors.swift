@@ -4,37 +4,24 @@ import LatchkeyCore
 import Logging
 import NIOHTTP1
 
-/// Turns what escapes a route into an answer in the path's dialect: HTTP errors keep their status
-/// (404, 405, 413, ...), broken body framing is the client's 400, anything unexpected a 500 and a log line.
-/// Also echoes `client-request-id` and sets nosniff.
-struct ErrorMiddleware: RouterMiddleware {
-    typealias Context = LatchkeyRequestContext
+/// The public listener's errors: what escaped a route answers in the path's dialect. HTTP errors keep their status
+/// (404, 405 with its `Allow`, 413, ...), broken body framing is the client's 400, anything unexpected a 500 and a
+/// log line.
+struct PathDialectErrors: ErrorRenderer {
     let pages: HTMLPages
     let appServicesErrors: AppServicesError
     let parseMount: String?
     let routes: RouteTable
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        var response: Response
-        do {
-            response = try await next(request, context)
-        } catch let error as HTTPError where error.status == .notFound {
-            let path = request.uri.path, dialect = Dialect(path: path, parseMount: parseMount)
-            if let allow = routes.allowHeader(path: path, method: request.method) {
-                response = dialect.response(status: .methodNotAllowed, message: "\(request.method) is not served at \(path).", pages: pages)
-                response.headers[.allow] = allow
-                response.headers[.cacheControl] = "no-store"
-            } else {
-                response = self.response(for: error, dialect: dialect, logger: context.logger)
-            }
-        } catch {
-            response = self.response(for: error, dialect: Dialect(path: request.uri.path, parseMount: parseMount), logger: context.logger)
+    func response(for error: any Error, to request: Request, logger: Logger) -> Response {
+        let path = request.uri.path, dialect = Dialect(path: path, parseMount: parseMount)
+        if let error = error as? HTTPError, error.status == .notFound, let allow = routes.allowHeader(path: path, method: request.method) {
+            var response = dialect.response(status: .methodNotAllowed, message: "\(request.method) is not served at \(path).", pages: pages)
+            response.headers[.allow] = allow
+            response.headers[.cacheControl] = "no-store"
+            return response
         }
-        if let id = request.headers[.clientRequestId], UUIDString.isValid(id) {
-            response.headers[.clientRequestId] = id
-        }
-        response.headers[.xContentTypeOptions] = "nosniff"
-        return response
+        return response(for: error, dialect: dialect, logger: logger)
     }
 
     func response(for error: any Error, dialect: Dialect, logger: Logger) -> Response {

@@ -1,6 +1,8 @@
 import HTTPTypes
 import Hummingbird
 import LatchkeyCore
+import Logging
+import NIOHTTP1
 
 /// The admin API's errors: `{"error": code, "error_description": text}` with the matching status.
 enum AdminAPIError: Error {
@@ -8,14 +10,13 @@ enum AdminAPIError: Error {
     case badRequest(String)
 }
 
-struct AdminErrorMiddleware: RouterMiddleware {
-    typealias Context = LatchkeyRequestContext
+/// The admin listener's errors, in the admin API's JSON shape, for every path (an unknown one included).
+struct AdminErrors: ErrorRenderer {
     let routes: RouteTable
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        do {
-            return try await next(request, context)
-        } catch let error as AdminAPIError {
+    func response(for error: any Error, to request: Request, logger: Logger) -> Response {
+        switch error {
+        case let error as AdminAPIError:
             switch error {
             case .off:
                 return Self.answer(.serviceUnavailable, "admin_api_off", "The admin API is off: set admin.token_file to turn it on.")
@@ -25,21 +26,28 @@ struct AdminErrorMiddleware: RouterMiddleware {
             case .badRequest(let message):
                 return Self.answer(.badRequest, "invalid_request", message)
             }
-        } catch let error as LatchkeyEngine.AdminError {
+        case let error as LatchkeyEngine.AdminError:
             switch error {
             case .userNotFound: return Self.answer(.notFound, "user_not_found", "No user has that id, objectId, email or username.")
             case .userPending: return Self.answer(.conflict, "user_pending", "The account has not finished signing up.")
             }
-        } catch LatchkeyEngine.KeyRevocationError.unknownKey {
+        case LatchkeyEngine.KeyRevocationError.unknownKey:
             return Self.answer(.notFound, "key_not_found", "No signing key has that kid (see GET /admin/v1/keys).")
-        } catch let error as LatchkeyError where error == .storeFailure {
+        case let error as LatchkeyError where error == .storeFailure:
             return Self.answer(.serviceUnavailable, "store_unavailable", "The database did not answer; try again.")
-        } catch let error as HTTPError {
+        case let error as HTTPError:
             if error.status == .notFound, let allow = routes.allowHeader(path: request.uri.path, method: request.method) {
                 return Self.answer(.methodNotAllowed, "invalid_request", "\(request.method) is not served at \(request.uri.path).",
                                    headers: [.allow: allow])
             }
             return Self.answer(error.status, error.status == .notFound ? "not_found" : "invalid_request", error.body ?? error.status.reasonPhrase)
+        case let error as HTTPResponseError:
+            return Self.answer(error.status, error.status.code >= 500 ? "server_error" : "invalid_request", error.status.reasonPhrase)
+        case is HTTPParserError:
+            return Self.answer(.badRequest, "invalid_request", "The request body is not valid HTTP/1.1 framing.")
+        default:
+            logger.error("unhandled error", metadata: ["error": "\(String(reflecting: type(of: error)))"])
+            return Self.answer(.internalServerError, "server_error", "The server could not complete the request.")
         }
     }
 

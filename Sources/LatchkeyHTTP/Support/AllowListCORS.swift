@@ -4,8 +4,9 @@ import NIOCore
 
 /// CORS for browser apps on the configured origins only; other origins get no CORS headers at all.
 /// Hummingbird's CORSMiddleware answers the preflight; this adds what it leaves out: the expose list on the
-/// actual answers, so pages can read `client-request-id` and `Retry-After`.
-struct AllowListCORSMiddleware: RouterMiddleware {
+/// actual answers, so pages can read `client-request-id` and `Retry-After`. Called by `EdgeMiddleware` around the
+/// error answers too, so a refused request still tells the page why.
+struct AllowListCORS: Sendable {
     typealias Context = LatchkeyRequestContext
     let origins: Set<String>
 
