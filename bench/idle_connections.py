@@ -4,6 +4,7 @@
 they are all open.
 
     python3 bench/idle_connections.py [--binary .build/release/latchkey] [--connections 10000] [--silent] [--reference]
+                                      [--settle 2]
 
 With --silent the connections send nothing: the difference to a run without it is what serving one request leaves
 behind on a connection (heaptrack names it: the connection task's stack slabs, sized by the deepest request).
@@ -96,6 +97,7 @@ def main():
     parser.add_argument("--connections", type=int, default=10_000)
     parser.add_argument("--silent", action="store_true", help="open the connections without sending a request on them")
     parser.add_argument("--reference", action="store_true", help="measure bench/reference's bare Hummingbird app instead")
+    parser.add_argument("--settle", type=float, default=2, help="seconds to wait after the last connection before reading RSS")
     args = parser.parse_args()
     if args.reference:
         args.binary = os.path.join(harness.ROOT, ".build", "release", "ReferenceServer")
@@ -114,7 +116,7 @@ def main():
             if not args.silent:
                 one_request(sock)
             sockets.append(sock)
-        time.sleep(2)
+        time.sleep(args.settle)
         after = rss_kib(server.proc.pid)
         p50, p99 = latencies(server.port)
         for sock in sockets:

@@ -54,10 +54,12 @@ func buildApplication(_ config: LatchkeyConfig) async throws -> Application<Rout
     }
     let worker = BackgroundWorker(engine: engine, transport: transport, mailbox: mailbox, policy: config.mail.outbox, logger: logger)
     var services: [any Service] = [worker]
+    let requestLog = RequestLogLine.writer(format: config.logFormat, level: logger.logLevel)
     if let host = config.admin.host {
         Observability.bootstrapMetrics()
         var options = AdminOptions(host: host, port: config.admin.port, token: config.admin.token, metrics: Observability.metricsText)
         options.openAPIDocument = EmbeddedDefaults.openAPIDocument
+        options.requestLog = requestLog
         options.listener = listenerHardening(config)
         options.listener.tls = config.admin.tlsCertificate.flatMap { certificate in config.admin.tlsKey.map { (certificate, $0) } }
         do { services.append(try AdminServer.application(engine: engine, options: options, logger: logger)) } catch {
@@ -76,6 +78,7 @@ func buildApplication(_ config: LatchkeyConfig) async throws -> Application<Rout
     serverOptions.parseMount = config.parse.mount
     serverOptions.parseMasterKeyIPs = config.parse.masterKeyIPs
     serverOptions.openAPIDocument = EmbeddedDefaults.openAPIDocument
+    serverOptions.requestLog = requestLog
     serverOptions.adminURL = config.admin.host.map { host in "http://\(host.contains(":") ? "[\(host)]" : host):\(config.admin.port)" }
     if let certificate = config.server.tlsCertificate, let key = config.server.tlsKey { serverOptions.listener.tls = (certificate, key) }
     let app: Application<RouterResponder<LatchkeyRequestContext>>

@@ -25,6 +25,8 @@ public struct ServerOptions: Sendable {
     public var openAPIDocument: String?
     /// Where the admin listener is, for the document's admin server entry.
     public var adminURL: String?
+    /// Writes each request's log line; nil when the log level is above `info`.
+    public var requestLog: RequestLog?
     public init(host: String, port: Int, testingMailbox: TestingMailbox?) {
         self.host = host; self.port = port; self.testingMailbox = testingMailbox
     }
@@ -45,7 +47,7 @@ public enum LatchkeyServer {
         }
         let errors = PathDialectErrors(pages: pages, appServicesErrors: appServicesErrors, parseMount: parseMount, routes: openAPI?.routes ?? .empty)
         let cors = options.corsAllowedOrigins.isEmpty ? nil : AllowListCORS(origins: options.corsAllowedOrigins)
-        router.add(middleware: EdgeMiddleware(errors: errors, cors: cors))
+        router.add(middleware: EdgeMiddleware(errors: errors, cors: cors, log: options.requestLog))
         NativeAuthRoutes(engine: engine, clientAddress: clientAddress, errors: NativeAuthErrorMiddleware()).addRoutes(to: router)
         AppServicesRoutes(engine: engine, clientAddress: clientAddress.serving(.appServices), errors: AppServicesErrorMiddleware(errors: appServicesErrors))
             .addRoutes(to: router)

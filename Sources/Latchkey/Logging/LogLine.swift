@@ -33,6 +33,14 @@ struct LogLine {
         }
     }
 
+    /// `0.25` for 250 µs: milliseconds with two decimals.
+    mutating func appendMilliseconds(_ nanoseconds: UInt64) {
+        let hundredths = Int(nanoseconds / 10_000)
+        append(String(hundredths / 100))
+        append(byte: UInt8(ascii: "."))
+        appendDigits(hundredths % 100, 2)
+    }
+
     private mutating func appendDigits(_ value: Int, _ width: Int) {
         var divisor = 1
         for _ in 1..<width { divisor *= 10 }
@@ -67,16 +75,20 @@ struct LogLine {
 
 extension Logger.Metadata {
     /// The handler's metadata, then the provider's, then the event's, each overriding the one before, sorted by key.
-    /// Hummingbird's own `hb.request.id` is left out when `request_id` names the same request. Built as a list, not
-    /// by merging dictionaries: this runs for every request's log line.
+    /// Hummingbird's own `hb.request.id` is written as `request_id`, the name the request log gives it, unless the
+    /// client named the request (`client-request-id`), which then is `request_id`.
     static func merged(_ base: Logger.Metadata, _ provider: Logger.MetadataProvider?, _ event: Logger.Metadata?) -> [(key: String, value: Logger.Metadata.Value)] {
         let provided = provider?.get() ?? [:]
         let event = event ?? [:]
         var entries: [(key: String, value: Logger.Metadata.Value)] = []
         entries.reserveCapacity(base.count + provided.count + event.count)
         let named = base["request_id"] != nil || provided["request_id"] != nil || event["request_id"] != nil
-        for entry in base where event[entry.key] == nil && provided[entry.key] == nil && !(named && entry.key == "hb.request.id") {
-            entries.append(entry)
+        for entry in base where event[entry.key] == nil && provided[entry.key] == nil {
+            if entry.key == "hb.request.id" {
+                if !named { entries.append((key: "request_id", value: entry.value)) }
+            } else {
+                entries.append(entry)
+            }
         }
         for entry in provided where event[entry.key] == nil { entries.append(entry) }
         for entry in event { entries.append(entry) }

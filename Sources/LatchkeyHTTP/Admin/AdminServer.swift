@@ -16,6 +16,8 @@ public struct AdminOptions: Sendable {
     public var openAPIDocument: String?
     /// The same HTTP/1.1 hardening as the public listener (and TLS when configured).
     public var listener = ListenerHardening()
+    /// Writes each request's log line; nil when the log level is above `info`.
+    public var requestLog: RequestLog?
     public init(host: String, port: Int, token: String?, metrics: @escaping @Sendable () -> [UInt8]) {
         self.host = host; self.port = port; self.token = token; self.metrics = metrics
     }
@@ -26,7 +28,7 @@ public enum AdminServer {
         let router = Router(context: LatchkeyRequestContext.self)
         // Router-wide, so an unknown path or method answers in the API's JSON shape too.
         router.add(middleware: EdgeMiddleware(errors: AdminErrors(routes: options.openAPIDocument.map(OpenAPIDocument.adminRoutes) ?? .empty),
-                                              cors: nil))
+                                              cors: nil, log: options.requestLog))
         router.get("/metrics") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
                      body: .init(byteBuffer: ByteBuffer(bytes: options.metrics())))

@@ -1,15 +1,18 @@
 import Hummingbird
 import NIOCore
 
-/// Request context carrying the peer address (for audit now, rate limits later).
+/// Request context carrying the peer address (for audit and rate limits).
 public struct LatchkeyRequestContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
-    public let remoteAddress: SocketAddress?
+    private let channel: any Channel
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
-        remoteAddress = source.channel.remoteAddress
+        channel = source.channel
     }
+
+    /// Read when a route asks (NIO takes a lock for it), not for every request.
+    public var remoteAddress: SocketAddress? { channel.remoteAddress }
 
     /// Request bodies are capped at 64 KiB; nothing Latchkey accepts is bigger.
     public var maxUploadSize: Int { 64 * 1024 }
