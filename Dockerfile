@@ -9,10 +9,17 @@ WORKDIR /src
 # Dependencies first, so source edits do not refetch them.
 COPY Package.swift ./
 RUN swift package resolve
-# Every target's folder must exist for the package to load, the benchmark's reference server and the tests included.
+# Every target's folder must exist for the package to load, the benchmark's reference server and the tests included;
+# the build plugin embeds migrations, templates, pages, the password list and the OpenAPI document from their sources.
 COPY Sources ./Sources
 COPY Tests ./Tests
+COPY Plugins ./Plugins
 COPY bench/reference ./bench/reference
+COPY Migrations ./Migrations
+COPY openapi ./openapi
+COPY config/templates ./config/templates
+COPY config/pages ./config/pages
+COPY config/common-passwords.txt ./config/
 # Stripped: the symbols are most of an unstripped binary's size (about 200 of 290 MB), and crash reports from the
 # image are read against a build of the same commit.
 RUN swift build -c release --product latchkey --static-swift-stdlib \

@@ -69,7 +69,7 @@ let package = Package(
             ]
         ),
         .target(
-            name: "LatchkeyStorage",
+            name: "LatchkeySQLite",
             dependencies: [
                 "LatchkeyCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -101,12 +101,15 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
+        // Builds EmbeddedDefaults.swift from Migrations/, config/ and openapi/ at build time.
+        .executableTarget(name: "EmbedDefaultsTool", path: "Plugins/EmbedDefaultsTool"),
+        .plugin(name: "EmbedDefaults", capability: .buildTool(), dependencies: ["EmbedDefaultsTool"]),
         .executableTarget(
             name: "Latchkey",
             dependencies: [
                 "CMalloc",
                 "LatchkeyCore",
-                "LatchkeyStorage",
+                "LatchkeySQLite",
                 "LatchkeyPostgres",
                 "LatchkeyHTTP",
                 "LatchkeySMTP",
@@ -123,7 +126,8 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Metrics", package: "swift-metrics"),
-            ]
+            ],
+            plugins: ["EmbedDefaults"]
         ),
         // bench/suite.py's reference: the framework's ceiling on the same dependency versions.
         .executableTarget(
@@ -133,7 +137,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LatchkeyCoreTests",
-            dependencies: ["LatchkeyCore", "LatchkeyStorage", "LatchkeyPostgres", "LatchkeySMTP", "Latchkey", "LatchkeyHTTP",
+            dependencies: ["LatchkeyCore", "LatchkeySQLite", "LatchkeyPostgres", "LatchkeySMTP", "Latchkey", "LatchkeyHTTP",
                            .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
                            .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOCore", package: "swift-nio")]

@@ -18,7 +18,7 @@ struct AuditCommand: AsyncParsableCommand {
             throw ValidationError("--since takes a duration like 30m, 24h, 7d or an ISO 8601 time")
         }
         let runtime = try await Runtime.open(options, access: .readOnly)
-        let events = try await runtime.store.direct.audit.events(since: start, limit: limit)
+        let events = try await OperatorViews(store: runtime.store).auditEvents(AuditQuery(since: start, limit: limit))
         let formatter = ISO8601DateFormatter()
         for event in events {
             if json {

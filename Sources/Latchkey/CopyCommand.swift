@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import LatchkeyCore
 import LatchkeyPostgres
-import LatchkeyStorage
+import LatchkeySQLite
 
 /// `latchkey copy --to postgres://…`: moves everything from the configured SQLite database into an empty
 /// PostgreSQL one, in one transaction (a failure leaves the target empty). Passwords, refresh tokens, link tokens,

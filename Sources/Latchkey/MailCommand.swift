@@ -14,9 +14,10 @@ struct MailCommand: AsyncParsableCommand {
 
         func run() async throws {
             let runtime = try await Runtime.open(options, access: .readOnly)
+            let views = OperatorViews(store: runtime.store)
             let formatter = ISO8601DateFormatter()
             for status in [OutboxRecord.Status.pending, .failed, .sent] {
-                let rows = try await runtime.store.direct.outbox.list(status: status, limit: limit)
+                let rows = try await views.mail(status: status, limit: limit)
                 print("\(status.rawValue) (\(rows.count)\(rows.count == limit ? "+" : ""))")
                 for row in rows {
                     let when = formatter.string(from: row.sentAt ?? row.createdAt)
@@ -34,8 +35,9 @@ struct MailCommand: AsyncParsableCommand {
         @OptionGroup var options: ConfigOption
 
         func run() async throws {
-            let runtime = try await Runtime.open(options, access: .existing)
-            let count = try await runtime.store.direct.outbox.retryFailed(now: Date())
+            // Through the engine, as the admin API does it: one transaction, audited (`admin.mail_retried`).
+            let engine = try await Runtime.engine(options)
+            let count = try await engine.adminRetryFailedMail(caller: LatchkeyEngine.commandLineCaller)
             print("queued \(count) failed mail(s) again")
         }
     }

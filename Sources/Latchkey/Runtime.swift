@@ -1,7 +1,7 @@
 import Foundation
 import LatchkeyCore
 import LatchkeyPostgres
-import LatchkeyStorage
+import LatchkeySQLite
 import Logging
 
 /// What every command needs: a validated config, a logger and an opened store. Only `serve` and `migrate`
@@ -13,11 +13,11 @@ struct Runtime {
     /// Where the data lives, for logs: the SQLite file or the PostgreSQL URL without its password.
     let storeDescription: String
 
-    static func open(_ options: ConfigOption, access: SQLiteStore.Access = .create) async throws -> Runtime {
+    static func open(_ options: ConfigOption, access: StoreAccess = .create) async throws -> Runtime {
         try await open(loadConfig(options), access: access)
     }
 
-    static func open(_ config: LatchkeyConfig, access: SQLiteStore.Access = .create) async throws -> Runtime {
+    static func open(_ config: LatchkeyConfig, access: StoreAccess = .create) async throws -> Runtime {
         Observability.bootstrapLogging(format: config.logFormat)
         var logger = Logger(label: "latchkey")
         logger.logLevel = Logger.Level(rawValue: config.logLevel) ?? .info
@@ -46,7 +46,7 @@ struct Runtime {
         logger.info("configuration \(config.file ?? "built-in defaults and the environment"), database \(database)")
     }
 
-    private static func openSQLite(_ config: LatchkeyConfig, migrations: [(name: String, text: String)], access: SQLiteStore.Access,
+    private static func openSQLite(_ config: LatchkeyConfig, migrations: [(name: String, text: String)], access: StoreAccess,
                                    logger: Logger) throws -> SQLiteStore {
         do {
             let store = try SQLiteStore(path: config.database.path, migrations: migrations, access: access,
@@ -78,7 +78,7 @@ struct Runtime {
     /// The server and `migrate` apply pending migrations (under the advisory lock, so replicas starting together apply
     /// each once), retrying for half a minute while the database comes up; other commands need a migrated database.
     private static func openPostgres(_ settings: PostgresSettings, migrations: [(name: String, text: String)],
-                                     access: SQLiteStore.Access, logger: Logger) async throws -> PostgresStore {
+                                     access: StoreAccess, logger: Logger) async throws -> PostgresStore {
         let store: PostgresStore
         do { store = try PostgresStore(settings: settings, migrations: migrations, logger: logger) } catch {
             throw StartupError(key: "database.url", message: "\(error)", exitCode: .config)
@@ -106,7 +106,7 @@ struct Runtime {
     }
 
     /// The engine over an existing database, for operator commands (they send no mail and run no functions).
-    static func engine(_ options: ConfigOption, access: SQLiteStore.Access = .existing) async throws -> LatchkeyEngine {
+    static func engine(_ options: ConfigOption, access: StoreAccess = .existing) async throws -> LatchkeyEngine {
         let runtime = try await open(options, access: access)
         let composer = try MailComposer.load(templates: EmbeddedDefaults.mailTemplates, source: "(built in)")
         return try await LatchkeyEngine.start(store: runtime.store, settings: runtime.config.engine, mailComposer: composer,

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import LatchkeyCore
-import LatchkeyStorage
+import LatchkeySQLite
 
 @Suite struct CodeLifetimeTests {
     @Test func codeExpiresAfterThirtyMinutesWithoutSleeping() async throws {

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 @testable import LatchkeyCore
-import LatchkeyStorage
+import LatchkeySQLite
 
 /// A mail transport that keeps what it is given, so tests can read the codes.
 final class RecordingTransport: MailTransport, @unchecked Sendable {

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import LatchkeyCore
-@testable import LatchkeyStorage
+@testable import LatchkeySQLite
 
 /// The hand-written formatters on the refresh path must write what the library they replace writes.
 @Suite struct FastPathFormats {

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import Testing
-@testable import LatchkeyStorage
+@testable import LatchkeySQLite
 
 /// A write is answered only once it is on disk: the writer connection syncs the WAL at every commit (FULL), not
 /// only at checkpoints (NORMAL, which GRDB sets when it turns WAL on and which could lose answered rotations).

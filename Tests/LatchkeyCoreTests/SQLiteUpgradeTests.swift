@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import LatchkeyCore
-import LatchkeyStorage
+import LatchkeySQLite
 
 /// A database made before sessions and usernames (migrations 0001–0003) upgrades in place: App Services sessions
 /// keep working under their new kind, users keep their rows, the email becomes optional, and every user gets a

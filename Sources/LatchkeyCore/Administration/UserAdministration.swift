@@ -97,13 +97,11 @@ extension LatchkeyEngine {
     }
 
     public func adminFailedMail(limit: Int) async throws -> [OutboxRecord] {
-        try await reader.outbox.list(status: .failed, limit: min(max(limit, 1), 500))
+        try await OperatorViews(store: store).mail(status: .failed, limit: limit)
     }
 
     public func adminAuditEvents(_ query: AuditQuery) async throws -> [AuditEvent] {
-        var query = query
-        query.limit = min(max(query.limit, 1), 1000)
-        return try await reader.audit.events(query)
+        try await OperatorViews(store: store).auditEvents(query)
     }
 
     /// Sets the outbox gauges from the store (the worker calls this every few seconds).

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LatchkeyCore
 import LatchkeyPostgres
-import LatchkeyStorage
+import LatchkeySQLite
 import Logging
 import PostgresNIO
 

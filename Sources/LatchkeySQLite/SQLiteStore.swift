@@ -4,9 +4,6 @@ import LatchkeyCore
 
 /// The embedded default store: one SQLite file in WAL mode (GRDB's DatabasePool: one writer, many readers).
 public final class SQLiteStore: Store {
-    /// How a command opens the file: the server creates it; operator commands only open what exists.
-    public enum Access: Sendable { case create, existing, readOnly }
-
     public struct OpenError: Error, CustomStringConvertible {
         public enum Kind: Sendable { case missing, cannotCreate, unreadable }
         public let kind: Kind
@@ -21,7 +18,7 @@ public final class SQLiteStore: Store {
     let commits: GroupCommit
 
     /// Opens the database at `path` with the named migrations (`0001_init`, SQL text), in order.
-    public init(path: String, migrations: [(name: String, text: String)], access: Access = .create,
+    public init(path: String, migrations: [(name: String, text: String)], access: StoreAccess = .create,
                 busyTimeoutSeconds: Double = 5) throws {
         self.path = path
         let fileManager = FileManager.default
