@@ -45,3 +45,39 @@ def test_pages_answer_html_even_for_paths_they_do_not_serve(server, path):
 def test_app_services_paths_that_do_not_route_answer_with_an_error_code(server, path):
     r = requests.get(server.base + path, timeout=10)
     assert r.status_code == 404 and set(r.json()) == {"error", "error_code"} and r.json()["error_code"] == "NotFound", r.text
+
+
+APP = "/api/client/v2.0/app/auto-app/auth/providers/local-userpass"
+
+
+def test_a_json_body_to_a_form_endpoint_is_415_naming_the_form_type(server):
+    r = requests.post(server.base + "/signup/v1.0/start", json={"client_id": "x", "username": "a@example.com"}, timeout=10)
+    assert r.status_code == 415, (r.status_code, r.text)
+    body = r.json()
+    assert body["error"] == "invalid_request" and "application/x-www-form-urlencoded" in body["error_description"]
+    assert "application/json" in body["error_description"], body
+
+
+def test_a_form_body_to_app_services_is_415_naming_json(server):
+    r = requests.post(server.base + f"{APP}/register", data={"email": "a@example.com", "password": "correct horse 9"}, timeout=10)
+    assert r.status_code == 415 and r.headers["Content-Type"] == "application/json", (r.status_code, r.text)
+    assert r.json()["error_code"] == "BadRequest" and "application/json" in r.json()["error"], r.text
+    # A charset parameter, as realm-core sends it, is the same media type.
+    ok = requests.post(server.base + f"{APP}/register", data=json.dumps({"email": "charset@example.com", "password": "correct horse 9"}),
+                       headers={"Content-Type": "application/json;charset=utf-8"}, timeout=10)
+    assert ok.status_code == 201, ok.text
+
+
+def test_an_app_services_field_of_the_wrong_type_is_named(server):
+    r = requests.post(server.base + f"{APP}/register", json={"email": 5, "password": "correct horse 9"}, timeout=10)
+    assert r.status_code == 400 and r.json() == {"error": "email must be a string", "error_code": "BadRequest"}, r.text
+
+
+@pytest.mark.parametrize("address,reason", [("no-at-sign", "needs one @"), ("a..b@example.com", "before the @"),
+                                            ("a@localhost", "after the @"), ("ä@example.com", "internationalized")])
+def test_an_invalid_email_says_why_in_every_dialect(server, address, reason):
+    native = requests.post(server.base + "/signup/v1.0/start", data={"client_id": "11111111-1111-1111-1111-111111111111",
+                                                                    "username": address, "challenge_type": "oob redirect"}, timeout=10)
+    assert native.status_code == 400 and reason in native.json()["error_description"], native.text
+    app = requests.post(server.base + f"{APP}/register", json={"email": address, "password": "correct horse 9"}, timeout=10)
+    assert app.status_code == 400 and reason in app.json()["error"], app.text

@@ -20,9 +20,10 @@ public struct NewAccount: Sendable {
 }
 
 extension LatchkeyEngine {
-    /// A plausible address, normalized, or `.invalidEmail`.
+    /// A plausible address, normalized, or `.invalidEmail` saying what is wrong with it.
     func requireEmail(_ raw: String?) throws -> String {
-        guard let raw, !raw.isEmpty, let email = EmailAddress.normalize(raw) else { throw LatchkeyError.invalidEmail }
+        guard let raw, !raw.isEmpty else { throw LatchkeyError.invalidEmail(.empty) }
+        guard let email = EmailAddress.normalize(raw) else { throw LatchkeyError.invalidEmail(EmailAddress.problem(raw) ?? .noAt) }
         return email
     }
 

@@ -25,6 +25,22 @@ public enum EmailAddress {
         return email
     }
 
+    /// Why `normalize` refuses `raw` (nil when it accepts it).
+    public static func problem(_ raw: String) -> EmailProblem? {
+        guard normalize(raw) == nil else { return nil }
+        let email = raw.trimmingCharacters(in: .whitespaces).lowercased()
+        guard email.utf8.allSatisfy({ $0 < 0x80 }) else { return .notASCII }
+        let bytes = Array(email.utf8)
+        guard let at = bytes.firstIndex(of: UInt8(ascii: "@")), at > 0, at < bytes.count - 1 else { return .noAt }
+        let local = bytes[..<at], domain = bytes[(at + 1)...]
+        if bytes.count > 254 || local.count > 64 || domain.split(separator: UInt8(ascii: ".")).contains(where: { $0.count > 63 }) {
+            return .tooLong
+        }
+        let localOK = local.allSatisfy(localBytes.contains) && local.first != UInt8(ascii: ".") && local.last != UInt8(ascii: ".")
+            && !zip(local, local.dropFirst()).contains(where: { $0 == UInt8(ascii: ".") && $1 == UInt8(ascii: ".") })
+        return localOK ? .domain : .localPart
+    }
+
     /// "c***r@co**o**o.com"-style label: enough for the user to recognise, too little to harvest.
     public static func mask(_ email: String) -> String {
         let parts = email.split(separator: "@")

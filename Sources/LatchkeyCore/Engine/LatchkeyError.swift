@@ -3,6 +3,22 @@ public enum PasswordProblem: String, Sendable, Equatable {
     case tooShort, tooLong, tooWeak, banned, recentlyUsed
 }
 
+/// Why an email address was refused; each dialect puts `description` in its own error.
+public enum EmailProblem: String, Sendable, Equatable, CustomStringConvertible {
+    case empty, noAt, tooLong, localPart, domain, notASCII
+
+    public var description: String {
+        switch self {
+        case .empty: "it is empty"
+        case .noAt: "it needs one @ between a name and a domain"
+        case .tooLong: "it is longer than an address may be (254 bytes, 64 before the @, 63 per domain label)"
+        case .localPart: "before the @ it may hold letters, digits, dots (not first, last or doubled) and !#$%&'*+-/=?^_`{|}~"
+        case .domain: "after the @ it needs a domain of at least two labels of letters, digits and inner hyphens"
+        case .notASCII: "internationalized addresses are not accepted: write the domain in its xn-- form"
+        }
+    }
+}
+
 /// A value an engine call needs and did not get. Each dialect names it in its own parameter vocabulary.
 public enum RequiredInput: Sendable, Equatable {
     case clientId, email, username, password, newPassword, code, continuationToken, refreshToken, challengeTypes, attributes
@@ -14,7 +30,7 @@ public enum LatchkeyError: Error, Sendable, Equatable {
     /// No registered client or app by that id.
     case unknownClient
     case missing(RequiredInput)
-    case invalidEmail
+    case invalidEmail(EmailProblem)
     case invalidUsername
     /// The client cannot fall back to the browser (its challenge types leave out redirect).
     case unsupportedChallengeType

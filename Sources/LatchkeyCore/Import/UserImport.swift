@@ -178,7 +178,11 @@ extension LatchkeyEngine {
             username = try source.username.flatMap { $0.isEmpty ? nil : try requireUsername($0) }
         } catch {
             tally.invalid += 1
-            tally.problem(source.line, error as? LatchkeyError == .invalidEmail ? "invalid email address" : "invalid username")
+            if case .invalidEmail(let problem)? = error as? LatchkeyError {
+                tally.problem(source.line, "invalid email address: \(problem)")
+            } else {
+                tally.problem(source.line, "invalid username")
+            }
             return nil
         }
         guard email != nil || username != nil else {

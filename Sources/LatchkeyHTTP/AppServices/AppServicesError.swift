@@ -14,7 +14,8 @@ struct AppServicesError: Sendable {
         case .passwordRejected(.tooShort), .passwordRejected(.tooLong):
             return Self.body(.badRequest, "BadRequest", "password must be between \(passwords.minLength) and \(passwords.maxLength) characters")
         case .passwordRejected(let problem): return Self.body(.badRequest, "BadRequest", "password rejected: \(problem == .recentlyUsed ? "same as the current one" : "too common or too close to the email")")
-        case .invalidEmail, .invalidUsername: return Self.body(.badRequest, "BadRequest", "email invalid")
+        case .invalidEmail(let problem): return Self.body(.badRequest, "BadRequest", "email invalid: \(problem)")
+        case .invalidUsername: return Self.body(.badRequest, "BadRequest", "email invalid")
         case .missing(let input): return Self.body(.badRequest, "MissingParameter", "\(Self.parameterName(input)) is required")
         case .linkTokenMalformed: return Self.body(.badRequest, "BadRequest", "invalid token data")
         case .linkTokenInvalid: return Self.body(.badRequest, "UserpassTokenInvalid", "userpass token is expired or invalid")

@@ -11,7 +11,10 @@ struct AppServicesErrorMiddleware: RouterMiddleware {
             return try await next(request, context)
         } catch let error as LatchkeyError {
             return errors.response(for: error, appId: context.parameters.get("app"))
-        } catch is MalformedRequest {
+        } catch let error as MalformedRequest {
+            if let expected = error.expected {
+                return AppServicesError.body(.badRequest, "BadRequest", "\(error.what) must be \(expected)")
+            }
             return AppServicesError.body(.badRequest, "BadRequest", "request body must be a JSON object of the provider's fields")
         } catch let error as HTTPResponseError where error.status == .contentTooLarge {
             return AppServicesError.body(.contentTooLarge, "BadRequest", "request body too large")

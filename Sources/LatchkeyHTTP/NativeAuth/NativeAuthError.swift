@@ -14,7 +14,11 @@ enum NativeAuthError {
             return body("unauthorized_client", "client_id parameter is empty or not valid", [900144])
         case .missing(let input):
             return malformed(parameterName(input))
-        case .invalidEmail, .invalidUsername:
+        case .invalidEmail(.empty):
+            return malformed("username")
+        case .invalidEmail(let problem):
+            return body("invalid_request", "username is not a valid email address: \(problem).", [90100])
+        case .invalidUsername:
             return malformed("username")
         case .unsupportedChallengeType:
             return body("unsupported_challenge_type", "The challenge_type list must include redirect.", [901007])

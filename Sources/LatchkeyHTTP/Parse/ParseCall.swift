@@ -5,6 +5,9 @@ import LatchkeyCore
 
 /// A body that is one JSON object whatever its Content-Type (ParseSwift sends `application/json` even on GET).
 struct ParseBody: JSONObjectBody, Sendable {
+    /// Parse's JS SDK posts JSON as `text/plain` (no CORS preflight), as Parse Server allows: any type is read.
+    static var mediaType: String? { nil }
+
     var fields: [String: JSONValue]
 
     init(from decoder: any Decoder) throws {
@@ -60,7 +63,9 @@ struct ParseCall: Sendable {
         case nil, .null?: return nil
         case .string(let text)?: return text
         // A credential of another JSON type is answered like a bad value of that credential.
-        default: throw ParseError(key == "email" ? .invalidEmail : key == "password" ? .missing(.password) : .invalidUsername)
+        default:
+            if key == "email" { throw ParseError(125, "Email address format is invalid: email must be a string.") }
+            throw ParseError(key == "password" ? .missing(.password) : .invalidUsername)
         }
     }
 }

@@ -31,7 +31,7 @@ struct ParseError: Error, Sendable {
         case .missing(.username), .missing(.email), .invalidUsername: self.init(200, "bad or missing username")
         case .missing(.password), .missing(.newPassword): self.init(201, "password is required")
         case .missing: self.init(107, "Invalid JSON.")
-        case .invalidEmail: self.init(125, "Email address format is invalid.")
+        case .invalidEmail(let problem): self.init(125, "Email address format is invalid: \(problem).")
         case .usernameTaken: self.init(202, "Account already exists for this username.")
         case .emailTaken: self.init(203, "Account already exists for this email address.")
         case .passwordRejected: self.init(142, "Password does not meet the Password Policy requirements.")

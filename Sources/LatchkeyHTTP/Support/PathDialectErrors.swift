@@ -31,6 +31,8 @@ struct PathDialectErrors: ErrorRenderer {
             var response = dialect.response(status: error.status, message: message, pages: pages)
             if error.status == .methodNotAllowed || error.status == .notFound { response.headers[.cacheControl] = "no-store" }
             return response
+        case let error as UnsupportedMediaType:
+            return dialect.response(status: .unsupportedMediaType, message: error.message, pages: pages)
         case is HTTPParserError:
             // Bad chunk sizes, unknown transfer codings, a body cut short: the client's mistake.
             return dialect.response(status: .badRequest, message: "The request body is not valid HTTP/1.1 framing.", pages: pages)

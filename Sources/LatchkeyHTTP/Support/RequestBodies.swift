@@ -8,12 +8,39 @@ protocol FormEncodedBody {
     init(form: FormFields)
 }
 /// A body sent as one JSON object (App Services); an empty body reads as `{}`.
-protocol JSONObjectBody: Decodable {}
+protocol JSONObjectBody: Decodable {
+    /// The media type a request must name when it names one; nil reads JSON whatever the header says.
+    static var mediaType: String? { get }
+}
+
+extension JSONObjectBody {
+    static var mediaType: String? { "application/json" }
+}
 
 /// A body or field the dialect could not read; each dialect's error middleware answers it in its own shape.
 struct MalformedRequest: Error, Equatable {
-    /// What was malformed, in the native API's parameter words (`body`, `attributes`, `grant_type`).
+    /// What was malformed, in the native API's parameter words (`body`, `attributes`, `grant_type`), or the JSON
+    /// field of the wrong type.
     let what: String
+    /// What it should have been, when known ("a string").
+    var expected: String? = nil
+}
+
+/// A body in a media type the endpoint does not read (a JSON body sent to a form endpoint, say): 415, naming the
+/// type it takes. Left to the server-wide error renderer, which answers in the path's dialect.
+struct UnsupportedMediaType: Error, Equatable {
+    let expected: String
+    let received: String
+
+    var message: String { "This endpoint takes \(expected), not \(received)." }
+
+    /// Throws when the request names a media type other than `expected` (parameters such as charset are fine).
+    /// A request without a Content-Type is read as `expected`: curl and some SDKs leave it out.
+    static func check(_ request: Request, expected: String) throws(UnsupportedMediaType) {
+        guard let header = request.headers[.contentType] else { return }
+        let type = header.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        guard type == expected || type.isEmpty else { throw UnsupportedMediaType(expected: expected, received: type) }
+    }
 }
 
 /// `request.decode(as:context:)` for JSON bodies. The body is read up to the context's upload limit (413 beyond it)
@@ -24,10 +51,18 @@ struct LatchkeyRequestDecoder: RequestDecoder {
         let buffer = try await request.collectBody(upTo: context.maxUploadSize)
         switch type {
         case is any JSONObjectBody.Type:
-            guard let body = JSONValue.decodeUntrusted(type, from: buffer.readableBytes == 0 ? Data("{}".utf8) : Data(buffer: buffer)) else {
+            if let expected = (type as? any JSONObjectBody.Type)?.mediaType { try UnsupportedMediaType.check(request, expected: expected) }
+            let data = buffer.readableBytes == 0 ? Data("{}".utf8) : Data(buffer: buffer)
+            guard JSONShape.isWithin(data, .request) else { throw MalformedRequest(what: "body") }
+            do {
+                return try JSONDecoder().decode(type, from: data)
+            } catch DecodingError.typeMismatch(let expected, let context) where !context.codingPath.isEmpty {
+                // A field of the wrong JSON type is named, with the type it takes.
+                throw MalformedRequest(what: context.codingPath.map(\.stringValue).joined(separator: "."),
+                                       expected: expected == String.self ? "a string" : expected is [Any].Type ? "an array" : "\(expected)")
+            } catch {
                 throw MalformedRequest(what: "body")
             }
-            return body
         default:
             throw MalformedRequest(what: "body")
         }
@@ -37,6 +72,7 @@ struct LatchkeyRequestDecoder: RequestDecoder {
 extension Request {
     /// A form body read up to the context's upload limit (413 beyond it).
     func decodeForm<T: FormEncodedBody>(as type: T.Type, context: some RequestContext) async throws -> T {
+        try UnsupportedMediaType.check(self, expected: "application/x-www-form-urlencoded")
         var request = self
         return T(form: try FormFields(try await request.collectBody(upTo: context.maxUploadSize)))
     }
