@@ -205,23 +205,29 @@ def paths():
     p[f"{m}/logout"] = {"post": parse_operation("Log out the session", success=ANY_OBJECT, body=True)}
     p[f"{m}/users"] = {"post": parse_operation("Sign up", "201", body=True),
                        "get": parse_operation("List users (master key)", success=ref("ParseResults"))}
-    p[f"{m}/users/me"] = {"get": parse_operation("The session's user")}
+    p[f"{m}/users/me"] = {"get": parse_operation("The session's user"),
+                          "post": parse_operation("The session's user (`_method: GET` in the body, as the JS SDK sends it)", body=True)}
     oid = {"name": "objectId", "in": "path", "required": True, "schema": S}
     p[f"{m}/users/{{objectId}}"] = {"parameters": [oid], "get": parse_operation("Read a user"),
                                      "put": parse_operation("Update a user", body=True),
-                                     "delete": parse_operation("Delete a user", success=ANY_OBJECT)}
+                                     "delete": parse_operation("Delete a user", success=ANY_OBJECT),
+                                     "post": parse_operation("Read, update or delete a user (`_method` in the body)", body=True)}
     p[f"{m}/verifyPassword"] = {"get": parse_operation("Check a password"), "post": parse_operation("Check a password", body=True)}
     p[f"{m}/loginAs"] = {"post": parse_operation("A session for a user (master key)", body=True)}
     p[f"{m}/requestPasswordReset"] = {"post": parse_operation("Mail a reset link", success=ANY_OBJECT, body=True)}
     p[f"{m}/verificationEmailRequest"] = {"post": parse_operation("Mail the verification link again", success=ANY_OBJECT, body=True)}
-    p[f"{m}/sessions/me"] = {"get": parse_operation("The current session")}
-    p[f"{m}/sessions"] = {"get": parse_operation("The user's sessions", success=ref("ParseResults"))}
+    p[f"{m}/sessions/me"] = {"get": parse_operation("The current session"),
+                             "post": parse_operation("The current session (`_method: GET` in the body)", body=True)}
+    p[f"{m}/sessions"] = {"get": parse_operation("The user's sessions", success=ref("ParseResults")),
+                          "post": parse_operation("The user's sessions (`_method: GET` in the body)", success=ref("ParseResults"), body=True)}
     sid = {"name": "id", "in": "path", "required": True, "schema": S}
     p[f"{m}/sessions/{{id}}"] = {"parameters": [sid], "get": parse_operation("One session"),
-                                  "delete": parse_operation("End a session (its own user, or the master key)", success=ANY_OBJECT)}
+                                  "delete": parse_operation("End a session (its own user, or the master key)", success=ANY_OBJECT),
+                                  "post": parse_operation("Read or end a session (`_method` in the body)", success=ANY_OBJECT, body=True)}
     fn = {"name": "name", "in": "path", "required": True, "schema": S}
     p[f"{m}/functions/{{name}}"] = {"parameters": [fn], "post": parse_operation("Run a Cloud Code function", success=ANY_OBJECT, body=True)}
-    p[f"{m}/serverInfo"] = {"get": parse_operation("Server version and features", success=ANY_OBJECT)}
+    p[f"{m}/serverInfo"] = {"get": parse_operation("Server version and features", success=ANY_OBJECT),
+                            "post": parse_operation("Server version and features (`_method: GET` in the body)", success=ANY_OBJECT, body=True)}
     appid = {"name": "appId", "in": "path", "required": True, "schema": S}
     redirect = {"302": {"description": "To the result page"}, "303": {"description": "To the result page"},
                 "4XX": html("Refused"), "200": html("A page")}
@@ -238,8 +244,21 @@ def paths():
                      [], token=S, username=S, new_password=S)}}},
                  "responses": redirect}}
     p[f"{m}/apps/choose_password"] = {"get": {"summary": "The new-password form", "tags": ["parse-pages"], "responses": redirect}}
+    for page, summary in (("verify_email_success", "The address is verified"), ("invalid_verification_link", "A spent verification link"),
+                          ("invalid_link", "A link that is not valid"), ("password_reset_success", "The password was changed")):
+        p[f"{m}/apps/{page}.html"] = {"get": {"summary": summary, "tags": ["parse-pages"], "responses": {"200": html("The page")}}}
 
-    # Admin API (admin listener).
+    # The testing mailbox (served only with testing.mailbox: true).
+    p["/testing/v1/mail"] = {"get": {
+        "summary": "Mails sent to an address (testing.mailbox only; never in production)", "tags": ["operations"],
+        "parameters": [{"name": "to", "in": "query", "required": True, "schema": S}],
+        "responses": {"200": json_body(obj(["messages"], messages={"type": "array"})),
+                      "400": json_body(obj(["error", "error_description"], error=S, error_description=S))}}}
+
+    # The admin listener: Prometheus metrics, then the admin API.
+    p["/metrics"] = {"get": {"summary": "Prometheus metrics (admin listener, no token)", "tags": ["admin"],
+                             "servers": [{"url": "http://127.0.0.1:9464"}],
+                             "responses": {"200": {"description": "Prometheus text format", "content": {"text/plain": {"schema": S}}}}}}
     user = {"name": "user", "in": "path", "required": True, "description": "Id, objectId, email or username", "schema": S}
     limit = {"name": "limit", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1, "maximum": 1000}}
     a = "/admin/v1"

@@ -42,6 +42,7 @@ public enum LatchkeyServer {
         let parseMount = engine.settings.parseApps.isEmpty ? nil : options.parseMount
         let openAPI = options.openAPIDocument.map { document in
             OpenAPIDocument.prepare(document, publicURL: engine.settings.publicURL, parseMount: parseMount, adminURL: options.adminURL,
+                                    testingMailbox: options.testingMailbox != nil,
                                     known: .init(clients: engine.settings.clients.map(\.id), parseApps: engine.settings.parseApps.map(\.id),
                                                  appServicesApps: engine.settings.apps.map(\.id)))
         }

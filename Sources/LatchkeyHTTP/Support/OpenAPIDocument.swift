@@ -2,9 +2,13 @@ import Foundation
 import LatchkeyCore
 
 /// The repository's OpenAPI document as this deployment serves it: its public URL as the server, the Parse paths
-/// under the configured mount (or gone when no Parse app is configured), the admin operations pointing at the admin
-/// listener (or gone when it is off). Adjusted and encoded once at start.
+/// under the configured mount (or gone when no Parse app is configured), the App Services paths gone when no app is
+/// configured, the testing mailbox gone when it is off, the admin listener's operations pointing at it (or gone when
+/// it is off). Adjusted and encoded once at start, so every deployment serves a document that holds for it.
 enum OpenAPIDocument {
+    /// What the admin listener serves: the admin API and the metrics.
+    static func isAdmin(_ path: String) -> Bool { path.hasPrefix("/admin/") || path == "/metrics" }
+
     /// The identifiers this deployment accepts, written into the document as enums.
     struct KnownIds {
         var clients: [String]
@@ -13,7 +17,7 @@ enum OpenAPIDocument {
     }
 
     /// The document to serve, and the public listener's routes (the admin paths are served elsewhere).
-    static func prepare(_ text: String, publicURL: String, parseMount: String?, adminURL: String?, known: KnownIds)
+    static func prepare(_ text: String, publicURL: String, parseMount: String?, adminURL: String?, testingMailbox: Bool, known: KnownIds)
         -> (document: JSONResponse.Prepared, routes: RouteTable) {
         guard case .object(var document)? = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)),
               case .object(let paths)? = document["paths"] else { return (JSONResponse.Prepared(["error": "no document"]), .empty) }
@@ -23,7 +27,11 @@ enum OpenAPIDocument {
             if path == "/parse" || path.hasPrefix("/parse/") {
                 guard let parseMount else { continue }
                 adjusted[parseMount + path.dropFirst("/parse".count)] = item
-            } else if path.hasPrefix("/admin/") {
+            } else if path.hasPrefix(Dialect.appServicesPrefix + "/app/") && known.appServicesApps.isEmpty {
+                continue
+            } else if path.hasPrefix("/testing/") && !testingMailbox {
+                continue
+            } else if isAdmin(path) {
                 guard let adminURL, case .object(var operations) = item else { continue }
                 for (method, operation) in operations {
                     guard case .object(var fields) = operation else { continue }
@@ -42,14 +50,14 @@ enum OpenAPIDocument {
             components.set(["parameters", "AppServicesApp", "schema", "enum"], known.appServicesApps)
             document["components"] = .object(components)
         }
-        return (JSONResponse.Prepared(document), RouteTable(pathItems: adjusted) { !$0.hasPrefix("/admin/") })
+        return (JSONResponse.Prepared(document), RouteTable(pathItems: adjusted) { !isAdmin($0) })
     }
 
     /// The admin listener's routes: the document's `/admin/` paths.
     static func adminRoutes(_ text: String) -> RouteTable {
         guard case .object(let document)? = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)),
               case .object(let paths)? = document["paths"] else { return .empty }
-        return RouteTable(pathItems: paths) { $0.hasPrefix("/admin/") }
+        return RouteTable(pathItems: paths) { isAdmin($0) }
     }
 }
 
