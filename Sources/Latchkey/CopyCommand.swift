@@ -37,7 +37,9 @@ struct CopyCommand: AsyncParsableCommand {
             throw StartupError(key: "--to", message: "\(target.safeDescription) already holds data; copy only fills an empty database",
                                exitCode: .cannotCreate)
         }
-        try await store.transaction { tx in try await Self.write(snapshot, into: tx) }
+        let progress = ProgressReport("copy: rows", total: snapshot.rowCount)
+        try await store.transaction { tx in try await Self.write(snapshot, into: tx, progress: progress) }
+        progress.finish()
         await store.shutdown()
         print("copied \(snapshot.users.count) users, \(snapshot.sessions.count) sessions, \(snapshot.linkTokens.count) link tokens, "
               + "\(snapshot.signingKeys.count) signing keys, \(snapshot.outbox.count) mails and \(snapshot.audit.count) audit events "
@@ -60,15 +62,15 @@ struct CopyCommand: AsyncParsableCommand {
         }
     }
 
-    private static func write(_ snapshot: StoreSnapshot, into tx: any Repositories) async throws {
-        for value in snapshot.serverValues { _ = try await tx.serverValues.insertIfAbsent(name: value.name, value: value.value) }
-        for key in snapshot.signingKeys { try await tx.serverValues.insert(signingKey: key) }
-        for user in snapshot.users { try await tx.users.insert(user) }
-        for flow in snapshot.flows { try await tx.flows.insert(flow) }
-        for code in snapshot.codes { try await tx.flows.saveCode(code) }
-        for token in snapshot.linkTokens { try await tx.linkTokens.replace(token) }
-        for session in snapshot.sessions { try await tx.sessions.insert(session) }
-        for mail in snapshot.outbox { try await tx.outbox.enqueue(mail) }
-        for event in snapshot.audit { try await tx.audit.append(event) }
+    private static func write(_ snapshot: StoreSnapshot, into tx: any Repositories, progress: ProgressReport) async throws {
+        for value in snapshot.serverValues { _ = try await tx.serverValues.insertIfAbsent(name: value.name, value: value.value); progress.advance() }
+        for key in snapshot.signingKeys { try await tx.serverValues.insert(signingKey: key); progress.advance() }
+        for user in snapshot.users { try await tx.users.insert(user); progress.advance() }
+        for flow in snapshot.flows { try await tx.flows.insert(flow); progress.advance() }
+        for code in snapshot.codes { try await tx.flows.saveCode(code); progress.advance() }
+        for token in snapshot.linkTokens { try await tx.linkTokens.replace(token); progress.advance() }
+        for session in snapshot.sessions { try await tx.sessions.insert(session); progress.advance() }
+        for mail in snapshot.outbox { try await tx.outbox.enqueue(mail); progress.advance() }
+        for event in snapshot.audit { try await tx.audit.append(event); progress.advance() }
     }
 }

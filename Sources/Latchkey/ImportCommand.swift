@@ -37,6 +37,7 @@ struct ImportCommand: AsyncParsableCommand {
         let ledger = ImportLedger(fieldApp: try fieldApp(engine))
         var batch: [ImportedUser] = []
         var read = 0
+        let progress = ProgressReport(dryRun ? "import (dry run): users" : "import: users", total: users.recordEstimate)
         func flush() async throws {
             guard !batch.isEmpty else { return }
             do { tally.add(try await engine.importUsers(batch, ledger: ledger, dryRun: dryRun)) } catch {
@@ -57,7 +58,8 @@ struct ImportCommand: AsyncParsableCommand {
             case .failure(let error): unreadable(error)
             }
             read += 1
-            if batch.count >= batchSize { try await flush(); progress(read, started) }
+            progress.advance()
+            if batch.count >= batchSize { try await flush() }
         }
         switch format {
         case .parse:
@@ -87,6 +89,7 @@ struct ImportCommand: AsyncParsableCommand {
         }
 
         if !dryRun { try await engine.auditImport(tally, source: "\(format.rawValue) \(URL(fileURLWithPath: file).lastPathComponent)") }
+        progress.finish()
         print(report(tally, seconds: Date().timeIntervalSince(started)))
     }
 
@@ -112,11 +115,6 @@ struct ImportCommand: AsyncParsableCommand {
                            : "several Parse apps are configured; name the sessions' one", exitCode: .usage)
     }
 
-    private func progress(_ read: Int, _ started: Date) {
-        guard read % 100_000 < batchSize else { return }
-        let rate = Double(read) / max(Date().timeIntervalSince(started), 0.001)
-        FileHandle.standardError.write(Data("latchkey: import: \(read) records read (\(Int(rate))/s)\n".utf8))
-    }
 
     private func report(_ tally: ImportTally, seconds: Double) -> String {
         var lines = [dryRun ? "dry run: nothing was written; an import would give:" : "import finished in \(String(format: "%.1f", seconds)) s:"]

@@ -19,6 +19,14 @@ struct ImportFile {
         }
     }
 
+    /// About how many records the file holds, for progress: its lines when it is JSON lines, else 0 (unknown until
+    /// the whole document is decoded).
+    var recordEstimate: Int {
+        guard let first = data.firstIndex(where: { !Self.isSpace($0) }), data[first] == UInt8(ascii: "{"), isJSONLines(startingAt: first)
+        else { return 0 }
+        return data.reduce(into: 0) { count, byte in if byte == UInt8(ascii: "\n") { count += 1 } } + (data.last == UInt8(ascii: "\n") ? 0 : 1)
+    }
+
     /// Calls `body` with each record's number (its line in JSON lines, its position in an array) and the record or
     /// why it could not be read.
     func forEach<T: Decodable>(_ type: T.Type, _ body: (Int, Result<T, ImportLineError>) async throws -> Void) async throws {

@@ -1,6 +1,7 @@
 """`latchkey copy --to postgres://…`: a SQLite deployment moved to PostgreSQL keeps its users, their passwords and
 refresh tokens, its signing key and its queued mail; a non-empty target is refused."""
 import os
+import re
 import subprocess
 
 
@@ -37,6 +38,7 @@ def test_copy_moves_everything_and_refuses_a_non_empty_target(relay):  # noqa: F
     done = copy(old, target)
     assert done.returncode == 0, done.stderr
     assert "copied 2 users" in done.stdout
+    assert re.search(r"latchkey: copy: rows: (\d+)/\1 \(\d+/s\)", done.stderr), done.stderr
     assert psql(target, "SELECT count(*) FROM outbox WHERE status = 'pending'") == "1"
 
     new = Server(env={**PARSE_ENV, **smtp_env(relay.port, relay.cert)}, postgres_url=target).start()

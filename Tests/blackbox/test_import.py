@@ -7,6 +7,7 @@ import ctypes
 import hashlib
 import json
 import os
+import re
 import sqlite3
 import stat
 import subprocess
@@ -154,6 +155,10 @@ def test_a_parse_export_comes_in_with_passwords_ids_fields_and_sessions(parse_se
     counts = summary(done.stdout)
     assert summary(dry.stdout) == counts, (dry.stdout, done.stdout)  # the dry run told the truth
     assert counts["imported"] == 7 and counts["conflicts"] == 2 and counts["skipped (already here)"] == 0, done.stdout
+    # Progress goes to standard error (a line every few seconds off a terminal, and the last state at the end);
+    # the report on standard output stays clean. Every line of the file was read: n of n.
+    assert re.search(r"latchkey: import: users: (\d+)/\1 \(\d+/s\)", done.stderr), done.stderr
+    assert "configuration" in done.stderr and "database" in done.stderr  # it says what it opened
     assert counts["unsupported hashes"] == 2 and counts["without password"] == 2 and counts["authData ignored"] == 1
     assert "bcrypt 1" in done.stdout and "argon2id 1" in done.stdout
     assert "1 imported" not in done.stdout and "2 imported, 0 already here, 1 expired, 1 without their user" in done.stdout
