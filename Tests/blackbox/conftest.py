@@ -1,10 +1,11 @@
 import json
+import sqlite3
 import uuid
 
 import pytest
 
 import strict
-from harness import ALL_TYPES, Server
+from harness import ALL_TYPES, CLIENT_ID, Server
 
 ATTRIBUTES = json.dumps([
     {"name": "displayName", "type": "string", "required": False},
@@ -60,3 +61,29 @@ def password_sign_in(server, email, password, scope="openid profile offline_acce
     return server.post("/oauth2/v2.0/token", {"grant_type": "password", "username": email, "password": password,
                                               "continuation_token": ch["continuation_token"], "scope": scope,
                                               "challenge_type": ALL_TYPES, "client_info": "true"})
+
+
+# Shared by the capability files that grew out of the review suite --------------------------------------------
+
+REVIEW_APPS = [{"id": "email-app"}, {"id": "auto-app", "confirmation": {"mode": "auto"}}]
+
+
+def fresh(tag="u"):
+    return f"{tag}-{uuid.uuid4().hex[:10]}@example.com"
+
+
+def audit_count(s, kind, email):
+    db = sqlite3.connect(s.db_path)
+    try:
+        return db.execute("SELECT COUNT(*) FROM audit_events WHERE kind = ? AND email = ?", (kind, email)).fetchone()[0]
+    finally:
+        db.close()
+
+
+@pytest.fixture(scope="session")
+def apps():
+    """Two App Services apps (email confirmation, auto confirmation) and a client with its own scope."""
+    s = Server(env={"LATCHKEY_APP_SERVICES_APPS": json.dumps(REVIEW_APPS),
+                    "LATCHKEY_CLIENTS": json.dumps([{"id": CLIENT_ID, "name": "dev", "scopes": ["orders.read"]}])}).start()
+    yield s
+    s.cleanup()

@@ -7,6 +7,7 @@ import time
 import strict
 from conftest import sign_up
 from harness import ALL_TYPES, BINARY, Server
+import pytest
 
 
 def run_expecting_config_error(env=None, config_text=None):
@@ -118,3 +119,16 @@ def test_app_services_config_is_validated():
     err = run_expecting_config_error(env={"LATCHKEY_APP_SERVICES_APPS": '[{"id": "a", "reset": {"mode": "email", "url": "ftp://x"}}]'})
     assert "app_services.apps[0].reset.url" in err
     assert "app_services.apps[1].id" in run_expecting_config_error(env={"LATCHKEY_APP_SERVICES_APPS": '[{"id": "a"}, {"id": "a"}]'})
+
+
+def test_development_defaults_refused_off_loopback():
+    s = Server(env={"LATCHKEY_SERVER_HOST": "0.0.0.0", "LATCHKEY_TESTING_MAILBOX": "false"})
+    try:
+        with pytest.raises(RuntimeError) as failed:
+            s.start(timeout=10)
+        assert "exited with 78" in str(failed.value)
+        assert "development: true" in s.read_log() and "clients" in s.read_log()
+        s.env["LATCHKEY_DEVELOPMENT"] = "true"
+        s.start()
+    finally:
+        s.cleanup()

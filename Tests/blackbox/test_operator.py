@@ -11,8 +11,8 @@ import pytest
 import requests
 
 import strict
-from conftest import sign_up
-from harness import ALL_TYPES, BINARY, Server, free_port
+from conftest import fresh, sign_up
+from harness import ALL_TYPES, BINARY, CLIENT_ID, Server, free_port
 
 
 def clean_env(**extra):
@@ -139,3 +139,15 @@ def test_healthcheck_follows_the_configured_port():
         assert out.returncode == 1 and out.stdout.decode().startswith("not ready")
     finally:
         s.cleanup()
+
+
+def test_audit_cli_escapes_control_characters(apps):
+    email = fresh("agent")
+    requests.post(apps.base + "/oauth2/v2.0/initiate", data={"client_id": CLIENT_ID, "username": email, "challenge_type": ALL_TYPES},
+                  headers={"User-Agent": "evil\x1b]0;owned\x07agent"})
+    sign_up(apps, email)
+    import subprocess
+    from harness import BINARY
+    out = subprocess.run([BINARY, "audit", "--since", "1h"], env=apps.env, cwd=apps.dir, capture_output=True, timeout=30)
+    assert out.returncode == 0, out.stderr
+    assert b"\x1b" not in out.stdout and b"\x07" not in out.stdout
