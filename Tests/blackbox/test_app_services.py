@@ -200,19 +200,3 @@ def test_hosted_reset_page(app_server, email):
     assert login(app_server, "auto-app", email, NEW_PW).status_code == 200
     again = requests.post(base, data={"token": token, "tokenId": token_id, "password": "yet another passphrase"}, timeout=10)
     assert again.status_code == 400 and "expired or was already used" in again.text
-
-
-def test_links_expire_after_the_configured_ttl(email):
-    s = Server(env={"LATCHKEY_APP_SERVICES_APPS": json.dumps(APPS), "LATCHKEY_APP_SERVICES_LINK_TTL_SECONDS": "1"}).start()
-    try:
-        no_body(call(s, "POST", provider("email-app", "register"), {"email": email, "password": PW}), 201)
-        _, token, token_id = link_pair(s, email)
-        time.sleep(1.5)
-        app_error(call(s, "POST", provider("email-app", "confirm"), {"token": token, "tokenId": token_id}), 400, "UserpassTokenInvalid")
-        no_body(call(s, "POST", provider("email-app", "reset/send"), {"email": email}))
-        _, token, token_id = link_pair(s, email, 1)
-        time.sleep(1.5)
-        app_error(call(s, "POST", provider("email-app", "reset"), {"token": token, "tokenId": token_id, "password": NEW_PW}),
-                  400, "UserpassTokenInvalid")
-    finally:
-        s.cleanup()

@@ -1,10 +1,7 @@
-"""App Services confirmation: auto-confirmation proves nothing about the mailbox; a pending registration holds its address only while its link lives."""
-import json
-import time
-
+"""App Services confirmation: auto-confirmation proves nothing about the mailbox, and a code-verified sign-up replaces
+a pending registration (how long one holds its address: ExpiryTests, on the injected clock)."""
 import strict
 from conftest import fresh, password_sign_in, sign_up, token_after_sign_up
-from harness import Server
 from test_app_services import app_error, call, link_pair, login, no_body, provider
 
 PW = "correct horse battery"
@@ -42,16 +39,3 @@ def test_code_verified_sign_up_replaces_a_pending_registration(apps):
     app_error(call(apps, "POST", provider("email-app", "confirm"), {"token": token, "tokenId": token_id}), 400, "UserpassTokenInvalid")
     app_error(login(apps, "email-app", email, PW), 401, "InvalidPassword")
     assert login(apps, "email-app", email, "owner's own passphrase").status_code == 200
-
-
-def test_pending_registration_expires_with_its_link():
-    s = Server(env={"LATCHKEY_APP_SERVICES_APPS": json.dumps(APPS), "LATCHKEY_APP_SERVICES_LINK_TTL_SECONDS": "1"}).start()
-    try:
-        email = fresh("expiring")
-        no_body(call(s, "POST", provider("email-app", "register"), {"email": email, "password": PW}), 201)
-        app_error(call(s, "POST", provider("email-app", "register"), {"email": email, "password": PW}), 409, "AccountNameInUse")
-        time.sleep(1.5)
-        app_error(call(s, "POST", provider("email-app", "confirm/send"), {"email": email}), 404, "UserNotFound")
-        no_body(call(s, "POST", provider("email-app", "register"), {"email": email, "password": "a newer passphrase"}), 201)
-    finally:
-        s.cleanup()

@@ -51,18 +51,6 @@ def test_unparseable_continuation_token(server):
         strict.error(server.post("/oauth2/v2.0/token", {"grant_type": "oob", "oob": "1", "continuation_token": ct}), "invalid_grant")
 
 
-def test_expired_continuation_token():
-    s = Server(env={"LATCHKEY_TOKENS_FLOW_TTL_SECONDS": "1"}).start()
-    try:
-        body = strict.ok(s.post("/signup/v1.0/start", {"username": "late@example.com", "password": "correct horse battery",
-                                                       "challenge_type": ALL_TYPES}), "signup/start")
-        time.sleep(1.5)
-        strict.error(s.post("/signup/v1.0/challenge", {"continuation_token": body["continuation_token"],
-                                                       "challenge_type": ALL_TYPES}), "expired_token", code=552003)
-    finally:
-        s.cleanup()
-
-
 def test_unsupported_grant_types(server):
     strict.error(server.post("/oauth2/v2.0/token", {"grant_type": "client_credentials"}), "unsupported_grant_type")
     strict.error(server.post("/signup/v1.0/continue", {"grant_type": "magic", "continuation_token": "x"}), "unsupported_grant_type")

@@ -33,17 +33,28 @@ public enum ParseActor: Sendable {
     }
 }
 
+/// One custom field's change, as the engine understands it (the Parse router reads Parse's `__op` objects into it).
+public enum FieldChange: Sendable, Equatable {
+    /// Replace with this value.
+    case set(JSONValue)
+    case remove
+    /// Add this number (start at it when the field is absent).
+    case increment(JSONValue)
+    /// An operation the engine does not perform (`AddUnique`, `Batch`, ...): a type error for that field.
+    case unsupported(String)
+}
+
 /// What `PUT users/:id` asks to change; nil leaves a value as it is. `email: .some(nil)` removes the address (only
-/// from an account that keeps a username). Field values may be Parse's `Delete` and `Increment` operations.
+/// from an account that keeps a username).
 public struct ParseUserChanges: Sendable {
     public var username: String?
     public var email: String??
     public var password: String?
     public var emailVerified: Bool?
-    public var fields: [String: JSONValue]
+    public var fields: [String: FieldChange]
 
     public init(username: String? = nil, email: String?? = nil, password: String? = nil, emailVerified: Bool? = nil,
-                fields: [String: JSONValue] = [:]) {
+                fields: [String: FieldChange] = [:]) {
         self.username = username; self.email = email; self.password = password; self.emailVerified = emailVerified
         self.fields = fields
     }
@@ -124,26 +135,24 @@ extension LatchkeyEngine {
         return (users, count ? try await reader.users.count(query) : nil)
     }
 
-    /// Stored fields with a body's changes: a value replaces, `null` and `{"__op":"Delete"}` remove, `{"__op":"Increment",
-    /// "amount": n}` adds to a number (or starts one). Other operations are refused as a type error.
-    static func applying(_ changes: [String: JSONValue], to stored: [String: JSONValue]) throws -> [String: JSONValue] {
+    /// Stored fields with the changes applied: a value replaces, a removal removes, an increment adds to a number (or
+    /// starts one); an unsupported operation, or an increment of something not a number, is a type error.
+    static func applying(_ changes: [String: FieldChange], to stored: [String: JSONValue]) throws -> [String: JSONValue] {
         var fields = stored
-        for (name, value) in changes {
-            guard case .object(let map) = value, case .string(let op)? = map["__op"] else {
-                fields[name] = value == .null ? nil : value
-                continue
-            }
-            switch (op, map["amount"], fields[name]) {
-            case ("Delete", _, _): fields[name] = nil
-            case ("Increment", .int(let amount)?, .int(let current)?): fields[name] = .int(current &+ amount)
-            case ("Increment", .int(let amount)?, nil): fields[name] = .int(amount)
-            case ("Increment", let amount?, let current):
+        for (name, change) in changes {
+            switch (change, fields[name]) {
+            case (.set(let value), _): fields[name] = value == .null ? nil : value
+            case (.remove, _): fields[name] = nil
+            case (.increment(.int(let amount)), .int(let current)?): fields[name] = .int(current &+ amount)
+            case (.increment(.int(let amount)), nil): fields[name] = .int(amount)
+            case (.increment(let amount), let current):
                 let base = current == nil ? 0 : current?.doubleValue
                 guard let add = amount.doubleValue, let base else {
                     throw LatchkeyError.fieldTypeMismatch(field: name, expected: "Number", got: fieldType(current ?? amount))
                 }
                 fields[name] = .double(base + add)
-            default: throw LatchkeyError.fieldTypeMismatch(field: name, expected: fieldType(fields[name] ?? .null), got: op)
+            case (.unsupported(let op), let current):
+                throw LatchkeyError.fieldTypeMismatch(field: name, expected: fieldType(current ?? .null), got: op)
             }
         }
         return fields

@@ -58,6 +58,17 @@ extension ParseRoutes {
         return JSONResponse.make(.ok, ParseObjects.user(user, showEmail: true, sessionToken: token))
     }
 
+    /// Parse's field operations: `{"__op": "Delete"}` and `{"__op": "Increment", "amount": n}` (`amount` absent is
+    /// not a number); any other `__op` reaches the engine as unsupported; anything else is a value.
+    static func fieldChange(_ value: JSONValue) -> FieldChange {
+        guard case .object(let map) = value, case .string(let op)? = map["__op"] else { return .set(value) }
+        switch op {
+        case "Delete": return .remove
+        case "Increment": return map["amount"].map(FieldChange.increment) ?? .unsupported(op)
+        default: return .unsupported(op)
+        }
+    }
+
     private func updateUser(_ request: ParseRequest) async throws -> Response {
         let id = request.parameter("id"), body = request.call.body
         guard request.session != nil || request.call.isMaster else { throw ParseError(206, "Cannot modify user \(id).") }
@@ -70,7 +81,7 @@ extension ParseRoutes {
         case .string(let email)?: changes.email = email
         default: throw ParseError(125, "you must provide a valid email string")
         }
-        changes.fields = body.filter { !Self.serverOwnedKeys.contains($0.key) && !Self.accountKeys.contains($0.key) }
+        changes.fields = body.filter { !Self.serverOwnedKeys.contains($0.key) && !Self.accountKeys.contains($0.key) }.mapValues(Self.fieldChange)
         do {
             let (user, token) = try await engine.parseUpdateUser(app: request.call.app, objectId: id, changes: changes, actor: request.actor,
                                                                  installationId: request.call.installationId, caller: request.call.caller)
