@@ -49,8 +49,8 @@ public enum LatchkeyServer {
         let errors = PathDialectErrors(pages: pages, appServicesErrors: appServicesErrors, parseMount: parseMount, routes: openAPI?.routes ?? .empty)
         let cors = options.corsAllowedOrigins.isEmpty ? nil : AllowListCORS(origins: options.corsAllowedOrigins)
         router.add(middleware: EdgeMiddleware(errors: errors, cors: cors, log: options.requestLog))
-        NativeAuthRoutes(engine: engine, clientAddress: clientAddress, errors: NativeAuthErrorMiddleware()).addRoutes(to: router)
-        AppServicesRoutes(engine: engine, clientAddress: clientAddress.serving(.appServices), errors: AppServicesErrorMiddleware(errors: appServicesErrors))
+        NativeAuthRoutes(engine: engine, clientAddress: clientAddress, errors: NativeAuthErrors()).addRoutes(to: router)
+        AppServicesRoutes(engine: engine, clientAddress: clientAddress.serving(.appServices), errors: appServicesErrors)
             .addRoutes(to: router)
         HostedPages(engine: engine, pages: pages, clientAddress: clientAddress.serving(.appServices)).addRoutes(to: router)
         if let parseMount {

@@ -61,3 +61,20 @@ struct AppServicesError: Sendable {
         JSONResponse.make(status, ["error": .string(message), "error_code": .string(code)], headers: headers)
     }
 }
+
+/// The App Services dialect's one error mapping, for every route under its prefix.
+extension AppServicesError: DialectErrors {
+    func response(for error: any Error, context: LatchkeyRequestContext) -> Response? {
+        switch error {
+        case let error as LatchkeyError:
+            return response(for: error, appId: context.parameters.get("app"))
+        case let error as MalformedRequest:
+            if let expected = error.expected { return Self.body(.badRequest, "BadRequest", "\(error.what) must be \(expected)") }
+            return Self.body(.badRequest, "BadRequest", "request body must be a JSON object of the provider's fields")
+        case let error as HTTPResponseError where error.status == .contentTooLarge:
+            return Self.body(.contentTooLarge, "BadRequest", "request body too large")
+        default:
+            return nil
+        }
+    }
+}

@@ -8,11 +8,11 @@ import NIOCore
 struct AppServicesRoutes: Sendable {
     let engine: LatchkeyEngine
     let clientAddress: ClientAddress
-    let errors: AppServicesErrorMiddleware
+    let errors: AppServicesError
     typealias Handler = @Sendable (AppServicesBody, CallerInfo, String) async throws -> Response
 
     func addRoutes(to router: Router<LatchkeyRequestContext>) {
-        let group = router.group(RouterPath(Dialect.appServicesPrefix)).add(middleware: errors)
+        let group = router.group(RouterPath(Dialect.appServicesPrefix)).add(middleware: DialectErrorMiddleware(errors))
         group.get("app/:app/location") { _, context in
             _ = try engine.requireApp(context.parameters.get("app") ?? "")
             let host = engine.settings.publicURL

@@ -142,3 +142,15 @@ enum NativeAuthError {
 extension HTTPField.Name {
     static let retryAfter = HTTPField.Name("Retry-After")!
 }
+
+/// The native API's one error mapping: what an endpoint throws becomes that dialect's error body. Anything else
+/// (413, broken framing) is left to the edge.
+struct NativeAuthErrors: DialectErrors {
+    func response(for error: any Error, context: LatchkeyRequestContext) -> Response? {
+        switch error {
+        case let error as LatchkeyError: NativeAuthError.response(for: error)
+        case let error as MalformedRequest: NativeAuthError.malformed(error.what)
+        default: nil
+        }
+    }
+}

@@ -7,7 +7,7 @@ import LatchkeyCore
 struct NativeAuthRoutes: Sendable {
     let engine: LatchkeyEngine
     let clientAddress: ClientAddress
-    let errors: NativeAuthErrorMiddleware
+    let errors: NativeAuthErrors
     typealias Handler = @Sendable (NativeAuthForm, CallerInfo) async throws -> Response
 
     func addRoutes(to router: Router<LatchkeyRequestContext>) {
@@ -20,7 +20,7 @@ struct NativeAuthRoutes: Sendable {
             ("resetpassword/v1.0/continue", resetContinue), ("resetpassword/v1.0/submit", resetSubmit),
             ("resetpassword/v1.0/poll_completion", resetPoll),
         ]
-        let group = router.group().add(middleware: errors)
+        let group = router.group().add(middleware: DialectErrorMiddleware(errors))
         for prefix in ["", "/:tenant"] {
             for (path, handler) in endpoints {
                 group.post("\(prefix)/\(path)") { request, context in

@@ -22,7 +22,7 @@ struct OpenIDRoutes: Sendable {
             router.get("\(prefix)/oauth2/v2.0/authorize") { _, _ in Self.noBrowserFlow() }
         }
         router.get("/discovery/v2.0/keys") { _, _ in jwks.response() }
-        let userInfo = router.group("/oidc/userinfo").add(middleware: NativeAuthErrorMiddleware())
+        let userInfo = router.group("/oidc/userinfo").add(middleware: DialectErrorMiddleware(NativeAuthErrors()))
         userInfo.get { request, _ in try await self.userInfo(request) }
         userInfo.post { request, _ in try await self.userInfo(request) }
     }

@@ -67,21 +67,16 @@ struct ParseError: Error, Sendable {
 }
 
 /// The Parse dialect's one error mapping, for every route under its mount.
-struct ParseErrorMiddleware: RouterMiddleware {
-    typealias Context = LatchkeyRequestContext
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        do {
-            return try await next(request, context)
-        } catch let error as ParseError {
-            return error.response
-        } catch let error as LatchkeyError {
-            if error == .unknownClient { return ParseError.unauthorized }
-            return ParseError(error).response
-        } catch is MalformedRequest {
-            return ParseError(107, "Invalid JSON.").response
-        } catch let error as HTTPResponseError where error.status == .contentTooLarge {
-            return ParseError(116, "The object is too large.", status: .contentTooLarge).response
+struct ParseErrors: DialectErrors {
+    func response(for error: any Error, context: LatchkeyRequestContext) -> Response? {
+        switch error {
+        case let error as ParseError: error.response
+        case LatchkeyError.unknownClient: ParseError.unauthorized
+        case let error as LatchkeyError: ParseError(error).response
+        case is MalformedRequest: ParseError(107, "Invalid JSON.").response
+        case let error as HTTPResponseError where error.status == .contentTooLarge:
+            ParseError(116, "The object is too large.", status: .contentTooLarge).response
+        default: nil
         }
     }
 }

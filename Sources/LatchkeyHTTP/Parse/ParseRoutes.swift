@@ -24,7 +24,7 @@ struct ParseRoutes: Sendable {
     }
 
     func addRoutes(to router: Router<LatchkeyRequestContext>) {
-        let group = router.group(RouterPath(mount)).add(middleware: ParseErrorMiddleware())
+        let group = router.group(RouterPath(mount)).add(middleware: DialectErrorMiddleware(ParseErrors()))
         // Health needs no app id (load balancers call it).
         for method in [HTTPRequest.Method.get, .post] { group.on("health", method: method) { _, _ in JSONResponse.ok(["status": "ok"]) } }
         let login = Endpoint(.ignored) { try await self.login($0) }
