@@ -131,8 +131,11 @@ def rss_mib(pid):
     raise RuntimeError("no VmRSS")
 
 
+LOG_LEVEL = "info"
+
+
 def start_server(postgres_url=None):
-    env = {"LATCHKEY_LOG_LEVEL": "info", "LATCHKEY_LIMITS_ENABLED": "false",
+    env = {"LATCHKEY_LOG_LEVEL": LOG_LEVEL, "LATCHKEY_LIMITS_ENABLED": "false",
            "LATCHKEY_APP_SERVICES_APPS": json.dumps([{"id": APP, "confirmation": {"mode": "auto"}}])}
     s = Server(env=env, postgres_url=postgres_url)
     # The shipped defaults: the default scrypt cost and the list, templates and pages embedded in the binary.
@@ -218,7 +221,8 @@ def measure(label, seconds, connections, postgres_url=None):
 
 
 def print_table(results, seconds, connections):
-    print(f"\nwrk -t1 -c{connections} -d{seconds}s over loopback, limits off, release build, {os.cpu_count()} cores")
+    print(f"\nwrk -t1 -c{connections} -d{seconds}s over loopback, limits off, log level {LOG_LEVEL}, metrics on, release build, "
+          f"{os.cpu_count()} cores")
     print("bare: req/s over the bare Hummingbird app's /health/live measured just before; own: over Latchkey's own /health/live")
     print(f"{'store':<11} {'path':<46} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'CPU µs':>7} {'bare':>5} {'own':>5}")
     for result in results:
@@ -241,7 +245,10 @@ def main():
     ap.add_argument("--no-build", action="store_true")
     ap.add_argument("--no-postgres", action="store_true")
     ap.add_argument("--json", default=os.path.join(HERE, "results.json"))
+    ap.add_argument("--log-level", default="info", help="the server's log.level (info, the default, writes a line per request)")
     args = ap.parse_args()
+    global LOG_LEVEL
+    LOG_LEVEL = args.log_level
     if not shutil.which("wrk"):
         sys.exit("wrk is missing: apt-get install wrk")
     if not args.no_build:

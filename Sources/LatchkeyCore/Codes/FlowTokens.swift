@@ -48,9 +48,15 @@ extension LatchkeyEngine {
     /// The live flow of `kind` behind `token`, started by the same client; a token from another kind of
     /// flow or another app is as good as unknown.
     func loadFlow(_ token: String?, kind: FlowRecord.Kind, client: String?, in tx: any Repositories) async throws -> FlowRecord {
+        try await loadFlow(token, where: { $0 == kind }, client: client, in: tx)
+    }
+
+    /// The live flow a continuation token names, when its kind passes `accepts` and it belongs to `client`.
+    func loadFlow(_ token: String?, where accepts: (FlowRecord.Kind) -> Bool, client: String?, in tx: any Repositories) async throws
+        -> FlowRecord {
         guard let token, !token.isEmpty else { throw LatchkeyError.missing(.continuationToken) }
-        guard token.utf8.count <= 512, let flow = try await tx.flows.find(tokenHash: secretHash(token)), flow.kind == kind,
-              ClientApplication.sameID(flow.state.clientId, client ?? "") else {
+        guard token.utf8.count <= SecretToken.maxPresentedBytes, let flow = try await tx.flows.find(tokenHash: secretHash(token)),
+              accepts(flow.kind), ClientApplication.sameID(flow.state.clientId, client ?? "") else {
             throw LatchkeyError.flowTokenInvalid
         }
         guard flow.expiresAt > time.now() else { throw LatchkeyError.flowTokenExpired }

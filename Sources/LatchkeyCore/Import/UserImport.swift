@@ -90,9 +90,9 @@ extension LatchkeyEngine {
             var tally = ImportTally()
             let now = self.time.now()
             let usable = batch.filter { session in
-                guard !session.token.isEmpty, session.token.utf8.count <= 512 else {
+                guard !session.token.isEmpty, session.token.utf8.count <= SecretToken.maxPresentedBytes else {
                     tally.invalid += 1
-                    tally.problem(session.line, "session token empty or longer than 512 bytes")
+                    tally.problem(session.line, "session token empty or longer than \(SecretToken.maxPresentedBytes) bytes")
                     return false
                 }
                 return true

@@ -106,14 +106,10 @@ extension LatchkeyEngine {
     public func signInWithContinuationToken(continuationToken: String?, username: String?, scope: String?,
                                             caller: CallerInfo) async throws -> TokenSet {
         let client = try requireClient(caller.clientId)
-        guard let continuationToken, !continuationToken.isEmpty else { throw LatchkeyError.missing(.continuationToken) }
         return try await transaction { tx in
-            guard continuationToken.count <= 512, let flow = try await tx.flows.find(tokenHash: self.secretHash(continuationToken)),
-                  flow.kind != .signIn, flow.state.stage == .completed, let userId = flow.userId,
-                  ClientApplication.sameID(flow.state.clientId, client.id) else {
-                throw LatchkeyError.flowTokenInvalid
-            }
-            guard flow.expiresAt > self.time.now() else { throw LatchkeyError.flowTokenExpired }
+            // The token a finished sign-up or reset handed out (a sign-in's own tokens are not for this grant).
+            let flow = try await self.loadFlow(continuationToken, where: { $0 != .signIn }, client: client.id, in: tx)
+            guard flow.state.stage == .completed, let userId = flow.userId else { throw LatchkeyError.flowTokenInvalid }
             if let username, EmailAddress.normalize(username) != flow.email { throw LatchkeyError.flowTokenInvalid }
             guard let user = try await tx.users.find(id: userId), user.status == .active else { throw LatchkeyError.userNotFound }
             try await self.finish(flow, in: tx)

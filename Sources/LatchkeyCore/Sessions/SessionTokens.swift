@@ -32,7 +32,7 @@ extension LatchkeyEngine {
 
     /// The session and user behind a presented refresh token, if any (no check of its state).
     func findSession(token: String) async throws -> (session: SessionRecord, user: UserRecord)? {
-        guard token.utf8.count <= 512 else { return nil }
+        guard token.utf8.count <= SecretToken.maxPresentedBytes else { return nil }
         return try await reader.sessions.findWithUser(tokenHash: sessionKey(token))
     }
 

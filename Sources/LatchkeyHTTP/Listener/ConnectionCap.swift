@@ -70,8 +70,9 @@ final class ConnectionCapHandler: ChannelInboundHandler, RemovableChannelHandler
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        if case .pending = state { admit(context) }
+        // Passed on first: admission may take this handler out of the pipeline.
         context.fireChannelActive()
+        if case .pending = state { admit(context) }
     }
 
     private func admit(_ context: ChannelHandlerContext) {
@@ -84,6 +85,10 @@ final class ConnectionCapHandler: ChannelInboundHandler, RemovableChannelHandler
             return
         }
         state = .admitted(address: address)
+        // Admitted: the cap needs to hear of the close only, so the handler leaves the path every read takes.
+        let cap = self.cap
+        context.channel.closeFuture.whenComplete { _ in cap.release(address) }
+        context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -92,7 +97,6 @@ final class ConnectionCapHandler: ChannelInboundHandler, RemovableChannelHandler
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        if case .admitted(let address) = state { cap.release(address) }
         state = .refused
         context.fireChannelInactive()
     }

@@ -54,7 +54,8 @@ struct EdgeMiddleware<Errors: ErrorRenderer>: RouterMiddleware {
         var response: Response
         if let cors { response = try await cors.handle(request, context: context, next: answer) } else { response = await answer(request, context) }
         if let echoed { response.headers[.clientRequestId] = echoed }
-        response.headers[.xContentTypeOptions] = "nosniff"
+        // JSON answers carry it already (JSONResponse's shared headers): setting it again would copy their storage.
+        if response.headers[.xContentTypeOptions] == nil { response.headers[.xContentTypeOptions] = "nosniff" }
         let elapsed = DispatchTime.now().uptimeNanoseconds &- start
         let route = context.endpointPath ?? "(unmatched)"
         metrics.finished(route: route, method: request.method, status: response.status, nanoseconds: elapsed, thrown: thrown, active: active)

@@ -18,7 +18,7 @@ enum JSONResponse {
     }
 
     private static let standardHeaders: HTTPFields = [.contentType: "application/json", .cacheControl: "no-store",
-                                                      HTTPField.Name("Pragma")!: "no-cache"]
+                                                      HTTPField.Name("Pragma")!: "no-cache", .xContentTypeOptions: "nosniff"]
 
     private static func encode(_ body: JSONValue) -> ByteBuffer {
         ByteBuffer(bytes: JSONWriter.bytes(body))
