@@ -140,7 +140,8 @@ let package = Package(
             dependencies: ["LatchkeyCore", "LatchkeySQLite", "LatchkeyPostgres", "LatchkeySMTP", "Latchkey", "LatchkeyHTTP",
                            .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
                            .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "GRDB", package: "GRDB.swift"),
-                           .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOCore", package: "swift-nio")]
+                           .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
     ]
 )

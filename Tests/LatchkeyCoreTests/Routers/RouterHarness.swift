@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 @testable import Latchkey
@@ -8,6 +9,7 @@ import NIOCore
 /// and driven through its router (no socket).
 enum RouterHarness {
     static let client = "11111111-1111-1111-1111-111111111111"
+    static let parseMasterKey = "router-tests-master-key-0123456789"
 
     static func application(minPasswordLength: Int = 8) async throws -> some ApplicationProtocol {
         let folder = NSTemporaryDirectory() + "latchkey-router-" + UUID().uuidString
@@ -23,6 +25,9 @@ enum RouterHarness {
             app_services:
               apps:
                 - { id: auto-app, confirmation: { mode: auto }, reset: { mode: email } }
+            parse:
+              apps:
+                - { id: parse-app, master_key: \(parseMasterKey) }
             """
         try yaml.write(toFile: folder + "/latchkey.yaml", atomically: true, encoding: .utf8)
         return try await buildApplication(LatchkeyConfig.load(path: folder + "/latchkey.yaml", environment: [:]))
@@ -46,6 +51,17 @@ extension TestClientProtocol {
         if let bearer { headers[.authorization] = "Bearer \(bearer)" }
         return try await execute(uri: path, method: method, headers: headers, body: ByteBuffer(string: body)) {
             ($0.status, Self.object($0.body), $0.headers)
+        }
+    }
+
+    /// A call to the Parse dialect of the harness's app, as ParseSwift sends it (JSON, the app id header).
+    func parse(_ path: String, method: HTTPRequest.Method = .post, _ body: String = "", session: String? = nil, master: Bool = false)
+        async throws -> (HTTPResponse.Status, [String: Any]) {
+        var headers: HTTPFields = [.contentType: "application/json", HTTPField.Name("X-Parse-Application-Id")!: "parse-app"]
+        if let session { headers[HTTPField.Name("X-Parse-Session-Token")!] = session }
+        if master { headers[HTTPField.Name("X-Parse-Master-Key")!] = RouterHarness.parseMasterKey }
+        return try await execute(uri: "/parse" + path, method: method, headers: headers, body: ByteBuffer(string: body)) {
+            ($0.status, Self.object($0.body))
         }
     }
 
