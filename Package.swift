@@ -135,13 +135,31 @@ let package = Package(
             dependencies: [.product(name: "Hummingbird", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "bench/reference"
         ),
-        .testTarget(
-            name: "LatchkeyCoreTests",
-            dependencies: ["LatchkeyCore", "LatchkeySQLite", "LatchkeyPostgres", "LatchkeySMTP", "Latchkey", "LatchkeyHTTP",
-                           .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
-                           .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "GRDB", package: "GRDB.swift"),
-                           .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOCore", package: "swift-nio"),
-                           .product(name: "HTTPTypes", package: "swift-http-types")]
+        // What several test targets share: an engine over a real SQLite file with a manual clock, the stores the
+        // contract suite runs on, fixtures.
+        .target(
+            name: "LatchkeyTestSupport",
+            dependencies: ["LatchkeyCore", "LatchkeySQLite", "LatchkeyPostgres",
+                           .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log")],
+            path: "Tests/LatchkeyTestSupport"
         ),
+        // One test target per source target, and the store contract that every store must keep.
+        .testTarget(name: "LatchkeyCoreTests", dependencies: ["LatchkeyCore", "LatchkeySQLite", "LatchkeyTestSupport",
+                                                              .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "LatchkeySQLiteTests", dependencies: ["LatchkeySQLite", "LatchkeyCore", "LatchkeyTestSupport",
+                                                                .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "LatchkeyPostgresTests", dependencies: ["LatchkeyPostgres", "LatchkeyCore"]),
+        .testTarget(name: "StoreContractTests", dependencies: ["LatchkeyCore", "LatchkeySQLite", "LatchkeyPostgres", "LatchkeyTestSupport",
+                                                               .product(name: "PostgresNIO", package: "postgres-nio"),
+                                                               .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "LatchkeySMTPTests", dependencies: ["LatchkeySMTP", "LatchkeyCore", "LatchkeyTestSupport",
+                                                              .product(name: "NIOEmbedded", package: "swift-nio"),
+                                                              .product(name: "NIOCore", package: "swift-nio")]),
+        .testTarget(name: "LatchkeyHTTPTests", dependencies: ["Latchkey", "LatchkeyHTTP", "LatchkeyCore", "LatchkeyTestSupport",
+                                                              .product(name: "HummingbirdTesting", package: "hummingbird"),
+                                                              .product(name: "HTTPTypes", package: "swift-http-types"),
+                                                              .product(name: "NIOCore", package: "swift-nio")]),
+        .testTarget(name: "LatchkeyTests", dependencies: ["Latchkey", "LatchkeyHTTP", "LatchkeyCore",
+                                                          .product(name: "Logging", package: "swift-log")]),
     ]
 )

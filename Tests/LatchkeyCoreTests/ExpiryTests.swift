@@ -1,5 +1,6 @@
 import Foundation
 @testable import LatchkeyCore
+import LatchkeyTestSupport
 import Testing
 
 /// Everything that expires, on the injected clock: one second short of the limit it still works, at the limit it

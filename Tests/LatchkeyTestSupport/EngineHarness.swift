@@ -4,30 +4,30 @@ import Logging
 import LatchkeySQLite
 
 /// A mail transport that keeps what it is given, so tests can read the codes.
-final class RecordingTransport: MailTransport, @unchecked Sendable {
+public final class RecordingTransport: MailTransport, @unchecked Sendable {
     private let lock = NSLock()
     private var sent: [MailMessage] = []
-    func deliver(_ message: MailMessage) async throws { lock.withLock { sent.append(message) } }
-    var messages: [MailMessage] { lock.withLock { sent } }
+    public func deliver(_ message: MailMessage) async throws { lock.withLock { sent.append(message) } }
+    public var messages: [MailMessage] { lock.withLock { sent } }
 }
 
 /// An engine over a real SQLite file in a temporary directory, with a manual clock.
-struct EngineHarness {
-    static let client = "11111111-1111-1111-1111-111111111111"
-    let engine: LatchkeyEngine
-    let time: ManualTime
-    let transport = RecordingTransport()
-    let store: SQLiteStore
-    let directory: String
-    var caller: CallerInfo { CallerInfo(clientId: Self.client, ip: "127.0.0.1", userAgent: "tests") }
+public struct EngineHarness: Sendable {
+    public static let client = "11111111-1111-1111-1111-111111111111"
+    public let engine: LatchkeyEngine
+    public let time: ManualTime
+    public let transport = RecordingTransport()
+    public let store: SQLiteStore
+    public let directory: String
+    public var caller: CallerInfo { CallerInfo(clientId: Self.client, ip: "127.0.0.1", userAgent: "tests") }
 
-    static var repositoryRoot: String {
+    public static var repositoryRoot: String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
     }
-    static var migrations: String { repositoryRoot + "/Migrations/sqlite" }
-    static var postgresMigrations: String { repositoryRoot + "/Migrations/postgres" }
+    public static var migrations: String { repositoryRoot + "/Migrations/sqlite" }
+    public static var postgresMigrations: String { repositoryRoot + "/Migrations/postgres" }
 
-    static func make(attributes: [AttributeDefinition] = [], configure: (inout EngineSettings) -> Void = { _ in }) async throws -> EngineHarness {
+    public static func make(attributes: [AttributeDefinition] = [], configure: (inout EngineSettings) -> Void = { _ in }) async throws -> EngineHarness {
         let directory = NSTemporaryDirectory() + "latchkey-tests-" + UUID().uuidString
         let store = try SQLiteStore(path: directory + "/db.sqlite", migrations: SQLMigrations.read(directory: migrations))
         try store.migrate()
@@ -43,7 +43,7 @@ struct EngineHarness {
     }
 
     /// Delivers the outbox and returns the newest code mailed to `email`.
-    func lastCode(to email: String) async -> String? {
+    public func lastCode(to email: String) async -> String? {
         _ = await engine.deliverPendingMail(via: transport, mailbox: nil)
         let address = EmailAddress.normalize(email) ?? email
         guard let text = transport.messages.last(where: { $0.to == address })?.text else { return nil }
@@ -51,7 +51,7 @@ struct EngineHarness {
     }
 
     /// Sign-up with password up front, through to the completed continuation token.
-    func signUp(_ email: String, password: String = "a-strong-passphrase") async throws -> String {
+    public func signUp(_ email: String, password: String = "a-strong-passphrase") async throws -> String {
         guard case .started(let ct) = try await engine.signUpStart(username: email, password: password, attributes: nil,
                                                                    challengeTypes: "oob password redirect", caller: caller),
               case .code(_, let ct2) = try await engine.signUpChallenge(continuationToken: ct, challengeTypes: "oob password redirect", caller: caller)

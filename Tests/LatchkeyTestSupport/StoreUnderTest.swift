@@ -9,14 +9,14 @@ import PostgresNIO
 /// The stores the contract suite runs on. Each is a real database: SQLite in a fresh file, PostgreSQL in a fresh
 /// database of the cluster named by `LATCHKEY_TEST_POSTGRES_URL` (scripts/test.sh starts one). Without that
 /// variable the PostgreSQL cases fail, saying so: they never skip.
-enum StoreUnderTest: String, CaseIterable, CustomTestStringConvertible, Sendable {
+public enum StoreUnderTest: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case sqlite
     case postgres
 
-    var testDescription: String { rawValue }
+    public var testDescription: String { rawValue }
 
     /// A new, migrated, empty store. `sharing` opens a second handle on the same database (a second replica).
-    func make(sharing other: (any Store)? = nil) async throws -> any Store {
+    public func make(sharing other: (any Store)? = nil) async throws -> any Store {
         switch self {
         case .sqlite:
             let path = (other as? SQLiteStore)?.path
@@ -36,16 +36,16 @@ enum StoreUnderTest: String, CaseIterable, CustomTestStringConvertible, Sendable
 }
 
 /// The test cluster: one admin connection that makes an empty database per test.
-actor TestCluster {
-    static let shared = TestCluster()
+public actor TestCluster {
+    public static let shared = TestCluster()
     private var admin: (client: PostgresClient, settings: PostgresSettings)?
 
-    struct Missing: Error, CustomStringConvertible {
-        let description = "LATCHKEY_TEST_POSTGRES_URL is not set: run scripts/test.sh, or start a cluster with "
+    public struct Missing: Error, CustomStringConvertible {
+        public let description = "LATCHKEY_TEST_POSTGRES_URL is not set: run scripts/test.sh, or start a cluster with "
             + "`scripts/postgres-cluster.sh start` and export the URL it prints"
     }
 
-    func freshDatabase() async throws -> PostgresSettings {
+    public func freshDatabase() async throws -> PostgresSettings {
         let admin = try connectAdmin()
         let name = "contract_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         try await admin.client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
@@ -70,32 +70,32 @@ actor TestCluster {
 }
 
 /// Rows the contract tests write.
-enum Fixtures {
-    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+public enum Fixtures {
+    public static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
-    static func user(email: String?, username: String? = nil, status: UserRecord.Status = .active) -> UserRecord {
+    public static func user(email: String?, username: String? = nil, status: UserRecord.Status = .active) -> UserRecord {
         UserRecord(id: UUID().uuidString.lowercased(), email: email, username: username, passwordHash: nil, emailVerified: true,
                    status: status, attributes: [:], now: now)
     }
 
-    static func flow(userId: String? = nil, tokenHash: Data = Data(SecureRandom.bytes(32))) -> FlowRecord {
+    public static func flow(userId: String? = nil, tokenHash: Data = Data(SecureRandom.bytes(32))) -> FlowRecord {
         FlowRecord(id: UUID().uuidString.lowercased(), tokenHash: tokenHash, kind: .signIn, email: "f@example.com", userId: userId,
                    state: FlowState(stage: .started, clientId: "c", acceptsCode: true, acceptsPassword: true),
                    expiresAt: now + 600, createdAt: now)
     }
 
-    static func mail(_ i: Int, due: Date = now) -> OutboxRecord {
+    public static func mail(_ i: Int, due: Date = now) -> OutboxRecord {
         OutboxRecord(id: nil, recipient: "r\(i)@example.com", subject: "s", kind: "sign_up_code", sealedBody: Data([1]),
                      status: .pending, attempts: 0, createdAt: now, nextAttemptAt: due, sentAt: nil, lastError: nil)
     }
 
-    static func session(userId: String, family: String = UUID().uuidString, parent: String? = nil) -> SessionRecord {
+    public static func session(userId: String, family: String = UUID().uuidString, parent: String? = nil) -> SessionRecord {
         SessionRecord(id: UUID().uuidString, familyId: family, userId: userId, kind: .native, audience: "c", scope: "openid",
                       tokenHash: Data(SecureRandom.bytes(32)), createdAt: now, expiresAt: now + 3600, parentId: parent)
     }
 
     /// Runs `body` `count` times at once and returns every outcome.
-    static func race<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) async throws -> T) async -> [Result<T, any Error>] {
+    public static func race<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) async throws -> T) async -> [Result<T, any Error>] {
         await withTaskGroup(of: Result<T, any Error>.self) { group in
             for i in 0..<count {
                 group.addTask {

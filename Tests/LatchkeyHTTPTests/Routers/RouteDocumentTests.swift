@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 @testable import LatchkeyCore
 @testable import LatchkeyHTTP
+import LatchkeyTestSupport
 import Testing
 
 /// The routers and the OpenAPI document (openapi/openapi.json, from scripts/openapi.py) name the same routes, both

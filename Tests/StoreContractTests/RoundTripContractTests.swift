@@ -1,5 +1,6 @@
 import Foundation
 @testable import LatchkeyCore
+import LatchkeyTestSupport
 import Testing
 
 /// Every record type comes back from each store exactly as it was written: every field, optional ones set and

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 @testable import Latchkey
+import LatchkeyTestSupport
 import NIOCore
 
 /// The server `serve` runs, built in-process by `buildApplication` from a configuration file in a fresh folder,

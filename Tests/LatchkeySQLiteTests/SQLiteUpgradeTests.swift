@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LatchkeyTestSupport
 import Testing
 @testable import LatchkeyCore
 import LatchkeySQLite
