@@ -23,8 +23,7 @@ extension LatchkeyEngine {
     /// A plausible address, normalized, or `.invalidEmail` saying what is wrong with it.
     func requireEmail(_ raw: String?) throws -> String {
         guard let raw, !raw.isEmpty else { throw LatchkeyError.invalidEmail(.empty) }
-        guard let email = EmailAddress.normalize(raw) else { throw LatchkeyError.invalidEmail(EmailAddress.problem(raw) ?? .noAt) }
-        return email
+        return try EmailAddress.check(raw).mapError { LatchkeyError.invalidEmail($0) }.get()
     }
 
     /// A username of 1 to 128 characters with no control characters or spaces at its ends, or `.invalidUsername`.

@@ -4,7 +4,7 @@ public enum PasswordProblem: String, Sendable, Equatable {
 }
 
 /// Why an email address was refused; each dialect puts `description` in its own error.
-public enum EmailProblem: String, Sendable, Equatable, CustomStringConvertible {
+public enum EmailProblem: String, Error, Sendable, Equatable, CustomStringConvertible {
     case empty, noAt, tooLong, localPart, domain, notASCII
 
     public var description: String {

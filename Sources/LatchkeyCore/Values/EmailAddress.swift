@@ -8,37 +8,25 @@ public enum EmailAddress {
 
     /// The stored form: trimmed and lowercased. Nil unless it is a plain ASCII address (no control characters,
     /// no NUL, no quoting, no IDN) within the SMTP length limits, counted in bytes.
-    public static func normalize(_ raw: String) -> String? {
-        let email = raw.trimmingCharacters(in: .whitespaces).lowercased()
-        let bytes = Array(email.utf8)
-        guard (3...254).contains(bytes.count), let at = bytes.firstIndex(of: UInt8(ascii: "@")) else { return nil }
-        let local = bytes[..<at], domain = bytes[(at + 1)...]
-        guard (1...64).contains(local.count), local.allSatisfy(localBytes.contains),
-              local.first != UInt8(ascii: "."), local.last != UInt8(ascii: "."),
-              !zip(local, local.dropFirst()).contains(where: { $0 == UInt8(ascii: ".") && $1 == UInt8(ascii: ".") })
-        else { return nil }
-        let labels = domain.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard labels.count >= 2, labels.allSatisfy({ label in
-            (1...63).contains(label.count) && label.allSatisfy(domainBytes.contains)
-                && label.first != UInt8(ascii: "-") && label.last != UInt8(ascii: "-")
-        }) else { return nil }
-        return email
-    }
+    public static func normalize(_ raw: String) -> String? { try? check(raw).get() }
 
-    /// Why `normalize` refuses `raw` (nil when it accepts it).
-    public static func problem(_ raw: String) -> EmailProblem? {
-        guard normalize(raw) == nil else { return nil }
+    /// The stored form, or the first rule the address breaks: the one set of rules, so that what is refused and
+    /// the reason given for it cannot drift apart.
+    public static func check(_ raw: String) -> Result<String, EmailProblem> {
         let email = raw.trimmingCharacters(in: .whitespaces).lowercased()
-        guard email.utf8.allSatisfy({ $0 < 0x80 }) else { return .notASCII }
         let bytes = Array(email.utf8)
-        guard let at = bytes.firstIndex(of: UInt8(ascii: "@")), at > 0, at < bytes.count - 1 else { return .noAt }
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return .failure(.notASCII) }
+        guard let at = bytes.firstIndex(of: UInt8(ascii: "@")), at > 0, at < bytes.count - 1 else { return .failure(.noAt) }
         let local = bytes[..<at], domain = bytes[(at + 1)...]
-        if bytes.count > 254 || local.count > 64 || domain.split(separator: UInt8(ascii: ".")).contains(where: { $0.count > 63 }) {
-            return .tooLong
-        }
-        let localOK = local.allSatisfy(localBytes.contains) && local.first != UInt8(ascii: ".") && local.last != UInt8(ascii: ".")
-            && !zip(local, local.dropFirst()).contains(where: { $0 == UInt8(ascii: ".") && $1 == UInt8(ascii: ".") })
-        return localOK ? .domain : .localPart
+        let labels = domain.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard bytes.count <= 254, local.count <= 64, labels.allSatisfy({ $0.count <= 63 }) else { return .failure(.tooLong) }
+        guard local.allSatisfy(localBytes.contains), local.first != UInt8(ascii: "."), local.last != UInt8(ascii: "."),
+              !zip(local, local.dropFirst()).contains(where: { $0 == UInt8(ascii: ".") && $1 == UInt8(ascii: ".") })
+        else { return .failure(.localPart) }
+        guard labels.count >= 2, labels.allSatisfy({ label in
+            !label.isEmpty && label.allSatisfy(domainBytes.contains) && label.first != UInt8(ascii: "-") && label.last != UInt8(ascii: "-")
+        }) else { return .failure(.domain) }
+        return .success(email)
     }
 
     /// "c***r@co**o**o.com"-style label: enough for the user to recognise, too little to harvest.

@@ -52,7 +52,7 @@ public final class ConnectionCap: Sendable {
 /// of TLS and HTTP, so its refusal is written as plain bytes (a TLS listener just closes).
 final class ConnectionCapHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = NIOAny
-    private enum State { case pending, admitted(address: String?), refused }
+    private enum State { case pending, admitted, refused }
     private let cap: ConnectionCap
     private let plainText: Bool
     private var state = State.pending
@@ -84,7 +84,7 @@ final class ConnectionCapHandler: ChannelInboundHandler, RemovableChannelHandler
             context.writeAndFlush(NIOAny(ByteBuffer(string: Self.refusal))).whenComplete { _ in channel.close(promise: nil) }
             return
         }
-        state = .admitted(address: address)
+        state = .admitted
         // Admitted: the cap needs to hear of the close only, so the handler leaves the path every read takes.
         let cap = self.cap
         context.channel.closeFuture.whenComplete { _ in cap.release(address) }
@@ -94,11 +94,6 @@ final class ConnectionCapHandler: ChannelInboundHandler, RemovableChannelHandler
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if case .refused = state { return }  // a refused connection's bytes go nowhere
         context.fireChannelRead(data)
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        state = .refused
-        context.fireChannelInactive()
     }
 }
 
