@@ -16,10 +16,19 @@ CLIENT_ID = "11111111-1111-1111-1111-111111111111"
 ALL_TYPES = "oob password redirect"
 
 
+_given_ports = set()
+
+
 def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A port free now and not handed out before in this run: the kernel may give the same ephemeral port to two
+    calls in a row (a server's public and admin port once came out equal), so each is handed out once."""
+    while True:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        if port not in _given_ports:
+            _given_ports.add(port)
+            return port
 
 
 class Server:
