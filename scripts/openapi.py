@@ -57,7 +57,7 @@ SCHEMAS = {
     # App Services (docs/app-services.md).
     "AppServicesError": obj(["error", "error_code"], error=S, error_code=S, link=S),
     "AppServicesBody": obj([], email=S, password=S, username=S, token=S, tokenId=S, arguments={"type": "array"},
-                           provider=S, options=ANY_OBJECT),
+                           id_token=S, provider=S, options=ANY_OBJECT),
     "AppLogin": obj(["access_token", "refresh_token", "user_id", "device_id"], access_token=S, refresh_token=S, user_id=S,
                     device_id=S),
     "AppProfile": obj(["user_id"], user_id=S, domain_id=S, identities={"type": "array"}, data=ANY_OBJECT, type=S),
@@ -160,7 +160,8 @@ def paths():
     # App Services.
     base = "/api/client/v2.0"
     app = {"$ref": "#/components/parameters/AppServicesApp"}
-    provider = {"name": "provider", "in": "path", "required": True, "schema": {"enum": ["local-userpass"]}}
+    provider = {"name": "provider", "in": "path", "required": True,
+                "schema": {"enum": ["local-userpass"]}, "description": "login also takes anon-user, oauth2-apple and oauth2-google"}
     p[f"{base}/app/{{app}}/location"] = {"parameters": [app], "get": {
         "summary": "Where the app is served", "tags": ["app_services"],
         "responses": {"200": json_body(ref("AppLocation")), **app_errors()}}}
@@ -185,6 +186,8 @@ def paths():
                    "responses": {"204": {"description": "Revoked"}, **app_errors()}}}
     p[f"{base}/auth/profile"] = {"get": {"summary": "The Bearer access token's user", "tags": ["app_services"], "security": bearer,
                                          "responses": {"200": json_body(ref("AppProfile")), **app_errors()}}}
+    p[f"{base}/auth/delete"] = {"delete": {"summary": "Delete the Bearer access token's user", "tags": ["app_services"],
+                                           "security": bearer, "responses": {"200": {"description": "Deleted, no body"}, **app_errors()}}}
     # Hosted pages behind the mailed App Services links.
     page_query = [{"name": n, "in": "query", "required": False, "schema": S} for n in ("token", "tokenId", "app")]
     p["/confirm"] = {"get": {"summary": "Confirm an address from its mailed link", "tags": ["pages"], "parameters": page_query,

@@ -105,7 +105,7 @@ struct UserArgument: ParsableArguments {
 
 /// How the CLI prints users and turns the engine's admin errors into one line and exit status 1.
 enum UserOutput {
-    static let header = ["id", "objectId", "email", "username", "status", "email", "created", "last sign-in"].joined(separator: "\t")
+    static let header = ["id", "objectId", "email", "username", "status", "verified", "created", "last sign-in"].joined(separator: "\t")
 
     static func print(_ user: UserRecord, json: Bool = false) {
         if json {

@@ -113,6 +113,12 @@ extension PostgresRepositories {
             removed += try await delete(tx, "sessions", "expires_at < $1", cutoffs.tokensExpiredBefore)
             removed += try await delete(tx, "action_tokens", "expires_at < $1", cutoffs.tokensExpiredBefore)
             removed += try await delete(tx, "users", "status = 'pending' AND updated_at < $1", cutoffs.pendingUsersUpdatedBefore)
+            // Idle anonymous accounts go with everything of theirs (the foreign keys cascade).
+            removed += try await delete(tx, "users", """
+                email IS NULL AND password_hash IS NULL
+                AND id IN (SELECT user_id FROM identities WHERE provider = 'anonymous' AND last_used_at < $1)
+                AND NOT EXISTS (SELECT 1 FROM identities other WHERE other.user_id = users.id AND other.provider <> 'anonymous')
+                """, cutoffs.anonymousUsersIdleBefore)
             removed += try await delete(tx, "outbox", "status = 'sent' AND sent_at < $1", cutoffs.sentMailBefore)
             removed += try await delete(tx, "audit_events", "at < $1", cutoffs.auditBefore)
             // Idle buckets are bookkeeping, not data: dropped, not counted.

@@ -93,6 +93,12 @@ extension SQLiteRepositories {
             removed += try delete("sessions", "expires_at < ?", [cutoffs.tokensExpiredBefore])
             removed += try delete("action_tokens", "expires_at < ?", [cutoffs.tokensExpiredBefore])
             removed += try delete("users", "status = 'pending' AND updated_at < ?", [cutoffs.pendingUsersUpdatedBefore])
+            // Idle anonymous accounts go with everything of theirs (the foreign keys cascade).
+            removed += try delete("users", """
+                email IS NULL AND password_hash IS NULL
+                AND id IN (SELECT user_id FROM identities WHERE provider = 'anonymous' AND last_used_at < ?)
+                AND NOT EXISTS (SELECT 1 FROM identities other WHERE other.user_id = users.id AND other.provider <> 'anonymous')
+                """, [StoredDate.text(cutoffs.anonymousUsersIdleBefore)])
             removed += try delete("outbox", "status = 'sent' AND sent_at < ?", [cutoffs.sentMailBefore])
             removed += try delete("audit_events", "at < ?", [cutoffs.auditBefore])
             // Idle buckets are bookkeeping, not data: dropped, not counted.

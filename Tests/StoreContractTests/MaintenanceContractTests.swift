@@ -32,7 +32,7 @@ import Testing
 
         let cutoff = Fixtures.now - 1
         let removed = try await store.direct.maintenance.purge(PurgeCutoffs(
-            flowsExpiredBefore: cutoff, tokensExpiredBefore: cutoff, pendingUsersUpdatedBefore: cutoff, sentMailBefore: cutoff,
+            flowsExpiredBefore: cutoff, tokensExpiredBefore: cutoff, pendingUsersUpdatedBefore: cutoff, anonymousUsersIdleBefore: cutoff, sentMailBefore: cutoff,
             auditBefore: cutoff, rateBucketsIdleBefore: cutoff), limit: 100)
         #expect(removed == 5)  // flow, session, pending user, sent mail, audit event
         #expect(try await store.direct.users.find(id: stale.id) == nil)
@@ -59,7 +59,7 @@ import Testing
         let live = Fixtures.session(userId: user.id)
         try await store.direct.sessions.insert(live)
         let cutoff = Fixtures.now - 1
-        let cutoffs = PurgeCutoffs(flowsExpiredBefore: cutoff, tokensExpiredBefore: cutoff, pendingUsersUpdatedBefore: cutoff,
+        let cutoffs = PurgeCutoffs(flowsExpiredBefore: cutoff, tokensExpiredBefore: cutoff, pendingUsersUpdatedBefore: cutoff, anonymousUsersIdleBefore: cutoff,
                                    sentMailBefore: cutoff, auditBefore: cutoff, rateBucketsIdleBefore: cutoff)
         var batches: [Int] = []
         for _ in 0..<4 { batches.append(try await store.direct.maintenance.purge(cutoffs, limit: 2)) }

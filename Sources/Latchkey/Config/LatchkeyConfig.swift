@@ -27,7 +27,7 @@ struct LatchkeyConfig {
         ServerSettings.self, DevelopmentSettings.self, DatabaseSettings.self, MailSettings.self, SMTPSettings.self,
         ClientList.self, AttributeList.self, CodePolicy.self, PasswordSettings.self, LimitSettings.self, TokenPolicy.self,
         ResetSettings.self, AppServicesSettings.self, ParseSettings.self, FunctionDefinitions.self, RetentionSettings.self,
-        TestingSettings.self, LogSettings.self, AdminSettings.self,
+        TestingSettings.self, LogSettings.self, AdminSettings.self, IdentityProviderSettings.self, AnonymousSettings.self,
     ]
 
     /// Where `latchkey` looks for a configuration file when `--config` is not given: the working directory's
@@ -85,11 +85,15 @@ struct LatchkeyConfig {
         engine.resetEnumerationProtection = reset.enumerationProtection
         engine.resetPollIntervalSeconds = reset.pollIntervalSeconds
         functions = try FunctionDefinitions.read(root)
-        let appServices = try AppServicesSettings(source.section(AppServicesSettings.section), functions: Set(functions.keys))
+        engine.identities = try IdentityProviderSettings(source.section(IdentityProviderSettings.section)).settings
+        engine.identities.anonymousIdleDays = try AnonymousSettings(source.section(AnonymousSettings.section)).idleDays
+        let issuers = Set(engine.identities.providers.keys)
+        let appServices = try AppServicesSettings(source.section(AppServicesSettings.section), functions: Set(functions.keys),
+                                                  identityProviders: issuers)
         engine.apps = appServices.apps
         engine.linkTokenTTLSeconds = appServices.linkTTLSeconds
         pagesDirectory = appServices.pagesDirectory
-        parse = try ParseSettings(source.section(ParseSettings.section), functions: Set(functions.keys))
+        parse = try ParseSettings(source.section(ParseSettings.section), functions: Set(functions.keys), identityProviders: issuers)
         engine.parseApps = parse.apps
         engine.parseSessionTTLSeconds = parse.sessionTTLSeconds
         engine.parseMount = parse.mount

@@ -10,6 +10,8 @@ public struct AppServicesApp: Sendable, Equatable {
     public var resetURL: String
     public var confirmationFunction: String?
     public var resetFunction: String?
+    /// The provider types its users sign in with (`local-userpass`, `anon-user`, `oauth2-apple`, `oauth2-google`).
+    public var providers: Set<String> = ["local-userpass"]
 
     public init(id: String, confirmation: ConfirmationMode = .email, confirmationURL: String = "", reset: ResetMode = .email,
                 resetURL: String = "") {

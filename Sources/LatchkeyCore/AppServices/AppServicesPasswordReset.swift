@@ -39,7 +39,7 @@ extension LatchkeyEngine {
         guard let record = try await reader.linkTokens.find(tokenId: tokenId.lowercased()),
               let owner = try await reader.users.find(id: record.userId) else { throw LatchkeyError.linkTokenInvalid }
         let accepted = try requireAcceptablePassword(password, identifiers: [owner.email, owner.username])
-        let hash = try await hashPassword(accepted)
+        let hash = try await passwords.hash(accepted)
         try await transaction { tx in
             var user = try await self.redeemLinkToken(.reset, token: token, tokenId: tokenId, in: tx)
             try await self.applyNewPassword(hash, to: &user, caller: caller, in: tx)

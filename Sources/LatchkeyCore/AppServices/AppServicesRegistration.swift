@@ -16,7 +16,7 @@ extension LatchkeyEngine {
         if let existing = try await reader.users.find(email: email), holdsAddress(existing) {
             throw LatchkeyError.emailTaken
         }
-        let hash = try await hashPassword(accepted)
+        let hash = try await passwords.hash(accepted)
         let confirmed = app.confirmation == .auto
         let (user, pair) = try await transaction { tx -> (UserRecord, (token: String, tokenId: String)?) in
             // Auto-confirmation activates the account but proves nothing about the mailbox: email_verified stays

@@ -22,7 +22,7 @@ extension LatchkeyEngine {
             currentValid = try await countedPasswordCheck(accepted, for: user, caller: caller) != .mismatch
             if currentValid { try await releasePasswordAttempt(userId: user.id) }
         }
-        let hash = try await hashPassword(accepted)
+        let hash = try await passwords.hash(accepted)
         let tokens = try await transaction { tx in try await self.issueLinkToken(.reset, for: user, in: tx) }
         let outcome = await callFunction(app.resetFunction, [.object([
             "token": .string(tokens.token), "tokenId": .string(tokens.tokenId), "username": .string(email),

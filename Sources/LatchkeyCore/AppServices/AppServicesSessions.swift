@@ -30,17 +30,21 @@ extension LatchkeyEngine {
         return try await transaction { tx in
             guard let stored = try await tx.users.find(id: user.id) else { throw LatchkeyError.invalidCredentials }
             let current = try await self.recordSignIn(stored, rehash: rehash, method: "app_services password", caller: caller, in: tx)
-            let now = self.time.now()
-            let (refresh, refreshKey) = self.newSessionToken(at: now)
-            let sessionId = SecureRandom.bytes(12).hex
-            let deviceId = SecureRandom.bytes(12).hex
-            try await tx.sessions.insert(SessionRecord(
-                id: sessionId, familyId: sessionId, userId: user.id, kind: .appServices, audience: app.id, scope: Self.appSessionScope,
-                tokenHash: refreshKey, createdAt: now,
-                expiresAt: now + Double(self.settings.appSessionTTLSeconds), deviceId: deviceId))
-            return AppLogin(accessToken: try self.appAccessToken(user: current, appId: app.id, sessionId: sessionId, deviceId: deviceId),
-                            refreshToken: refresh, userId: user.id, deviceId: deviceId)
+            return try await self.openAppSession(for: current, app: app, in: tx)
         }
+    }
+
+    /// A new App Services session for `user`: its refresh token (opaque, stored as an HMAC) and a first access token.
+    func openAppSession(for user: UserRecord, app: AppServicesApp, in tx: any Repositories) async throws -> AppLogin {
+        let now = time.now()
+        let (refresh, refreshKey) = newSessionToken(at: now)
+        let sessionId = SecureRandom.bytes(12).hex
+        let deviceId = SecureRandom.bytes(12).hex
+        try await tx.sessions.insert(SessionRecord(
+            id: sessionId, familyId: sessionId, userId: user.id, kind: .appServices, audience: app.id, scope: Self.appSessionScope,
+            tokenHash: refreshKey, createdAt: now, expiresAt: now + Double(settings.appSessionTTLSeconds), deviceId: deviceId))
+        return AppLogin(accessToken: try appAccessToken(user: user, appId: app.id, sessionId: sessionId, deviceId: deviceId),
+                        refreshToken: refresh, userId: user.id, deviceId: deviceId)
     }
 
     /// `POST auth/session`: a new access token for a live session (the refresh token is not rotated: the SDKs keep it).

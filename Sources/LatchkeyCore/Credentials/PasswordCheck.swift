@@ -7,7 +7,7 @@ extension LatchkeyEngine {
     func checkPassword(_ password: String, for user: UserRecord, caller: CallerInfo) async throws -> String? {
         switch try await countedPasswordCheck(password, for: user, caller: caller) {
         case .match: return nil
-        case .matchNeedsRehash: return try await hashPassword(password)
+        case .matchNeedsRehash: return try await passwords.hash(password)
         case .mismatch: throw LatchkeyError.invalidCredentials
         }
     }
@@ -33,7 +33,7 @@ extension LatchkeyEngine {
             throw LatchkeyError.accountLocked(retryAfterSeconds: Int(until.timeIntervalSince(now).rounded(.up)))
         case .counted(let count)?: failures = count
         }
-        let verdict = try await verifyPassword(password, against: phc)
+        let verdict = try await passwords.verify(password, against: phc)
         if verdict == .mismatch {
             EngineMetrics.signIn(caller.dialect, "wrong_password")
             if lockoutDelay(afterFailures: failures) != nil { EngineMetrics.lockouts.increment() }
@@ -53,14 +53,7 @@ extension LatchkeyEngine {
     /// the password against a dummy hash of the configured cost: the answer takes as long as for a real account, so
     /// its timing does not tell which accounts exist.
     func refuseAfterDummyCheck(_ password: String) async throws -> Never {
-        if let hash = dummyHash.withLock({ $0 }) {
-            _ = try await verifyPassword(password, against: hash)
-        } else {
-            // The first time, making the dummy hash is itself the work of one check (scrypt either way).
-            let hasher = passwordHasher, random = SecureRandom.bytes(16).hex
-            let hash = try await hashingPool.run { hasher.hash(random) }
-            dummyHash.withLock { $0 = $0 ?? hash }
-        }
+        try await passwords.spendOneCheck(password)
         throw LatchkeyError.invalidCredentials
     }
 

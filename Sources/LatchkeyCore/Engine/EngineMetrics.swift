@@ -28,6 +28,8 @@ enum EngineMetrics {
     }
 
     static let databaseErrors = Counter(label: "latchkey_database_errors_total")
+    /// Failed fetches of an OpenID issuer's keys (JWKS).
+    static let keySetFetchFailures = Counter(label: "latchkey_jwks_fetch_failures_total")
     static let hashingQueueDepth = Gauge(label: "latchkey_hashing_queue_depth")
     static let hashingRejections = Counter(label: "latchkey_hashing_rejections_total")
     static let outboxPending = Gauge(label: "latchkey_outbox_pending")

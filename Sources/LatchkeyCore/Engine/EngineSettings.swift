@@ -84,6 +84,8 @@ public struct EngineSettings: Sendable {
     public var parseMount = "/parse"
     /// How many fields (attributes and custom fields together) a user may hold, and their size as JSON.
     public var customFieldLimits = FieldLimits()
+    /// Anonymous accounts and the OpenID issuers that sign users in.
+    public var identities = IdentitySettings()
     /// How long a replaced signing key stays published: the longest-lived token it signs (access and ID tokens of
     /// every dialect) plus five minutes of clock skew between replicas and verifiers.
     public var signingKeyRetentionSeconds: Double { Double(max(tokens.accessTTLSeconds, appAccessTTLSeconds) + 300) }

@@ -25,8 +25,7 @@ public final class LatchkeyEngine: Sendable {
     public let settings: EngineSettings
     public let time: any TimeSource
     public let logger: Logger
-    let hashingPool: HashingPool
-    let passwordHasher: PasswordHasher
+    let passwords: PasswordHashing
     /// Server key for the HMACs under which codes and tokens are stored.
     let tokenKey: [UInt8]
     let mailBox: SecretBox
@@ -38,16 +37,15 @@ public final class LatchkeyEngine: Sendable {
     /// Operator functions by name (webhook / command), for App Services confirmation and reset modes.
     let functions: [String: any OperatorFunction]
     let rateLimiter = RateLimiter()
-    /// A hash of a random password at the configured cost, made on first need: what a sign-in for an account that
-    /// cannot pass is checked against, so it takes as long as a real one.
-    let dummyHash = Mutex<String?>(nil)
+    /// One ID-token strategy per configured OpenID issuer, by provider name, each with its own key cache.
+    let idTokenVerifiers: [String: IDTokenVerifier]
 
     private init(store: any Store, settings: EngineSettings, time: any TimeSource, logger: Logger,
                  serverKey: [UInt8], keyRing: SigningKeyRing, tenantId: String, mailComposer: MailComposer,
-                 functions: [String: any OperatorFunction]) {
+                 functions: [String: any OperatorFunction], keySetFetcher: (any KeySetFetcher)?) {
         self.store = store; self.settings = settings; self.time = time; self.logger = logger
-        self.hashingPool = HashingPool(concurrency: settings.hashingConcurrency, queueLimit: settings.hashingQueueLimit)
-        self.passwordHasher = PasswordHasher(parameters: settings.passwords.scrypt)
+        self.passwords = PasswordHashing(parameters: settings.passwords.scrypt, concurrency: settings.hashingConcurrency,
+                                         queueLimit: settings.hashingQueueLimit)
         // Separate keys per purpose, derived from the one stored server key.
         self.tokenKey = Digest.hmacSHA256(key: serverKey, data: Array("latchkey token hmac".utf8))
         self.mailBox = SecretBox(key: Digest.hmacSHA256(key: serverKey, data: Array("latchkey outbox seal".utf8)))
@@ -55,11 +53,19 @@ public final class LatchkeyEngine: Sendable {
         self.tenantId = tenantId
         self.mailComposer = mailComposer
         self.functions = functions
+        var verifiers: [String: IDTokenVerifier] = [:]
+        if let keySetFetcher {
+            for (name, issuer) in settings.identities.providers {
+                verifiers[name] = IDTokenVerifier(issuer: issuer, keys: KeySetCache(issuer: issuer, fetcher: keySetFetcher, time: time,
+                                                                                    logger: logger), time: time)
+            }
+        }
+        self.idTokenVerifiers = verifiers
     }
 
     /// Loads the server key, tenant id and signing key from the store, creating them on first start.
     public static func start(store: any Store, settings: EngineSettings, mailComposer: MailComposer,
-                             functions: [String: any OperatorFunction] = [:],
+                             functions: [String: any OperatorFunction] = [:], keySetFetcher: (any KeySetFetcher)? = nil,
                              time: any TimeSource = SystemTime(), logger: Logger) async throws -> LatchkeyEngine {
         let now = time.now()
         // Insert-if-absent: replicas starting at once agree on one key, one tenant id and one first signing key.
@@ -82,7 +88,7 @@ public final class LatchkeyEngine: Sendable {
         return LatchkeyEngine(store: store, settings: settings, time: time, logger: logger,
                               serverKey: [UInt8](bootstrap.0), keyRing: ring,
                               tenantId: String(decoding: bootstrap.1, as: UTF8.self), mailComposer: mailComposer,
-                              functions: functions)
+                              functions: functions, keySetFetcher: keySetFetcher)
     }
 
     // MARK: Shared rules
@@ -99,16 +105,6 @@ public final class LatchkeyEngine: Sendable {
     /// How any secret handed to a client (code, continuation or refresh token) is stored.
     func secretHash(_ secret: String) -> Data {
         Data(Digest.hmacSHA256(key: tokenKey, data: Array(secret.utf8)))
-    }
-
-    func hashPassword(_ password: String) async throws -> String {
-        let hasher = passwordHasher
-        return try await hashingPool.run { hasher.hash(password) }
-    }
-
-    func verifyPassword(_ password: String, against phc: String) async throws -> PasswordHasher.Verdict {
-        let hasher = passwordHasher
-        return try await hashingPool.run { hasher.verify(password, against: phc) }
     }
 
     /// Runs a write transaction. Uniqueness conflicts become the engine's errors; other storage failures are
@@ -129,7 +125,12 @@ public final class LatchkeyEngine: Sendable {
         } catch let error as LatchkeyError {
             throw error
         } catch let conflict as StoreConflict {
-            throw conflict == .emailTaken ? LatchkeyError.emailTaken : LatchkeyError.usernameTaken
+            switch conflict {
+            case .emailTaken: throw LatchkeyError.emailTaken
+            case .usernameTaken: throw LatchkeyError.usernameTaken
+            case .identityTaken: throw LatchkeyError.identityTaken
+            case .providerAlreadyLinked: throw LatchkeyError.providerAlreadyLinked
+            }
         } catch let cancelled as CancellationError {
             throw cancelled
         } catch {

@@ -94,4 +94,19 @@ public enum LatchkeyError: Error, Sendable, Equatable {
     case noRecoveryFunction(email: String)
     /// The store failed; nothing was written. Details go to the log only.
     case storeFailure
+    /// The app does not sign in through that provider (not configured here, or not enabled for the app).
+    case providerNotEnabled(String)
+    /// The credential a provider's strategy checked did not prove an identity; the reason names what failed
+    /// (expired, wrong audience, unknown key, ...) and never echoes the token.
+    case identityRefused(String)
+    /// The provider's keys could not be fetched and none are cached for this token.
+    case identityProviderUnavailable(String)
+    /// The identity belongs to another account.
+    case identityTaken
+    /// The account already has an identity of that provider (a different one).
+    case providerAlreadyLinked
+    /// An anonymous identity cannot be added to an account that has another way in.
+    case anonymousLinkRefused
+    /// Removing it would leave the account no way in.
+    case lastWayIn
 }

@@ -118,6 +118,7 @@ extension LatchkeyEngine {
         let day = 86400.0
         let cutoffs = PurgeCutoffs(flowsExpiredBefore: now - day, tokensExpiredBefore: now - day,
                                    pendingUsersUpdatedBefore: now - Double(settings.linkTokenTTLSeconds),
+                                   anonymousUsersIdleBefore: now - Double(settings.identities.anonymousIdleDays) * day,
                                    sentMailBefore: now - Double(settings.sentMailRetentionDays) * day,
                                    auditBefore: now - Double(settings.auditRetentionDays) * day,
                                    rateBucketsIdleBefore: now - day)

@@ -74,10 +74,10 @@ extension LatchkeyEngine {
         guard let user = try await reader.users.find(id: userId), let current = user.passwordHash else {
             throw LatchkeyError.userNotFound
         }
-        if try await verifyPassword(accepted, against: current) != .mismatch {
+        if try await passwords.verify(accepted, against: current) != .mismatch {
             throw LatchkeyError.passwordRejected(.recentlyUsed)
         }
-        let hash = try await hashPassword(accepted)
+        let hash = try await passwords.hash(accepted)
         return try await transaction { tx in
             guard var account = try await tx.users.find(id: userId) else { throw LatchkeyError.flowTokenInvalid }
             try await self.applyNewPassword(hash, to: &account, caller: caller, in: tx)

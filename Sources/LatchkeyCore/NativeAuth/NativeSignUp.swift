@@ -32,7 +32,7 @@ extension LatchkeyEngine {
         }
         try await requireNoIdentifierClash(username: nil, email: email, excluding: nil, in: reader)
         guard types.oob else { return .redirect }
-        let passwordHash: String? = if let password { try await hashPassword(password) } else { nil }
+        let passwordHash: String? = if let password { try await passwords.hash(password) } else { nil }
 
         var state = FlowState(stage: .started, clientId: client.id, acceptsCode: types.oob, acceptsPassword: types.password)
         state.passwordHash = passwordHash
@@ -85,7 +85,7 @@ extension LatchkeyEngine {
         let flow = try await loadFlow(continuationToken, kind: .signUp, client: caller.clientId, in: reader)
         guard flow.state.stage == .passwordRequired else { throw LatchkeyError.flowStepMismatch("this sign-up is not waiting for a password") }
         let accepted = try requireAcceptablePassword(password, identifiers: [flow.email])
-        let hash = try await hashPassword(accepted)
+        let hash = try await passwords.hash(accepted)
         var next = flow
         next.state.passwordHash = hash
         let updated = next

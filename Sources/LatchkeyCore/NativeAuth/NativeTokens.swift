@@ -150,6 +150,11 @@ extension LatchkeyEngine {
 
     /// The user behind a valid, unexpired access token issued by this server for `audience`.
     public func userForAccessToken(_ token: String, audience: AccessTokenAudience) async throws -> UserRecord {
+        try await authenticatedAccess(token, audience: audience).user
+    }
+
+    /// The checks of `userForAccessToken`, and the token's claims.
+    func authenticatedAccess(_ token: String, audience: AccessTokenAudience) async throws -> (claims: AccessTokenClaims, user: UserRecord) {
         guard let claims = await verifiedClaims(token), claims.iss == settings.issuer, Double(claims.exp) > time.now().timeIntervalSince1970,
               let scp = claims.scp  // ID tokens carry no scp: they are not access tokens
         else { throw LatchkeyError.accessTokenInvalid }
@@ -166,7 +171,7 @@ extension LatchkeyEngine {
         guard let user = try await reader.users.find(id: sub), user.status == .active else {
             throw LatchkeyError.accessTokenInvalid
         }
-        return user
+        return (claims, user)
     }
 
     /// A token signed by a key this process has not loaded yet (rotated on another replica) triggers one reload.
@@ -184,4 +189,7 @@ struct AccessTokenClaims: Decodable {
     let scp: String?
     let aud: String
     let sub: String
+    /// App Services access tokens: the session and device they were issued for.
+    let sid: String?
+    let baas_device_id: String?
 }

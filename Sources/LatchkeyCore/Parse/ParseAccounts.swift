@@ -52,11 +52,14 @@ public struct ParseUserChanges: Sendable {
     public var password: String?
     public var emailVerified: Bool?
     public var fields: [String: FieldChange]
+    /// `authData` entries, verified by `parseVerifyAuthData`; applied after the password, so an anonymous account
+    /// that sets one may drop its anonymous identity in the same write.
+    public var identities: [IdentityChange]
 
     public init(username: String? = nil, email: String?? = nil, password: String? = nil, emailVerified: Bool? = nil,
-                fields: [String: FieldChange] = [:]) {
+                fields: [String: FieldChange] = [:], identities: [IdentityChange] = []) {
         self.username = username; self.email = email; self.password = password; self.emailVerified = emailVerified
-        self.fields = fields
+        self.fields = fields; self.identities = identities
     }
 }
 
@@ -80,7 +83,7 @@ extension LatchkeyEngine {
         let username = try changes.username.map { try requireUsername($0) }
         let email = try changes.email.map { try $0.map { try requireEmail($0) } }
         let hash = try await changes.password.asyncMap { password in
-            try await hashPassword(requireAcceptablePassword(password, identifiers: [username ?? target.username, (email ?? target.email) ?? nil]))
+            try await passwords.hash(requireAcceptablePassword(password, identifiers: [username ?? target.username, (email ?? target.email) ?? nil]))
         }
         return try await transaction { tx -> (user: UserRecord, sessionToken: String?) in
             guard var user = try await tx.users.find(id: target.id) else { throw LatchkeyError.objectNotFound }
@@ -106,8 +109,14 @@ extension LatchkeyEngine {
             if email != nil, app.verifyUserEmails, !user.emailVerified {
                 try await self.mailParseLink(.confirmation, to: user, app: app, caller: caller, in: tx)
             }
-            guard let hash else { return (user, nil) }
-            try await self.applyNewPassword(hash, to: &user, previousEmail: previousEmail, caller: caller, in: tx)
+            if let hash { try await self.applyNewPassword(hash, to: &user, previousEmail: previousEmail, caller: caller, in: tx) }
+            for change in changes.identities {
+                switch change {
+                case .link(let identity): try await self.link(identity, to: user, caller: caller, in: tx)
+                case .unlink(let provider): _ = try await self.unlink(provider: provider, from: user, caller: caller, in: tx)
+                }
+            }
+            guard hash != nil else { return (user, nil) }
             guard !actor.isMaster else { return (user, nil) }
             let login = try await self.openParseSession(for: user, app: app, installationId: installationId, action: "login", in: tx)
             return (login.user, login.sessionToken)

@@ -9,6 +9,9 @@ public struct ParseApp: Sendable, Equatable {
     public var preventLoginWithUnverifiedEmail = false
     /// Names from `functions:` that `POST functions/<name>` may run.
     public var cloudFunctions: [String] = []
+    /// The `authData` providers its users sign in with: `anonymous` (on by default, as in Parse Server) and the names
+    /// of configured OpenID issuers (`apple`, `google`, ...).
+    public var authProviders: Set<String> = [VerifiedIdentity.anonymousProvider]
 
     public init(id: String, clientKey: String? = nil, masterKey: String? = nil) {
         self.id = id; self.clientKey = clientKey; self.masterKey = masterKey

@@ -33,7 +33,7 @@ extension LatchkeyEngine {
         if try await reader.users.find(username: username) != nil { throw LatchkeyError.usernameTaken }
         if let email, let holder = try await reader.users.find(email: email), holdsAddress(holder) { throw LatchkeyError.emailTaken }
         try await requireNoIdentifierClash(username: username, email: email, excluding: nil, in: reader)
-        let hash = try await hashPassword(accepted)
+        let hash = try await passwords.hash(accepted)
         return try await transaction { tx in
             let attributes = try await self.checkCustomFields(fields, into: [:], app: app.id, in: tx)
             let user = try await self.createAccount(NewAccount(email: email, username: username, passwordHash: hash, attributes: attributes,

@@ -8,6 +8,9 @@ public struct PurgeCutoffs: Sendable {
     public var tokensExpiredBefore: Date
     /// Pending (unconfirmed) accounts last touched before this: they no longer hold their address.
     public var pendingUsersUpdatedBefore: Date
+    /// Anonymous accounts (no address, no password, no other identity) whose anonymous identity was last used
+    /// before this, with all their data.
+    public var anonymousUsersIdleBefore: Date
     /// Delivered mail rows sent before this.
     public var sentMailBefore: Date
     /// Audit events before this.
@@ -15,10 +18,11 @@ public struct PurgeCutoffs: Sendable {
     /// Shared rate buckets last touched before this (full again by then).
     public var rateBucketsIdleBefore: Date
 
-    public init(flowsExpiredBefore: Date, tokensExpiredBefore: Date, pendingUsersUpdatedBefore: Date, sentMailBefore: Date,
+    public init(flowsExpiredBefore: Date, tokensExpiredBefore: Date, pendingUsersUpdatedBefore: Date, anonymousUsersIdleBefore: Date, sentMailBefore: Date,
                 auditBefore: Date, rateBucketsIdleBefore: Date) {
         self.flowsExpiredBefore = flowsExpiredBefore; self.tokensExpiredBefore = tokensExpiredBefore
-        self.pendingUsersUpdatedBefore = pendingUsersUpdatedBefore; self.sentMailBefore = sentMailBefore; self.auditBefore = auditBefore
+        self.pendingUsersUpdatedBefore = pendingUsersUpdatedBefore
+        self.anonymousUsersIdleBefore = anonymousUsersIdleBefore; self.sentMailBefore = sentMailBefore; self.auditBefore = auditBefore
         self.rateBucketsIdleBefore = rateBucketsIdleBefore
     }
 }

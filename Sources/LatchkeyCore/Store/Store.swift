@@ -19,6 +19,7 @@ public protocol Store: Sendable {
 /// One aggregate per property; a store may answer all of them with one object.
 public protocol Repositories: Sendable {
     var users: any UserRepository { get }
+    var identities: any IdentityRepository { get }
     var flows: any FlowRepository { get }
     var linkTokens: any LinkTokenRepository { get }
     var sessions: any SessionRepository { get }
@@ -30,11 +31,12 @@ public protocol Repositories: Sendable {
 }
 
 /// A store that answers every aggregate with one object (both stores do): the properties come for free.
-public protocol SingleObjectRepositories: Repositories, UserRepository, FlowRepository, LinkTokenRepository, SessionRepository,
+public protocol SingleObjectRepositories: Repositories, UserRepository, IdentityRepository, FlowRepository, LinkTokenRepository, SessionRepository,
     OutboxRepository, AuditRepository, ServerValueRepository, RateBucketRepository, MaintenanceRepository {}
 
 extension SingleObjectRepositories {
     public var users: any UserRepository { self }
+    public var identities: any IdentityRepository { self }
     public var flows: any FlowRepository { self }
     public var linkTokens: any LinkTokenRepository { self }
     public var sessions: any SessionRepository { self }
@@ -48,4 +50,8 @@ extension SingleObjectRepositories {
 /// Why a write was refused by a uniqueness rule.
 public enum StoreConflict: Error, Sendable, Equatable {
     case emailTaken, usernameTaken
+    /// The `(provider, subject)` belongs to an account already.
+    case identityTaken
+    /// The account already has an identity of that provider.
+    case providerAlreadyLinked
 }

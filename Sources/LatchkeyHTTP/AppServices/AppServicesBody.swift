@@ -10,4 +10,11 @@ struct AppServicesBody: JSONObjectBody, Sendable {
     var tokenId: String?
     /// `reset/call`: the extra arguments spread after the reset payload.
     var arguments: [JSONValue]?
+    /// `oauth2-apple` and `oauth2-google` logins.
+    var idToken: String?
+
+    enum CodingKeys: String, CodingKey {
+        case email, password, username, token, tokenId, arguments
+        case idToken = "id_token"
+    }
 }

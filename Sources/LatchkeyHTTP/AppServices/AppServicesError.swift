@@ -40,6 +40,16 @@ struct AppServicesError: Sendable {
         case .serverBusy(let seconds):
             return Self.body(.serviceUnavailable, "InternalServerError", "server busy", headers: [.retryAfter: String(seconds)])
         case .storeFailure: return Self.body(.internalServerError, "InternalServerError", "internal server error")
+        case .providerNotEnabled: return Self.body(.notFound, "AuthProviderNotFound", "authentication provider not found")
+        case .identityRefused(let reason): return Self.body(.unauthorized, "AuthError", "invalid credentials: \(reason)")
+        case .identityProviderUnavailable(let name):
+            return Self.body(.serviceUnavailable, "AuthError", "could not fetch the keys of \(name); try again later",
+                             headers: [.retryAfter: "60"])
+        // What the hosted service answered for an identity of another user (realm-java's linkUser_existingCredentialsThrows).
+        case .identityTaken: return Self.body(.unauthorized, "InvalidSession", "a user already exists with the specified provider")
+        case .providerAlreadyLinked: return Self.body(.badRequest, "InvalidParameter", "the user already has an identity of this provider")
+        case .anonymousLinkRefused: return Self.body(.badRequest, "InvalidParameter", "invalid user link request")
+        case .lastWayIn: return Self.body(.badRequest, "BadRequest", "cannot remove the last identity of a user")
         case .unsupportedChallengeType, .invalidScope, .userHasNoPassword, .invalidAttributes, .invalidCode, .flowTokenInvalid,
              .flowTokenExpired, .flowStepMismatch, .invalidFieldName, .fieldTypeMismatch, .fieldsOverLimit, .objectNotFound, .notPermitted, .fieldNotWritable, .unknownFunction, .functionFailed:
             return Self.body(.badRequest, "BadRequest", "bad request")

@@ -27,11 +27,16 @@ struct AppServicesRoutes: Sendable {
             group.post("app/:app/auth/providers/:provider/\(path)") { request, context in
                 let app = context.parameters.get("app") ?? ""
                 _ = try engine.requireApp(app)
-                guard context.parameters.get("provider") == "local-userpass" else {
+                let provider = context.parameters.get("provider") ?? ""
+                let body = try await request.decode(as: AppServicesBody.self, context: context)
+                let caller = clientAddress.caller(request, context: context)
+                if path == "login", LatchkeyEngine.isAppIdentityProvider(provider) {
+                    return try await identityLogin(provider, body, request, caller, app)
+                }
+                guard provider == "local-userpass" else {
                     return AppServicesError.body(.notFound, "AuthProviderNotFound", "authentication provider not found")
                 }
-                let body = try await request.decode(as: AppServicesBody.self, context: context)
-                return try await handler(body, clientAddress.caller(request, context: context), app)
+                return try await handler(body, caller, app)
             }
         }
         group.post("auth/session") { request, _ in
@@ -43,6 +48,10 @@ struct AppServicesRoutes: Sendable {
         }
         group.get("auth/profile") { request, _ in
             try await self.profile(BearerToken.read(request))
+        }
+        group.delete("auth/delete") { request, context in
+            try await engine.appDeleteUser(accessToken: BearerToken.read(request), caller: clientAddress.caller(request, context: context))
+            return Self.done
         }
     }
 

@@ -42,22 +42,32 @@ extension AppServicesRoutes {
     }
 
     func login(_ body: AppServicesBody, _ caller: CallerInfo, _ app: String) async throws -> Response {
-        let login = try await engine.appLogin(appId: app, username: body.username, password: body.password,
-                                              caller: caller)
-        return JSONResponse.ok(["access_token": .string(login.accessToken), "refresh_token": .string(login.refreshToken),
-                                "user_id": .string(login.userId), "device_id": .string(login.deviceId)])
+        Self.loginAnswer(try await engine.appLogin(appId: app, username: body.username, password: body.password, caller: caller))
     }
 
+    /// Every way into the account, in link order: its email and password first (when it has them), then its
+    /// identities. realm-core counts a user as anonymous exactly when the only one listed is `anon-user`.
     func profile(_ accessToken: String?) async throws -> Response {
         guard let accessToken else { throw LatchkeyError.sessionInvalid }
         let user = try await engine.userForAccessToken(accessToken, audience: .appServices)
-        // A stable identity id distinct from the user id, as the hosted service has.
-        let identity = String(Digest.sha256(Array("identity:local-userpass:\(user.id)".utf8)).hex.prefix(24))
+        var identities: [JSONValue] = []
+        if user.passwordHash != nil, let email = user.email {
+            // A stable identity id distinct from the user id, as the hosted service has.
+            let id = String(Digest.sha256(Array("identity:local-userpass:\(user.id)".utf8)).hex.prefix(24))
+            identities.append(.object(["id": .string(id), "provider_type": "local-userpass", "provider_id": "local-userpass",
+                                       "provider_data": .object(["email": .string(email)])]))
+        }
+        for identity in try await engine.identities(of: user) {
+            let type = LatchkeyEngine.appProviderType(identity.provider)
+            identities.append(.object(["id": .string(identity.subject), "provider_type": .string(type), "provider_id": .string(type)]))
+        }
+        // Profile values must be strings (realm-core reads them as such).
+        var data: [String: JSONValue] = [:]
+        if let email = user.email { data["email"] = .string(email) }
+        if case .string(let name)? = user.attributes["name"] { data["name"] = .string(name) }
         return JSONResponse.ok([
             "user_id": .string(user.id), "domain_id": .string(engine.tenantId), "type": "normal",
-            "identities": [.object(["id": .string(identity), "provider_type": "local-userpass", "provider_id": "local-userpass",
-                                    "provider_data": .object(["email": .string(user.displayName)])])],
-            "data": .object(["email": .string(user.displayName)]),
+            "identities": .array(identities), "data": .object(data),
         ])
     }
 }

@@ -58,6 +58,13 @@ struct ParseError: Error, Sendable {
         case .functionFailed(let message): self.init(141, message)
         case .linkTokenMalformed, .linkTokenInvalid: self.init(-1, "Failed to reset password: token is invalid")
         case .userAlreadyConfirmed: self.init(-1, "Email is already verified.")
+        case .providerNotEnabled: self.init(252, "This authentication method is unsupported.")
+        case .identityRefused(let reason): self.init(101, "Invalid auth data: \(reason).")
+        // As Parse Server answers an adapter's network failure.
+        case .identityProviderUnavailable(let name): self.init(141, "Could not fetch the keys of \(name); try again later.")
+        case .identityTaken, .providerAlreadyLinked: self.init(208, "this auth is already used")
+        case .anonymousLinkRefused: self.init(252, "Anonymous auth data cannot be added to an account with another way to sign in.")
+        case .lastWayIn: self.init(-1, "Cannot remove the last way to sign in to this account.")
         case .unsupportedChallengeType, .invalidScope, .invalidCode, .flowTokenInvalid, .flowTokenExpired, .flowStepMismatch,
              .recoveryNotByMail, .verificationFunctionRefused,
              .recoveryFunctionRefused, .noVerificationFunction, .noRecoveryFunction:

@@ -8,7 +8,8 @@ enum ParseObjects {
 
     /// A user as its owner (or master) sees it; others do not see `email`. Custom fields come first so that no stored
     /// field can shadow the server's own keys.
-    static func user(_ user: UserRecord, showEmail: Bool, sessionToken: String? = nil) -> [String: JSONValue] {
+    static func user(_ user: UserRecord, showEmail: Bool, sessionToken: String? = nil,
+                     authData: [String: [String: String]] = [:]) -> [String: JSONValue] {
         var body = user.attributes.filter { name, _ in LatchkeyEngine.isCustomFieldName(name) }
         body["objectId"] = .string(user.objectId)
         // Accounts made through the other dialects have no username: Parse's lookup takes their email in its place.
@@ -21,6 +22,8 @@ enum ParseObjects {
         body["updatedAt"] = .string(date(user.updatedAt))
         body["ACL"] = .object([user.objectId: .object(["read": .bool(true), "write": .bool(true)])])
         if let sessionToken { body["sessionToken"] = .string(sessionToken) }
+        // String maps only: ParseSwift decodes `authData` as [String: [String: String]?].
+        if !authData.isEmpty { body["authData"] = .object(authData.mapValues { .object($0.mapValues(JSONValue.string)) }) }
         return body
     }
 

@@ -18,7 +18,8 @@ extension ParseRoutes {
                                .get: Endpoint(.checked) { try await self.listUsers($0) }])
         route(group, "users/me", [.get: Endpoint(.required) { request in
             let session = request.session!
-            return JSONResponse.make(.ok, ParseObjects.user(session.user, showEmail: true, sessionToken: session.token))
+            return JSONResponse.make(.ok, ParseObjects.user(session.user, showEmail: true, sessionToken: session.token,
+                                                            authData: try await engine.parseAuthData(of: session.user)))
         }])
         route(group, "users/:id", [.get: Endpoint(.checked) { try await self.readUser($0) },
                                    .put: Endpoint(.checked) { try await self.updateUser($0) },
@@ -36,7 +37,7 @@ extension ParseRoutes {
     private func signUp(_ request: ParseRequest) async throws -> Response {
         let call = request.call
         if call.body["objectId"] != nil || call.body["id"] != nil { throw ParseError(105, "objectId is an invalid field name.") }
-        if let authData = call.body["authData"], authData != .null { throw ParseError(252, "This authentication method is unsupported.") }
+        if let authData = call.body["authData"] { return try await authDataLogin(authData, request) }
         let fields = call.body.filter { !Self.accountKeys.contains($0.key) && $0.key != "ACL" }
         let login = try await engine.parseSignUp(app: call.app, username: try call.string("username"), email: try call.string("email"),
                                                  password: try call.string("password"), fields: fields,
@@ -55,7 +56,7 @@ extension ParseRoutes {
         }
         let user = try await engine.parseUser(objectId: request.parameter("id"), actor: request.actor)
         let token = request.session.flatMap { $0.user.id == user.id ? $0.token : nil }
-        return JSONResponse.make(.ok, ParseObjects.user(user, showEmail: true, sessionToken: token))
+        return JSONResponse.make(.ok, ParseObjects.user(user, showEmail: true, sessionToken: token, authData: try await engine.parseAuthData(of: user)))
     }
 
     /// Parse's field operations: `{"__op": "Delete"}` and `{"__op": "Increment", "amount": n}` (`amount` absent is
@@ -72,7 +73,6 @@ extension ParseRoutes {
     private func updateUser(_ request: ParseRequest) async throws -> Response {
         let id = request.parameter("id"), body = request.call.body
         guard request.session != nil || request.call.isMaster else { throw ParseError(206, "Cannot modify user \(id).") }
-        if let authData = body["authData"], authData != .null { throw ParseError(252, "This authentication method is unsupported.") }
         var changes = ParseUserChanges(username: try request.call.string("username"), password: try request.call.string("password"),
                                        emailVerified: try Self.emailVerified(body))
         switch body["email"] {
@@ -83,12 +83,17 @@ extension ParseRoutes {
         }
         changes.fields = body.filter { !Self.serverOwnedKeys.contains($0.key) && !Self.accountKeys.contains($0.key) }.mapValues(Self.fieldChange)
         do {
+            if let authData = body["authData"] {
+                changes.identities = try await engine.parseVerifyAuthData(app: request.call.app, objectId: id, authData: try Self.authDataEntries(authData),
+                                                                         actor: request.actor)
+            }
             let (user, token) = try await engine.parseUpdateUser(app: request.call.app, objectId: id, changes: changes, actor: request.actor,
                                                                  installationId: request.call.installationId, caller: request.call.caller)
             var answer: [String: JSONValue] = ["updatedAt": .string(ParseObjects.date(user.updatedAt))]
             if let token { answer["sessionToken"] = .string(token) }
             return JSONResponse.make(.ok, answer)
-        } catch LatchkeyError.notPermitted {
+        } catch LatchkeyError.notPermitted, LatchkeyError.identityRefused {
+            // As Parse Server: on an update, every "object not found" (an auth adapter's refusal included) is 206.
             throw ParseError(206, "Insufficient auth.")
         }
     }

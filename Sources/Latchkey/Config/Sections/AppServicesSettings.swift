@@ -16,12 +16,14 @@ struct AppServicesSettings: ConfigSection {
         var id: String
         var confirmation: Link?
         var reset: Link?
+        var providers: [String]?
 
         init(from decoder: any Decoder) throws {
-            let entry = try decoder.entryKeys(known: ["id", "confirmation", "reset"])
+            let entry = try decoder.entryKeys(known: ["id", "confirmation", "reset", "providers"])
             id = try entry.required("id")
             confirmation = try entry.optional("confirmation")
             reset = try entry.optional("reset")
+            providers = try entry.optional("providers")
         }
     }
 
@@ -39,7 +41,10 @@ struct AppServicesSettings: ConfigSection {
         }
     }
 
-    init(_ config: SectionReader, functions: Set<String>) throws {
+    /// The provider types an app may enable, and the issuer each ID-token type needs under `identities.providers`.
+    static let providerTypes = ["local-userpass": nil, "anon-user": nil, "oauth2-apple": "apple", "oauth2-google": "google"]
+
+    init(_ config: SectionReader, functions: Set<String>, identityProviders: Set<String>) throws {
         linkTTLSeconds = try config.int("link_ttl_seconds", default: 1800, range: 1...86400)
         pagesDirectory = try config.path("pages", default: nil)
         var seen = Set<String>()
@@ -59,6 +64,17 @@ struct AppServicesSettings: ConfigSection {
                                      resetURL: reset.url)
             app.confirmationFunction = confirmationMode == .function ? confirmation.function : nil
             app.resetFunction = resetMode == .function ? reset.function : nil
+            if let providers = entry.providers {
+                for type in providers {
+                    guard let issuer = Self.providerTypes[type] else {
+                        throw ConfigError(key: "\(key).providers", message: "\(type) is not one of \(Self.providerTypes.keys.sorted().joined(separator: ", "))")
+                    }
+                    if let issuer, !identityProviders.contains(issuer) {
+                        throw ConfigError(key: "\(key).providers", message: "\(type) needs identities.providers.\(issuer) with its audiences")
+                    }
+                }
+                app.providers = Set(providers)
+            }
             apps.append(app)
         }
     }

@@ -24,10 +24,11 @@ struct ParseSettings: ConfigSection {
         var verifyUserEmails: Bool?
         var preventLoginWithUnverifiedEmail: Bool?
         var cloudFunctions: [String]?
+        var auth: [String]?
 
         init(from decoder: any Decoder) throws {
             let entry = try decoder.entryKeys(known: ["id", "client_key", "master_key", "master_key_file", "verify_user_emails",
-                                                      "prevent_login_with_unverified_email", "cloud_functions"])
+                                                      "prevent_login_with_unverified_email", "cloud_functions", "auth"])
             id = try entry.required("id")
             clientKey = try entry.optional("client_key")
             masterKey = try entry.optional("master_key")
@@ -35,10 +36,11 @@ struct ParseSettings: ConfigSection {
             verifyUserEmails = try entry.optional("verify_user_emails")
             preventLoginWithUnverifiedEmail = try entry.optional("prevent_login_with_unverified_email")
             cloudFunctions = try entry.optional("cloud_functions")
+            auth = try entry.optional("auth")
         }
     }
 
-    init(_ config: SectionReader, functions: Set<String>) throws {
+    init(_ config: SectionReader, functions: Set<String>, identityProviders: Set<String>) throws {
         var path = try config.string("mount", default: "/parse")
         while path.count > 1, path.hasSuffix("/") { path.removeLast() }
         guard path.hasPrefix("/"), path.count > 1, !path.contains("?"), !path.contains("#"), !path.contains(" "),
@@ -65,6 +67,13 @@ struct ParseSettings: ConfigSection {
             app.cloudFunctions = entry.cloudFunctions ?? []
             if let unknown = app.cloudFunctions.first(where: { !functions.contains($0) }) {
                 throw ConfigError(key: "\(key).cloud_functions", message: "\(unknown) is not declared under functions:")
+            }
+            if let auth = entry.auth {
+                let known = identityProviders.union([VerifiedIdentity.anonymousProvider])
+                if let unknown = auth.first(where: { !known.contains($0) }) {
+                    throw ConfigError(key: "\(key).auth", message: "\(unknown) is neither anonymous nor a provider under identities.providers")
+                }
+                app.authProviders = Set(auth)
             }
             apps.append(app)
         }

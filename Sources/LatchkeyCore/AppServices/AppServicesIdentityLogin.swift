@@ -1,0 +1,75 @@
+import Foundation
+
+/// The credential fields of an App Services login body other than email and password.
+public struct AppCredential: Sendable {
+    /// `oauth2-apple` and `oauth2-google` (the `id_token` form).
+    public var idToken: String?
+    public init(idToken: String? = nil) { self.idToken = idToken }
+}
+
+/// App Services logins through identities: `anon-user`, `oauth2-apple`, `oauth2-google`, each also as a link
+/// (`?link=true`) onto the account of the access token presented.
+extension LatchkeyEngine {
+    /// App Services provider types and the engine's provider names.
+    static let appProviderNames = ["anon-user": VerifiedIdentity.anonymousProvider, "oauth2-apple": "apple", "oauth2-google": "google"]
+
+    /// The App Services provider type an identity is listed under in the profile.
+    public static func appProviderType(_ provider: String) -> String {
+        appProviderNames.first { $0.value == provider }?.key ?? provider
+    }
+
+    /// Whether `type` is an identity provider type this server serves (other than `local-userpass`).
+    public static func isAppIdentityProvider(_ type: String) -> Bool { appProviderNames[type] != nil }
+
+    public func appIdentityLogin(appId: String, providerType: String, credential: AppCredential, caller: CallerInfo) async throws -> AppLogin {
+        let app = try requireApp(appId)
+        let identity = try await appIdentity(app: app, providerType: providerType, credential: credential, caller: caller)
+        return try await signIn(with: identity, caller: caller) { login, tx in try await self.openAppSession(for: login.user, app: app, in: tx) }
+    }
+
+    /// `?link=true`: adds the identity to the access token's account. The session stays (the SDK keeps its refresh
+    /// token); the answer is a new access token for the same user and device.
+    public func appLink(appId: String, providerType: String, credential: AppCredential, accessToken: String?,
+                        caller: CallerInfo) async throws -> AppLogin {
+        let app = try requireApp(appId)
+        guard let accessToken else { throw LatchkeyError.sessionInvalid }
+        let (claims, user) = try await authenticatedAccess(accessToken, audience: .appServices)
+        guard claims.aud == app.id, let sessionId = claims.sid else { throw LatchkeyError.sessionInvalid }
+        if providerType == "anon-user" { throw LatchkeyError.anonymousLinkRefused }
+        let identity = try await appIdentity(app: app, providerType: providerType, credential: credential, caller: caller)
+        try await transaction { tx in
+            guard let current = try await tx.users.find(id: user.id), current.status == .active else { throw LatchkeyError.sessionInvalid }
+            try await self.link(identity, to: current, caller: caller, in: tx)
+        }
+        let deviceId = claims.baas_device_id ?? "000000000000000000000000"
+        return AppLogin(accessToken: try appAccessToken(user: user, appId: app.id, sessionId: sessionId, deviceId: deviceId),
+                        refreshToken: "", userId: user.id, deviceId: deviceId)
+    }
+
+    /// Runs the provider's strategy (outside any transaction: an ID token may need the issuer's keys fetched).
+    private func appIdentity(app: AppServicesApp, providerType: String, credential: AppCredential,
+                             caller: CallerInfo) async throws -> VerifiedIdentity {
+        guard app.providers.contains(providerType), let provider = Self.appProviderNames[providerType] else {
+            throw LatchkeyError.providerNotEnabled(providerType)
+        }
+        if provider == VerifiedIdentity.anonymousProvider {
+            // Each anonymous login makes an account: limited like sign-ups.
+            try await limit(.signUpPerIP, caller.ip, caller: caller)
+            return try anonymousIdentity()
+        }
+        try await limit(.credentialPerIP, caller.ip, caller: caller)
+        return try await verifyIDToken(credential.idToken, provider: provider)
+    }
+}
+
+extension LatchkeyEngine {
+    /// `DELETE auth/delete`: the access token's account goes, with its identities and sessions.
+    public func appDeleteUser(accessToken: String?, caller: CallerInfo) async throws {
+        guard let accessToken else { throw LatchkeyError.sessionInvalid }
+        let user = try await userForAccessToken(accessToken, audience: .appServices)
+        try await transaction { tx in
+            try await tx.users.delete(id: user.id)
+            try await self.audit(tx, "account_deleted", caller: caller, userId: user.id, email: user.email, detail: "app_services")
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import Foundation
+
+/// What a strategy proved: an identity of a provider, and what the provider vouches for about the person.
+public struct VerifiedIdentity: Sendable, Equatable {
+    /// The engine's provider name: `anonymous`, or a configured issuer's name (`apple`, `google`, `corp`, ...).
+    public var provider: String
+    public var subject: String
+    /// An address the provider says it verified, and only from providers trusted for addresses.
+    public var verifiedEmail: String?
+    public var name: String?
+
+    public init(provider: String, subject: String, verifiedEmail: String? = nil, name: String? = nil) {
+        self.provider = provider; self.subject = subject; self.verifiedEmail = verifiedEmail; self.name = name
+    }
+
+    public static let anonymousProvider = "anonymous"
+    public var isAnonymous: Bool { provider == Self.anonymousProvider }
+}
+
+/// The account an identity signed into, and whether the sign-in made it.
+public struct IdentityLogin: Sendable {
+    public var user: UserRecord
+    public var created: Bool
+}

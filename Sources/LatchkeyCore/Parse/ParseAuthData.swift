@@ -1,0 +1,85 @@
+import Foundation
+
+/// Parse `authData`: sign-up-or-login through `POST users`, link and unlink through `PUT users/:id`. Each provider's
+/// entry names the identity by `id`; the provider's token proves it (Apple's `token`, Google's `id_token`), and its
+/// `sub` must be that `id`. Anonymous entries are taken at their word, as Parse Server does.
+extension LatchkeyEngine {
+    /// Verifies one entry (outside any transaction: an ID token may need the issuer's keys fetched).
+    func parseIdentity(app: ParseApp, provider: String, fields: [String: String]) async throws -> VerifiedIdentity {
+        guard app.authProviders.contains(provider) else { throw LatchkeyError.providerNotEnabled(provider) }
+        guard let id = fields["id"], !id.isEmpty else { throw LatchkeyError.providerNotEnabled(provider) }
+        if provider == VerifiedIdentity.anonymousProvider { return try anonymousIdentity(subject: id) }
+        let identity = try await verifyIDToken(fields["id_token"] ?? fields["token"], provider: provider)
+        guard identity.subject == id else { throw LatchkeyError.identityRefused("auth data is invalid for this user") }
+        return identity
+    }
+
+    /// `POST users` with `authData`: the account those identities belong to (a login) or a new one holding them (a
+    /// sign-up, `created`). Identities of two different accounts are `.identityTaken`.
+    public func parseAuthDataLogin(app: ParseApp, authData: [String: [String: String]], installationId: String?,
+                                   caller: CallerInfo) async throws -> (login: ParseLogin, created: Bool) {
+        guard !authData.isEmpty else { throw LatchkeyError.providerNotEnabled("authData") }
+        try await limit(.credentialPerIP, caller.ip, caller: caller)
+        var identities: [VerifiedIdentity] = []
+        for provider in authData.keys.sorted() { identities.append(try await parseIdentity(app: app, provider: provider, fields: authData[provider]!)) }
+        let verified = identities
+        // A sign-up is limited like any other: looked up before the transaction (a limit is a write of its own).
+        var known = false
+        for identity in verified where try await reader.identities.identity(provider: identity.provider, subject: identity.subject) != nil {
+            known = true
+        }
+        if !known { try await limit(.signUpPerIP, caller.ip, caller: caller) }
+        @Sendable func attempt() async throws -> (login: ParseLogin, created: Bool) {
+            try await transaction { tx in
+                var owners: [String: VerifiedIdentity] = [:]
+                for identity in verified {
+                    if let known = try await tx.identities.identity(provider: identity.provider, subject: identity.subject) {
+                        owners[known.userId] = identity
+                    }
+                }
+                guard owners.count <= 1 else { throw LatchkeyError.identityTaken }
+                let first = owners.first?.value ?? verified[0]
+                let login = try await self.signIn(with: first, caller: caller, in: tx)
+                for identity in verified where identity != first { try await self.link(identity, to: login.user, caller: caller, in: tx) }
+                let session = try await self.openParseSession(for: login.user, app: app, installationId: installationId,
+                                                              action: login.created ? "signup" : "login",
+                                                              authProvider: first.provider, in: tx)
+                return (session, login.created)
+            }
+        }
+        // Two first sign-ins of one identity race: the loser finds the winner's account the second time.
+        do { return try await attempt() } catch LatchkeyError.identityTaken where verified.count == 1 { return try await attempt() }
+    }
+
+    /// `PUT users/:id` with `authData`: what to link and unlink. An entry whose `id` is the one already linked is
+    /// unchanged and not checked again (ParseSwift re-sends cached tokens, which may have expired); `null` for a
+    /// provider the account does not have is nothing to do.
+    public func parseVerifyAuthData(app: ParseApp, objectId: String, authData: [String: [String: String]?],
+                                    actor: ParseActor) async throws -> [IdentityChange] {
+        let target = try await actor.writableUser(objectId: objectId, in: reader.users)
+        let linked = try await reader.identities.identities(userId: target.id)
+        // Links (a changed id replaces the provider's identity) before removals, so an anonymous account that links
+        // Apple and drops `anonymous` in one body always keeps a way in.
+        var changes: [IdentityChange] = [], removals: [IdentityChange] = []
+        for provider in authData.keys.sorted() {
+            let current = linked.first { $0.provider == provider }
+            switch authData[provider]! {
+            case nil:
+                if current != nil { removals.append(.unlink(provider: provider)) }
+            case let fields?:
+                if let current, current.subject == fields["id"] { continue }
+                let identity = try await parseIdentity(app: app, provider: provider, fields: fields)
+                if current != nil { changes.append(.unlink(provider: provider)) }
+                changes.append(.link(identity))
+            }
+        }
+        changes += removals
+        return changes
+    }
+
+    /// The account's `authData` as Parse answers it to its owner or the master key: each provider's `id` only (tokens
+    /// are never kept), as string maps (ParseSwift decodes nothing else).
+    public func parseAuthData(of user: UserRecord) async throws -> [String: [String: String]] {
+        Dictionary(uniqueKeysWithValues: try await identities(of: user).map { ($0.provider, ["id": $0.subject]) })
+    }
+}

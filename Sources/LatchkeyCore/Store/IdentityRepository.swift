@@ -1,0 +1,33 @@
+import Foundation
+
+/// The ways into accounts other than the account's own email and password: `(provider, subject)` pairs, each unique
+/// across the deployment (a store guarantee: two replicas linking one identity at once, one wins), and at most one
+/// per provider on an account.
+public protocol IdentityRepository: Sendable {
+    func identity(provider: String, subject: String) async throws -> IdentityRecord?
+    /// The account's identities in the order they were linked.
+    func identities(userId: String) async throws -> [IdentityRecord]
+    /// Throws `StoreConflict.identityTaken` when any account holds `(provider, subject)`, and
+    /// `.providerAlreadyLinked` when this account already has an identity of that provider.
+    func link(_ identity: IdentityRecord) async throws
+    /// Inserts all of them in one trip (an import's batch); the same conflicts as `link`.
+    func link(contentsOf identities: [IdentityRecord]) async throws
+    /// Removes the account's identity of `provider`; false when it had none.
+    func unlink(provider: String, userId: String) async throws -> Bool
+    /// Notes a sign-in through the identity (what idle anonymous accounts are measured by).
+    func touch(provider: String, subject: String, at: Date) async throws
+}
+
+/// One identity of an account. Only the provider's stable subject is kept: never the token that proved it.
+public struct IdentityRecord: Codable, Sendable, Equatable {
+    public var provider: String
+    public var subject: String
+    public var userId: String
+    public var createdAt: Date
+    public var lastUsedAt: Date
+
+    public init(provider: String, subject: String, userId: String, createdAt: Date, lastUsedAt: Date? = nil) {
+        self.provider = provider; self.subject = subject; self.userId = userId; self.createdAt = createdAt
+        self.lastUsedAt = lastUsedAt ?? createdAt
+    }
+}

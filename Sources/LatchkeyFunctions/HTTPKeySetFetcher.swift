@@ -1,0 +1,54 @@
+import AsyncHTTPClient
+import Foundation
+import LatchkeyCore
+import NIOCore
+import NIOSSL
+import Synchronization
+
+/// Fetches OpenID issuers' keys (JWKS) with async-http-client: TLS 1.2 or later, no redirects, a bounded time and
+/// size, and the operator's extra trust anchor for a private issuer.
+public final class HTTPKeySetFetcher: KeySetFetcher {
+    static let timeout = TimeAmount.seconds(5)
+    static let maxBytes = 256 * 1024
+
+    private let clients = Mutex<[String: HTTPClient]>([:])
+
+    public init() {}
+
+    public func fetch(_ url: String, caFile: String?) async throws -> FetchedKeySet {
+        var request = HTTPClientRequest(url: url)
+        request.headers.add(name: "Accept", value: "application/json")
+        let response = try await client(caFile: caFile).execute(request, timeout: Self.timeout)
+        guard response.status == .ok else { throw FetchFailed(status: Int(response.status.code)) }
+        let body = try await response.body.collect(upTo: Self.maxBytes)
+        return FetchedKeySet(body: Array(buffer: body), maxAgeSeconds: Self.maxAge(response.headers["Cache-Control"].joined(separator: ",")))
+    }
+
+    /// `max-age=N` of a Cache-Control header; nil when absent, or when the response may not be cached.
+    static func maxAge(_ header: String) -> Int? {
+        let directives = header.lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        if directives.contains(where: { $0 == "no-store" || $0 == "no-cache" }) { return 0 }
+        return directives.lazy.compactMap { $0.hasPrefix("max-age=") ? Int($0.dropFirst(8)) : nil }.first
+    }
+
+    private func client(caFile: String?) throws -> HTTPClient {
+        let key = caFile ?? ""
+        if let client = clients.withLock({ $0[key] }) { return client }
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.minimumTLSVersion = .tlsv12
+        if let caFile { tls.additionalTrustRoots = [.file(caFile)] }
+        var configuration = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow)
+        configuration.timeout = .init(connect: Self.timeout, read: Self.timeout)
+        let made = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        return clients.withLock { clients in
+            if let existing = clients[key] { try? made.syncShutdown(); return existing }
+            clients[key] = made
+            return made
+        }
+    }
+
+    struct FetchFailed: Error, CustomStringConvertible {
+        let status: Int
+        var description: String { "the key set answered HTTP \(status)" }
+    }
+}

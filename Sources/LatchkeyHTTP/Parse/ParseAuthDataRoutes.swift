@@ -1,0 +1,45 @@
+import Foundation
+import Hummingbird
+import LatchkeyCore
+
+/// `authData` on `POST users`: sign up or log in through an identity.
+extension ParseRoutes {
+    /// Each provider's entry: `null`, or an object whose values are strings (what ParseSwift sends and reads).
+    static func authDataEntries(_ value: JSONValue) throws -> [String: [String: String]?] {
+        guard case .object(let providers) = value, !providers.isEmpty else {
+            throw ParseError(252, "This authentication method is unsupported.")
+        }
+        return try providers.mapValues { entry -> [String: String]? in
+            switch entry {
+            case .null: return nil
+            case .object(let fields):
+                return try fields.compactMapValues { field -> String? in
+                    switch field {
+                    case .string(let text): return text
+                    case .null: return nil
+                    default: throw ParseError(252, "This authentication method is unsupported.")
+                    }
+                }
+            default: throw ParseError(252, "This authentication method is unsupported.")
+            }
+        }
+    }
+
+    /// 201 with the new user's objectId, username and session; 200 with the whole user when the identity already had
+    /// an account (Parse Server's answers, which ParseSwift decodes).
+    func authDataLogin(_ authData: JSONValue, _ request: ParseRequest) async throws -> Response {
+        let call = request.call
+        let entries = try Self.authDataEntries(authData).compactMapValues { $0 }
+        guard !entries.isEmpty else { throw ParseError(252, "This authentication method is unsupported.") }
+        let (login, created) = try await engine.parseAuthDataLogin(app: call.app, authData: entries, installationId: call.installationId,
+                                                                   caller: call.caller)
+        guard created else {
+            return JSONResponse.make(.ok, ParseObjects.user(login.user, showEmail: true, sessionToken: login.sessionToken,
+                                                            authData: try await engine.parseAuthData(of: login.user)))
+        }
+        var answer: [String: JSONValue] = ["objectId": .string(login.user.objectId), "createdAt": .string(ParseObjects.date(login.user.createdAt)),
+                                           "username": .string(login.user.username ?? login.user.objectId)]
+        if let token = login.sessionToken { answer["sessionToken"] = .string(token) }
+        return JSONResponse.make(.created, answer, headers: [.location: "\(engine.settings.publicURL)\(mount)/users/\(login.user.objectId)"])
+    }
+}

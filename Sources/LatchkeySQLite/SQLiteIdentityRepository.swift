@@ -1,0 +1,48 @@
+import Foundation
+import GRDB
+import LatchkeyCore
+
+extension IdentityRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
+    public static let databaseTableName = "identities"
+}
+
+// MARK: IdentityRepository
+extension SQLiteRepositories {
+    func identity(provider: String, subject: String) async throws -> IdentityRecord? {
+        try await lookup { try IdentityRecord.fetchOne($0, key: ["provider": provider, "subject": subject]) }
+    }
+
+    func identities(userId: String) async throws -> [IdentityRecord] {
+        try await read { try IdentityRecord.filter(Column("user_id") == userId).order(Column("created_at"), Column("provider")).fetchAll($0) }
+    }
+
+    func link(_ identity: IdentityRecord) async throws {
+        try await write { db in try Self.mappingIdentityConflicts { try identity.insert(db) } }
+    }
+
+    func link(contentsOf identities: [IdentityRecord]) async throws {
+        guard !identities.isEmpty else { return }
+        try await write { db in try Self.mappingIdentityConflicts { for identity in identities { try identity.insert(db) } } }
+    }
+
+    func unlink(provider: String, userId: String) async throws -> Bool {
+        try await write { db in
+            try IdentityRecord.filter(Column("user_id") == userId && Column("provider") == provider).deleteAll(db) > 0
+        }
+    }
+
+    func touch(provider: String, subject: String, at: Date) async throws {
+        try await write { db in
+            try db.execute(sql: "UPDATE identities SET last_used_at = ? WHERE provider = ? AND subject = ?",
+                           arguments: [StoredDate.text(at), provider, subject])
+        }
+    }
+
+    /// SQLite names the columns of the unique rule a row broke: the (user, provider) rule, or the key.
+    static func mappingIdentityConflicts(_ body: () throws -> Void) throws {
+        do { try body() } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE
+            || error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
+            throw (error.message ?? "").contains("user_id") ? StoreConflict.providerAlreadyLinked : StoreConflict.identityTaken
+        }
+    }
+}
