@@ -126,7 +126,7 @@ struct ImportCommand: AsyncParsableCommand {
         let unsupported = tally.unsupportedHashes.sorted(by: { $0.key < $1.key }).map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         row("unsupported hashes", "\(tally.unsupportedHashes.values.reduce(0, +))\(unsupported.isEmpty ? "" : " (\(unsupported))")")
         row("without password", "\(tally.withoutPassword)")
-        row("authData ignored", "\(tally.authDataIgnored)")
+        row("identities", "\(tally.identitiesCarried) (\(tally.identitiesUnconfigured) of providers not configured here)")
         row("fields dropped", "\(tally.fieldsDropped)")
         if sessions != nil {
             row("sessions", "\(tally.sessionsImported) imported, \(tally.sessionsSkipped) already here, "

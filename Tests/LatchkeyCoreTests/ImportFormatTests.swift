@@ -30,7 +30,7 @@ import Testing
         ]
         let user = ParseExportDocument.user(document, line: 7)
         #expect(user.objectId == "abcDEF1234" && user.username == "ann" && user.email == "Ann@Example.com" && user.emailVerified)
-        #expect(user.passwordHash == "$2b$10$x" && user.hadAuthData && user.line == 7)
+        #expect(user.passwordHash == "$2b$10$x" && user.identities == [ImportedIdentity(provider: "github", subject: "1")] && user.line == 7)
         #expect(user.createdAt == ParseDate.parse("2020-01-02T03:04:05.006Z"))
         let expected: [String: JSONValue] = [
             "team": .object(["__type": .string("Pointer"), "className": .string("Team"), "objectId": .string("t1")]),

@@ -279,3 +279,28 @@ def test_cached_keys_outlive_an_issuer_outage_and_unknown_keys_fail_cleanly(appl
         s.cleanup()
         if cold:
             cold.cleanup()
+
+
+def test_an_imported_apple_user_signs_in_again_and_keeps_their_object_id(server, apple):
+    """`latchkey import --format parse` carries authData: the Apple user signs in with a fresh Apple token."""
+    import subprocess
+    from harness import BINARY
+    sub = "001234." + uuid.uuid4().hex
+    object_id = "imp" + uuid.uuid4().hex[:7]
+    docs = [{"_id": object_id, "username": "imported" + uuid.uuid4().hex[:6], "_created_at": {"$date": "2021-03-04T05:06:07.089Z"},
+             "_auth_data_apple": {"id": sub, "token": "stale"}, "_auth_data_anonymous": None},
+            {"objectId": "rest" + uuid.uuid4().hex[:6], "username": "rest" + uuid.uuid4().hex[:6],
+             "authData": {"google": {"id": "g-" + uuid.uuid4().hex}, "corp": {"id": "c1"}}}]
+    path = f"{server.dir}/users-{uuid.uuid4().hex[:6]}.json"
+    with open(path, "w") as f:
+        f.writelines(json.dumps(d) + "\n" for d in docs)
+    done = subprocess.run([BINARY, "import", "--format", "parse", path], env=server.env, cwd=server.dir, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    # apple and google are served here; corp is kept until it is configured.
+    assert "3 (1 of providers not configured here)" in done.stdout, done.stdout
+    back = ok(ParseClient(server).call("POST", "/users", {"authData": {"apple": {"id": sub, "token": apple.token(sub)}}}), 200)
+    assert back["objectId"] == object_id and back["createdAt"] == "2021-03-04T05:06:07.089Z"
+    # And through App Services, the same account.
+    realm = login(server, "oauth2-apple", {"id_token": apple.token(sub)}).json()
+    assert [i["id"] for i in profile(server, realm["access_token"])["identities"]] == [sub]

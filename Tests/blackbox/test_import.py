@@ -159,7 +159,9 @@ def test_a_parse_export_comes_in_with_passwords_ids_fields_and_sessions(parse_se
     # the report on standard output stays clean. Every line of the file was read: n of n.
     assert re.search(r"latchkey: import: users: (\d+)/\1 \(\d+/s\)", done.stderr), done.stderr
     assert "configuration" in done.stderr and "database" in done.stderr  # it says what it opened
-    assert counts["unsupported hashes"] == 2 and counts["without password"] == 2 and counts["authData ignored"] == 1
+    assert counts["unsupported hashes"] == 2 and counts["without password"] == 2
+    # The facebook identity is carried, though no facebook provider is configured here.
+    assert counts["identities"] == 1 and "1 (1 of providers not configured here)" in done.stdout
     assert "bcrypt 1" in done.stdout and "argon2id 1" in done.stdout
     assert "1 imported" not in done.stdout and "2 imported, 0 already here, 1 expired, 1 without their user" in done.stdout
     assert "email belongs to another account" in done.stdout

@@ -17,17 +17,24 @@ public struct ImportedUser: Sendable {
     public var createdAt: Date?
     public var updatedAt: Date?
     public var lastLoginAt: Date?
-    /// Third-party identities (`authData`) the source held; Latchkey does not carry them over, it counts them.
-    public var hadAuthData: Bool
+    /// The identities the source held (Parse `authData`: provider and id), carried over as identities.
+    public var identities: [ImportedIdentity]
 
     public init(line: Int, id: String? = nil, objectId: String? = nil, email: String? = nil, username: String? = nil,
                 passwordHash: String? = nil, emailVerified: Bool = false, status: UserRecord.Status = .active,
                 attributes: [String: JSONValue] = [:], createdAt: Date? = nil, updatedAt: Date? = nil, lastLoginAt: Date? = nil,
-                hadAuthData: Bool = false) {
+                identities: [ImportedIdentity] = []) {
         self.line = line; self.id = id; self.objectId = objectId; self.email = email; self.username = username
         self.passwordHash = passwordHash; self.emailVerified = emailVerified; self.status = status; self.attributes = attributes
-        self.createdAt = createdAt; self.updatedAt = updatedAt; self.lastLoginAt = lastLoginAt; self.hadAuthData = hadAuthData
+        self.createdAt = createdAt; self.updatedAt = updatedAt; self.lastLoginAt = lastLoginAt; self.identities = identities
     }
+}
+
+/// One identity of an exported account: the provider's name as the source named it and the subject it knew.
+public struct ImportedIdentity: Sendable, Equatable {
+    public var provider: String
+    public var subject: String
+    public init(provider: String, subject: String) { self.provider = provider; self.subject = subject }
 }
 
 /// One open Parse session of an exported user. The token is only ever stored as the engine's HMAC of it.
@@ -61,7 +68,10 @@ public struct ImportTally: Sendable, Equatable {
     /// Accounts imported without a password because their hash cannot be verified here, by scheme.
     public var unsupportedHashes: [String: Int] = [:]
     public var withoutPassword = 0
-    public var authDataIgnored = 0
+    /// Identities carried over, and of those, the ones whose provider this server does not serve yet (kept: they
+    /// work once it is configured).
+    public var identitiesCarried = 0
+    public var identitiesUnconfigured = 0
     /// Custom field values left out: a name Latchkey's fields cannot carry, or a type other than the field's.
     public var fieldsDropped = 0
     public var sessionsImported = 0
@@ -82,7 +92,8 @@ public struct ImportTally: Sendable, Equatable {
     public mutating func add(_ other: ImportTally) {
         imported += other.imported; skipped += other.skipped; conflicts += other.conflicts; invalid += other.invalid
         unsupportedHashes.merge(other.unsupportedHashes, uniquingKeysWith: +)
-        withoutPassword += other.withoutPassword; authDataIgnored += other.authDataIgnored; fieldsDropped += other.fieldsDropped
+        withoutPassword += other.withoutPassword; identitiesCarried += other.identitiesCarried
+        identitiesUnconfigured += other.identitiesUnconfigured; fieldsDropped += other.fieldsDropped
         sessionsImported += other.sessionsImported; sessionsSkipped += other.sessionsSkipped
         sessionsExpired += other.sessionsExpired; sessionsOrphaned += other.sessionsOrphaned
         for problem in other.problems where problems.count < Self.problemsKept { problems.append(problem) }
@@ -92,7 +103,7 @@ public struct ImportTally: Sendable, Equatable {
     public var summary: String {
         var parts = ["imported \(imported)", "skipped \(skipped)", "conflicts \(conflicts)", "invalid \(invalid)",
                      "unsupported hashes \(unsupportedHashes.values.reduce(0, +))", "without password \(withoutPassword)",
-                     "authData ignored \(authDataIgnored)", "fields dropped \(fieldsDropped)",
+                     "identities \(identitiesCarried) (\(identitiesUnconfigured) of providers not configured)", "fields dropped \(fieldsDropped)",
                      "sessions \(sessionsImported)"]
         if sessionsSkipped + sessionsExpired + sessionsOrphaned > 0 {
             parts.append("sessions skipped \(sessionsSkipped), expired \(sessionsExpired), without user \(sessionsOrphaned)")

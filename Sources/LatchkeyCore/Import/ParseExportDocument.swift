@@ -12,9 +12,16 @@ public enum ParseExportDocument {
 
     public static func user(_ document: [String: JSONValue], line: Int) -> ImportedUser {
         var fields: [String: JSONValue] = [:]
-        var hadAuthData = document["authData"].map { $0 != .null } ?? false
+        var identities: [ImportedIdentity] = []
+        // REST exports hold `authData: {provider: {id, ...}}`; mongoexport one `_auth_data_<provider>` per provider.
+        if case .object(let providers)? = document["authData"] {
+            for (provider, entry) in providers { if let identity = identity(provider, entry) { identities.append(identity) } }
+        }
         for (key, value) in document {
-            if key.hasPrefix("_auth_data_") { hadAuthData = true; continue }
+            if key.hasPrefix("_auth_data_") {
+                if let identity = identity(String(key.dropFirst(11)), value) { identities.append(identity) }
+                continue
+            }
             if key.hasPrefix("_p_"), case .string(let pointer) = value {
                 fields[String(key.dropFirst(3))] = pointerValue(pointer)
                 continue
@@ -28,7 +35,14 @@ public enum ParseExportDocument {
             passwordHash: document["_hashed_password"]?.stringValue,
             emailVerified: document["emailVerified"] == .bool(true), status: .active, attributes: fields,
             createdAt: date(document["_created_at"] ?? document["createdAt"]),
-            updatedAt: date(document["_updated_at"] ?? document["updatedAt"]), hadAuthData: hadAuthData)
+            updatedAt: date(document["_updated_at"] ?? document["updatedAt"]),
+            identities: identities.sorted { $0.provider < $1.provider })
+    }
+
+    /// A provider's entry with a string `id` (Parse Server stores the rest, tokens included, which are not kept).
+    private static func identity(_ provider: String, _ entry: JSONValue) -> ImportedIdentity? {
+        guard !provider.isEmpty, case .object(let fields) = entry, case .string(let id)? = fields["id"], !id.isEmpty else { return nil }
+        return ImportedIdentity(provider: provider, subject: id)
     }
 
     /// Nil when the document names no token or no user.

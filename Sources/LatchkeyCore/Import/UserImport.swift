@@ -69,15 +69,20 @@ extension LatchkeyEngine {
                 if let username = candidate.username { keys.usernameKeys.append(UserRecord.usernameKey(username)) }
             }
             var holders = BatchHolders(try await tx.users.matching(keys))
-            var accepted: [UserRecord] = []
+            var accepted: [UserRecord] = [], identities: [IdentityRecord] = []
             for candidate in candidates {
                 guard let user = try await self.importable(candidate, holders: holders, tally: &tally, ledger: ledger, in: tx) else { continue }
                 holders.add(user)
                 accepted.append(user)
+                identities += candidate.source.identities.map {
+                    IdentityRecord(provider: $0.provider, subject: $0.subject, userId: user.id, createdAt: user.createdAt,
+                                   lastUsedAt: user.lastLoginAt ?? user.updatedAt)
+                }
                 if dryRun { ledger.remember(user) }
             }
             try await tx.users.insert(contentsOf: accepted)
             tally.imported += accepted.count
+            try await self.importIdentities(identities, tally: &tally, in: tx)
             return tally
         }
     }
@@ -168,6 +173,26 @@ extension LatchkeyEngine {
         }
     }
 
+    /// Identities of the accepted accounts. One already held by an account here stays with it (counted as a
+    /// problem; the account is imported without it); a provider not configured here is kept and counted.
+    private func importIdentities(_ identities: [IdentityRecord], tally: inout ImportTally, in tx: any Repositories) async throws {
+        var free: [IdentityRecord] = []
+        var seen = Set<String>()
+        for identity in identities {
+            let key = "\(identity.provider)\u{0}\(identity.subject)"
+            let held = try await tx.identities.identity(provider: identity.provider, subject: identity.subject) != nil
+            if !seen.insert(key).inserted || held {
+                tally.problem(0, "\(identity.provider) identity already belongs to another account; not carried")
+                continue
+            }
+            free.append(identity)
+            let served = identity.provider == VerifiedIdentity.anonymousProvider || settings.identities.providers[identity.provider] != nil
+            if !served { tally.identitiesUnconfigured += 1 }
+        }
+        try await tx.identities.link(contentsOf: free)
+        tally.identitiesCarried += free.count
+    }
+
     private struct Candidate { var source: ImportedUser; var email: String?; var username: String? }
 
     /// The record's identifiers in the engine's normal form, or nil (counted as invalid) when Latchkey cannot take them.
@@ -241,7 +266,6 @@ extension LatchkeyEngine {
             hash = nil
         }
         if hash == nil { tally.withoutPassword += 1 }
-        if source.hadAuthData { tally.authDataIgnored += 1 }
         guard let attributes = try await importableFields(source.attributes, line: line, tally: &tally, ledger: ledger, in: tx) else {
             return nil
         }
