@@ -186,6 +186,23 @@ def paths():
                    "responses": {"204": {"description": "Revoked"}, **app_errors()}}}
     p[f"{base}/auth/profile"] = {"get": {"summary": "The Bearer access token's user", "tags": ["app_services"], "security": bearer,
                                          "responses": {"200": json_body(ref("AppProfile")), **app_errors()}}}
+    key_id = {"name": "id", "in": "path", "required": True, "schema": {"type": "string", "pattern": "^[0-9a-f]{24}$"}}
+    api_key = obj(["_id", "name", "disabled"], _id=S, name=S, disabled=B)
+    p[f"{base}/auth/api_keys"] = {
+        "post": {"summary": "Create a user API key (the key is in this answer only)", "tags": ["app_services"], "security": session,
+                 "requestBody": {"required": True, "content": {"application/json": {"schema": obj(["name"], name=S)}}},
+                 "responses": {"201": json_body(obj(["_id", "key", "name", "disabled"], _id=S, key=S, name=S, disabled=B)), **app_errors()}},
+        "get": {"summary": "The user's API keys", "tags": ["app_services"], "security": session,
+                "responses": {"200": json_body({"type": "array", "items": api_key}), **app_errors()}}}
+    p[f"{base}/auth/api_keys/{{id}}"] = {"parameters": [key_id],
+        "get": {"summary": "One of the user's API keys", "tags": ["app_services"], "security": session,
+                "responses": {"200": json_body(api_key), **app_errors()}},
+        "delete": {"summary": "Delete one of the user's API keys", "tags": ["app_services"], "security": session,
+                   "responses": {"200": {"description": "Deleted, no body"}, **app_errors()}}}
+    for action in ("enable", "disable"):
+        p[f"{base}/auth/api_keys/{{id}}/{action}"] = {"parameters": [key_id], "put": {
+            "summary": f"{action.capitalize()} one of the user's API keys", "tags": ["app_services"], "security": session,
+            "responses": {"200": {"description": "Done, no body"}, **app_errors()}}}
     p[f"{base}/auth/delete"] = {"delete": {"summary": "Delete the Bearer access token's user", "tags": ["app_services"],
                                            "security": bearer, "responses": {"200": {"description": "Deleted, no body"}, **app_errors()}}}
     # Hosted pages behind the mailed App Services links.
@@ -286,6 +303,26 @@ def paths():
         {"name": "after", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 0}}, limit])}
     p[f"{a}/keys"] = {"get": admin_operation("Signing keys", success=obj(["keys"], keys={"type": "array", "items": ref("SigningKey")}))}
     p[f"{a}/keys/rotate"] = {"post": admin_operation("Rotate: a new key signs from now on", "201", success=ref("SigningKey"))}
+    provider_param = {"name": "provider", "in": "path", "required": True, "schema": S}
+    identity = obj(["provider", "subject"], provider=S, subject=S, created_at=S, last_used_at=S)
+    admin_key = obj(["id", "name", "kind", "app"], id=S, name=S, kind=S, app=S, user_id=S, disabled=B, created_at=S, key=S)
+    p[f"{a}/users/{{user}}/identities"] = {"parameters": [user], "get": admin_operation(
+        "The user's identities in link order", success=obj(["identities"], identities={"type": "array", "items": identity}))}
+    p[f"{a}/users/{{user}}/identities/{{provider}}"] = {"parameters": [user, provider_param], "delete": admin_operation(
+        "Unlink the user's identity of that provider (never the last way in: 409)", "204")}
+    p[f"{a}/identities/{{provider}}/{{subject}}"] = {"parameters": [provider_param, {"name": "subject", "in": "path", "required": True,
+                                                                                      "schema": S}],
+                                                     "get": admin_operation("The user holding that identity", success=ref("AdminUser"))}
+    p[f"{a}/users/{{user}}/api-keys"] = {"parameters": [user], "get": admin_operation(
+        "The user's own API keys", success=obj(["api_keys"], api_keys={"type": "array", "items": admin_key}))}
+    p[f"{a}/api-keys"] = {
+        "get": admin_operation("Server API keys", success=obj(["api_keys"], api_keys={"type": "array", "items": admin_key}),
+                               params=[{"name": "app", "in": "query", "required": False, "schema": S}]),
+        "post": {**admin_operation("Create a server API key for an App Services app (the key is in this answer only)", "201",
+                                   success=admin_key),
+                 "requestBody": {"required": True, "content": {"application/json": {"schema": obj(["app", "name"], app=S, name=S)}}}}}
+    p[f"{a}/api-keys/{{id}}"] = {"parameters": [{"name": "id", "in": "path", "required": True, "schema": S}], "delete": admin_operation(
+        "Revoke an API key (a server key with its account)", "204")}
     kid = {"name": "kid", "in": "path", "required": True, "schema": S}
     p[f"{a}/keys/{{kid}}/revoke"] = {"parameters": [kid], "post": admin_operation(
         "Revoke a key: out of the JWKS and no longer verifying, at once here and on every replica within ten seconds",

@@ -5,6 +5,7 @@ import uuid
 
 import jwt
 import pytest
+import requests
 
 from harness import Server
 from issuer import APPLE_ISSUER, GOOGLE_ISSUER, Issuer
@@ -13,7 +14,8 @@ from parse_client import APP_ID, MASTER_KEY, ParseClient, error, login_signup_re
 APPLE_AUD = "com.example.app"
 GOOGLE_AUD = "123-abc.apps.googleusercontent.com"
 APP = "my-app"
-PROVIDERS = ["local-userpass", "anon-user", "oauth2-apple", "oauth2-google"]
+PROVIDERS = ["local-userpass", "anon-user", "api-key", "oauth2-apple", "oauth2-google"]
+ADMIN_TOKEN = "0123456789abcdef0123456789abcdef-admin"
 
 
 @pytest.fixture(scope="module")
@@ -40,8 +42,10 @@ def identity_env(apple, google):
 
 
 @pytest.fixture(scope="module")
-def server(apple, google):
-    s = Server(env=identity_env(apple, google)).start()
+def server(apple, google, tmp_path_factory):
+    token_file = tmp_path_factory.mktemp("admin") / "admin.token"
+    token_file.write_text(ADMIN_TOKEN)
+    s = Server(env={**identity_env(apple, google), "LATCHKEY_ADMIN_TOKEN_FILE": str(token_file)}).start()
     yield s
     s.cleanup()
 
@@ -276,6 +280,7 @@ def test_cached_keys_outlive_an_issuer_outage_and_unknown_keys_fail_cleanly(appl
         app_error(login(cold, "oauth2-google", {"id_token": google.token(sub)}), 503, "AuthError")
     finally:
         google.down = False
+        google.keys = google.keys[:1]  # later tests sign with the key every server has cached
         s.cleanup()
         if cold:
             cold.cleanup()
@@ -304,3 +309,85 @@ def test_an_imported_apple_user_signs_in_again_and_keeps_their_object_id(server,
     # And through App Services, the same account.
     realm = login(server, "oauth2-apple", {"id_token": apple.token(sub)}).json()
     assert [i["id"] for i in profile(server, realm["access_token"])["identities"]] == [sub]
+
+
+def admin(s, method, path, body=None):
+    return requests.request(method, f"{s.admin_base}/admin/v1{path}", json=body, headers={"Authorization": f"Bearer {ADMIN_TOKEN}"},
+                            timeout=10)
+
+
+def api_keys(s, method, path="", refresh=None, body=None):
+    headers = {"Authorization": f"Bearer {refresh}"} if refresh else {}
+    return requests.request(method, f"{s.base}/api/client/v2.0/auth/api_keys{path}", json=body, headers=headers, timeout=10)
+
+
+def registered(s):
+    email = f"{uuid.uuid4().hex[:10]}@example.com"
+    base = f"{s.base}/api/client/v2.0/app/{APP}/auth/providers/local-userpass"
+    assert requests.post(f"{base}/register", json={"email": email, "password": "correct horse battery"}, timeout=10).status_code == 201
+    r = requests.post(f"{base}/login", json={"username": email, "password": "correct horse battery"}, timeout=10)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def test_user_api_keys_sign_in_as_their_owner_and_are_managed_with_the_refresh_token(server):
+    owner = registered(server)
+    created = api_keys(server, "POST", refresh=owner["refresh_token"], body={"name": "laptop"})
+    assert created.status_code == 201, created.text
+    key = created.json()
+    assert set(key) == {"_id", "key", "name", "disabled"} and len(key["_id"]) == 24 and int(key["_id"], 16) >= 0 and not key["disabled"]
+    listed = api_keys(server, "GET", refresh=owner["refresh_token"]).json()
+    assert listed == [{"_id": key["_id"], "name": "laptop", "disabled": False}]  # never the key again
+    assert api_keys(server, "GET", f"/{key['_id']}", refresh=owner["refresh_token"]).json() == listed[0]
+    signed_in = login(server, "api-key", {"key": key["key"]})
+    assert signed_in.status_code == 200 and signed_in.json()["user_id"] == owner["user_id"]
+    assert profile(server, signed_in.json()["access_token"])["type"] == "normal"
+    # Disabled, it signs nobody in; enabled again, it does.
+    assert api_keys(server, "PUT", f"/{key['_id']}/disable", refresh=owner["refresh_token"]).status_code == 200
+    app_error(login(server, "api-key", {"key": key["key"]}), 401, "AuthError")
+    assert api_keys(server, "PUT", f"/{key['_id']}/enable", refresh=owner["refresh_token"]).status_code == 200
+    assert login(server, "api-key", {"key": key["key"]}).status_code == 200
+    # Another user's key is not found to them (never 401: realm-core would log them out).
+    stranger = registered(server)
+    for method, path in (("GET", f"/{key['_id']}"), ("DELETE", f"/{key['_id']}"), ("PUT", f"/{key['_id']}/disable")):
+        app_error(api_keys(server, method, path, refresh=stranger["refresh_token"]), 404, "APIKeyNotFound")
+    assert api_keys(server, "GET", refresh=stranger["refresh_token"]).json() == []
+    # Anonymous users have none; an API key is never linked onto an account.
+    anonymous = login(server, "anon-user").json()
+    app_error(api_keys(server, "POST", refresh=anonymous["refresh_token"], body={"name": "x"}), 400, "InvalidParameter")
+    app_error(login(server, "api-key", {"key": key["key"]}, access=stranger["access_token"], link=True), 400, "InvalidParameter")
+    # The operator sees and revokes it; then it signs nobody in.
+    assert [k["id"] for k in admin(server, "GET", f"/users/{owner['user_id']}/api-keys").json()["api_keys"]] == [key["_id"]]
+    assert api_keys(server, "DELETE", f"/{key['_id']}", refresh=owner["refresh_token"]).status_code == 200
+    app_error(login(server, "api-key", {"key": key["key"]}), 401, "AuthError")
+    app_error(api_keys(server, "GET", refresh="not-a-token"), 401, "InvalidSession")
+
+
+def test_server_api_keys_are_made_and_revoked_by_the_operator(server):
+    made = admin(server, "POST", "/api-keys", {"app": APP, "name": "backend-" + uuid.uuid4().hex[:6]})
+    assert made.status_code == 201, made.text
+    key = made.json()
+    r = login(server, "api-key", {"key": key["key"]})
+    assert r.status_code == 200, r.text
+    me = profile(server, r.json()["access_token"])
+    assert me["type"] == "server" and me["user_id"] == key["user_id"] and me["data"]["name"] == key["name"]
+    assert key["id"] in [k["id"] for k in admin(server, "GET", f"/api-keys?app={APP}").json()["api_keys"]]
+    assert "key" not in admin(server, "GET", "/api-keys").json()["api_keys"][0]
+    assert admin(server, "POST", "/api-keys", {"app": "no-such-app", "name": "x"}).status_code == 404
+    assert admin(server, "DELETE", f"/api-keys/{key['id']}").status_code == 204
+    app_error(login(server, "api-key", {"key": key["key"]}), 401, "AuthError")
+    assert admin(server, "DELETE", f"/api-keys/{key['id']}").status_code == 404
+
+
+def test_the_operator_sees_finds_and_unlinks_identities(server, google):
+    anonymous = login(server, "anon-user").json()
+    sub = uuid.uuid4().hex
+    assert login(server, "oauth2-google", {"id_token": google.token(sub)}, access=anonymous["access_token"], link=True).status_code == 200
+    user = anonymous["user_id"]
+    assert [i["provider"] for i in admin(server, "GET", f"/users/{user}/identities").json()["identities"]] == ["anonymous", "google"]
+    assert admin(server, "GET", f"/identities/google/{sub}").json()["id"] == user
+    assert admin(server, "GET", "/identities/google/nobody").status_code == 404
+    assert admin(server, "DELETE", f"/users/{user}/identities/google").status_code == 204
+    assert admin(server, "DELETE", f"/users/{user}/identities/google").status_code == 404
+    # The anonymous identity is now the only way in: it stays.
+    assert admin(server, "DELETE", f"/users/{user}/identities/anonymous").json()["error"] == "last_way_in"

@@ -13,6 +13,8 @@ extension LatchkeyEngine {
         case userNotFound
         /// The account is waiting for its sign-up to finish: there is nothing to enable or disable yet.
         case userPending
+        /// The user has no identity of that provider.
+        case identityNotFound
     }
 
     /// Users in creation order, optionally those whose email or username starts with `prefix`.

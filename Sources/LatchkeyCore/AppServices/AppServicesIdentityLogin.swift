@@ -4,7 +4,9 @@ import Foundation
 public struct AppCredential: Sendable {
     /// `oauth2-apple` and `oauth2-google` (the `id_token` form).
     public var idToken: String?
-    public init(idToken: String? = nil) { self.idToken = idToken }
+    /// `api-key`: a user's or a server key.
+    public var key: String?
+    public init(idToken: String? = nil, key: String? = nil) { self.idToken = idToken; self.key = key }
 }
 
 /// App Services logins through identities: `anon-user`, `oauth2-apple`, `oauth2-google`, each also as a link
@@ -19,10 +21,20 @@ extension LatchkeyEngine {
     }
 
     /// Whether `type` is an identity provider type this server serves (other than `local-userpass`).
-    public static func isAppIdentityProvider(_ type: String) -> Bool { appProviderNames[type] != nil }
+    public static func isAppIdentityProvider(_ type: String) -> Bool { appProviderNames[type] != nil || type == "api-key" }
 
     public func appIdentityLogin(appId: String, providerType: String, credential: AppCredential, caller: CallerInfo) async throws -> AppLogin {
         let app = try requireApp(appId)
+        if providerType == "api-key" {
+            guard app.providers.contains(providerType) else { throw LatchkeyError.providerNotEnabled(providerType) }
+            // A user key signs in as its owner, a server key as the account made with it.
+            let (key, user) = try await apiKeyAccount(credential.key, app: app, caller: caller)
+            return try await transaction { tx in
+                guard let stored = try await tx.users.find(id: user.id) else { throw LatchkeyError.invalidCredentials }
+                let current = try await self.recordSignIn(stored, rehash: nil, method: "api-key \(key.id)", caller: caller, in: tx)
+                return try await self.openAppSession(for: current, app: app, in: tx)
+            }
+        }
         let identity = try await appIdentity(app: app, providerType: providerType, credential: credential, caller: caller)
         return try await signIn(with: identity, caller: caller) { login, tx in try await self.openAppSession(for: login.user, app: app, in: tx) }
     }
@@ -35,7 +47,8 @@ extension LatchkeyEngine {
         guard let accessToken else { throw LatchkeyError.sessionInvalid }
         let (claims, user) = try await authenticatedAccess(accessToken, audience: .appServices)
         guard claims.aud == app.id, let sessionId = claims.sid else { throw LatchkeyError.sessionInvalid }
-        if providerType == "anon-user" { throw LatchkeyError.anonymousLinkRefused }
+        // As the hosted service: neither an anonymous identity nor an API key joins an account.
+        if providerType == "anon-user" || providerType == "api-key" { throw LatchkeyError.linkRefused }
         let identity = try await appIdentity(app: app, providerType: providerType, credential: credential, caller: caller)
         try await transaction { tx in
             guard let current = try await tx.users.find(id: user.id), current.status == .active else { throw LatchkeyError.sessionInvalid }

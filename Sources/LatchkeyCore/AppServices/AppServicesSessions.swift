@@ -49,21 +49,21 @@ extension LatchkeyEngine {
 
     /// `POST auth/session`: a new access token for a live session (the refresh token is not rotated: the SDKs keep it).
     public func appRefresh(refreshToken: String?) async throws -> String {
-        let (session, user) = try await liveSession(refreshToken)
+        let (session, user) = try await liveAppSession(refreshToken)
         return try appAccessToken(user: user, appId: session.audience, sessionId: session.id,
                                   deviceId: session.deviceId ?? "000000000000000000000000")
     }
 
     /// `DELETE auth/session`: ends the session; access tokens already issued live until they expire.
     public func appLogout(refreshToken: String?, caller: CallerInfo) async throws {
-        let (session, user) = try await liveSession(refreshToken)
+        let (session, user) = try await liveAppSession(refreshToken)
         try await transaction { tx in
             try await tx.sessions.revoke(familyId: session.familyId, at: self.time.now())
             try await self.audit(tx, "sign_out", caller: caller, userId: user.id, email: user.email, detail: "app_services")
         }
     }
 
-    private func liveSession(_ refreshToken: String?) async throws -> (SessionRecord, UserRecord) {
+    func liveAppSession(_ refreshToken: String?) async throws -> (SessionRecord, UserRecord) {
         guard let refreshToken, !refreshToken.isEmpty else { throw LatchkeyError.sessionInvalid }
         let now = time.now()
         guard let (session, user) = try await findSession(token: refreshToken), session.kind == .appServices,

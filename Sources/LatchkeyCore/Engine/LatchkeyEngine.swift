@@ -124,6 +124,8 @@ public final class LatchkeyEngine: Sendable {
             return try await write()
         } catch let error as LatchkeyError {
             throw error
+        } catch let error as AdminError {
+            throw error
         } catch let conflict as StoreConflict {
             switch conflict {
             case .emailTaken: throw LatchkeyError.emailTaken

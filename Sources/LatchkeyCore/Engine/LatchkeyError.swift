@@ -105,8 +105,12 @@ public enum LatchkeyError: Error, Sendable, Equatable {
     case identityTaken
     /// The account already has an identity of that provider (a different one).
     case providerAlreadyLinked
-    /// An anonymous identity cannot be added to an account that has another way in.
-    case anonymousLinkRefused
+    /// The credential cannot be linked onto an existing account (an anonymous identity, an API key).
+    case linkRefused
+    /// No API key by that id among the caller's.
+    case apiKeyNotFound
+    /// The caller may not create this API key; the reason says why (an anonymous account, too many keys, a bad name).
+    case apiKeyRefused(String)
     /// Removing it would leave the account no way in.
     case lastWayIn
 }

@@ -71,7 +71,7 @@ extension LatchkeyEngine {
             guard known.userId == user.id else { throw LatchkeyError.identityTaken }
             return
         }
-        if identity.isAnonymous { throw LatchkeyError.anonymousLinkRefused }
+        if identity.isAnonymous { throw LatchkeyError.linkRefused }
         try await tx.identities.link(IdentityRecord(provider: identity.provider, subject: identity.subject, userId: user.id,
                                                     createdAt: time.now()))
         try await audit(tx, "identity_linked", caller: caller, userId: user.id, email: user.email, detail: identity.provider)

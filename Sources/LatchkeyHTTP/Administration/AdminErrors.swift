@@ -30,7 +30,16 @@ struct AdminErrors: ErrorRenderer {
             switch error {
             case .userNotFound: return Self.answer(.notFound, "user_not_found", "No user has that id, objectId, email or username.")
             case .userPending: return Self.answer(.conflict, "user_pending", "The account has not finished signing up.")
+            case .identityNotFound: return Self.answer(.notFound, "identity_not_found", "The user has no identity of that provider.")
             }
+        case LatchkeyError.lastWayIn:
+            return Self.answer(.conflict, "last_way_in", "That identity is the account's last way to sign in; it stays.")
+        case LatchkeyError.apiKeyNotFound:
+            return Self.answer(.notFound, "api_key_not_found", "No API key has that id.")
+        case LatchkeyError.apiKeyRefused(let reason):
+            return Self.answer(.badRequest, "invalid_request", reason)
+        case LatchkeyError.unknownClient:
+            return Self.answer(.notFound, "app_not_found", "No App Services app has that id.")
         case LatchkeyEngine.KeyRevocationError.unknownKey:
             return Self.answer(.notFound, "key_not_found", "No signing key has that kid (see GET /admin/v1/keys).")
         case let error as LatchkeyError where error == .storeFailure:

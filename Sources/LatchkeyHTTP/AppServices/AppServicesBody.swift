@@ -12,9 +12,11 @@ struct AppServicesBody: JSONObjectBody, Sendable {
     var arguments: [JSONValue]?
     /// `oauth2-apple` and `oauth2-google` logins.
     var idToken: String?
+    /// `api-key` logins.
+    var key: String?
 
     enum CodingKeys: String, CodingKey {
-        case email, password, username, token, tokenId, arguments
+        case email, password, username, token, tokenId, arguments, key
         case idToken = "id_token"
     }
 }

@@ -48,7 +48,10 @@ struct AppServicesError: Sendable {
         // What the hosted service answered for an identity of another user (realm-java's linkUser_existingCredentialsThrows).
         case .identityTaken: return Self.body(.unauthorized, "InvalidSession", "a user already exists with the specified provider")
         case .providerAlreadyLinked: return Self.body(.badRequest, "InvalidParameter", "the user already has an identity of this provider")
-        case .anonymousLinkRefused: return Self.body(.badRequest, "InvalidParameter", "invalid user link request")
+        case .linkRefused: return Self.body(.badRequest, "InvalidParameter", "invalid user link request")
+        case .apiKeyNotFound: return Self.body(.notFound, "APIKeyNotFound", "API key not found")
+        // Never 401 here: realm-core logs the user out on a 401 from the api_keys routes.
+        case .apiKeyRefused(let reason): return Self.body(.badRequest, "InvalidParameter", reason)
         case .lastWayIn: return Self.body(.badRequest, "BadRequest", "cannot remove the last identity of a user")
         case .unsupportedChallengeType, .invalidScope, .userHasNoPassword, .invalidAttributes, .invalidCode, .flowTokenInvalid,
              .flowTokenExpired, .flowStepMismatch, .invalidFieldName, .fieldTypeMismatch, .fieldsOverLimit, .objectNotFound, .notPermitted, .fieldNotWritable, .unknownFunction, .functionFailed:

@@ -49,6 +49,7 @@ struct AppServicesRoutes: Sendable {
         group.get("auth/profile") { request, _ in
             try await self.profile(BearerToken.read(request))
         }
+        addApiKeyRoutes(to: group)
         group.delete("auth/delete") { request, context in
             try await engine.appDeleteUser(accessToken: BearerToken.read(request), caller: clientAddress.caller(request, context: context))
             return Self.done

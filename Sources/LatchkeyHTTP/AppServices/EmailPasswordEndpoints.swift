@@ -51,6 +51,7 @@ extension AppServicesRoutes {
         guard let accessToken else { throw LatchkeyError.sessionInvalid }
         let user = try await engine.userForAccessToken(accessToken, audience: .appServices)
         var identities: [JSONValue] = []
+        var isServer = false
         if user.passwordHash != nil, let email = user.email {
             // A stable identity id distinct from the user id, as the hosted service has.
             let id = String(Digest.sha256(Array("identity:local-userpass:\(user.id)".utf8)).hex.prefix(24))
@@ -58,6 +59,7 @@ extension AppServicesRoutes {
                                        "provider_data": .object(["email": .string(email)])]))
         }
         for identity in try await engine.identities(of: user) {
+            isServer = isServer || identity.provider == "api-key"
             let type = LatchkeyEngine.appProviderType(identity.provider)
             identities.append(.object(["id": .string(identity.subject), "provider_type": .string(type), "provider_id": .string(type)]))
         }
@@ -66,7 +68,7 @@ extension AppServicesRoutes {
         if let email = user.email { data["email"] = .string(email) }
         if case .string(let name)? = user.attributes["name"] { data["name"] = .string(name) }
         return JSONResponse.ok([
-            "user_id": .string(user.id), "domain_id": .string(engine.tenantId), "type": "normal",
+            "user_id": .string(user.id), "domain_id": .string(engine.tenantId), "type": isServer ? "server" : "normal",
             "identities": .array(identities), "data": .object(data),
         ])
     }

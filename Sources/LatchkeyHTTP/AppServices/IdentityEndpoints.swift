@@ -6,7 +6,7 @@ import LatchkeyCore
 extension AppServicesRoutes {
     func identityLogin(_ provider: String, _ body: AppServicesBody, _ request: Request, _ caller: CallerInfo,
                        _ app: String) async throws -> Response {
-        let credential = AppCredential(idToken: body.idToken)
+        let credential = AppCredential(idToken: body.idToken, key: body.key)
         if request.uri.queryParameters.get("link") == "true" {
             // A link answers only a new access token: the SDK keeps its refresh token and user.
             let login = try await engine.appLink(appId: app, providerType: provider, credential: credential,

@@ -63,7 +63,7 @@ enum NativeAuthError {
         case .linkTokenMalformed, .linkTokenInvalid, .userAlreadyConfirmed, .userPendingConfirmation, .sessionInvalid,
              .sessionExpired, .invalidFieldName, .fieldTypeMismatch, .fieldsOverLimit, .objectNotFound, .notPermitted, .fieldNotWritable, .unknownFunction, .functionFailed, .recoveryNotByMail, .verificationFunctionRefused, .recoveryFunctionRefused, .noVerificationFunction, .noRecoveryFunction,
              .providerNotEnabled, .identityRefused, .identityProviderUnavailable, .identityTaken, .providerAlreadyLinked,
-             .anonymousLinkRefused, .lastWayIn:
+             .linkRefused, .lastWayIn, .apiKeyNotFound, .apiKeyRefused:
             return body("invalid_request", "The request is not valid for this endpoint.", [90100])
         case .storeFailure:
             return JSONResponse.make(.internalServerError, ["error": "server_error",

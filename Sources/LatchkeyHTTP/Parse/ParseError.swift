@@ -63,7 +63,8 @@ struct ParseError: Error, Sendable {
         // As Parse Server answers an adapter's network failure.
         case .identityProviderUnavailable(let name): self.init(141, "Could not fetch the keys of \(name); try again later.")
         case .identityTaken, .providerAlreadyLinked: self.init(208, "this auth is already used")
-        case .anonymousLinkRefused: self.init(252, "Anonymous auth data cannot be added to an account with another way to sign in.")
+        case .linkRefused: self.init(252, "Anonymous auth data cannot be added to an account with another way to sign in.")
+        case .apiKeyNotFound, .apiKeyRefused: self.init(-1, "The request is not valid for this endpoint.")
         case .lastWayIn: self.init(-1, "Cannot remove the last way to sign in to this account.")
         case .unsupportedChallengeType, .invalidScope, .invalidCode, .flowTokenInvalid, .flowTokenExpired, .flowStepMismatch,
              .recoveryNotByMail, .verificationFunctionRefused,

@@ -42,7 +42,7 @@ struct AppServicesSettings: ConfigSection {
     }
 
     /// The provider types an app may enable, and the issuer each ID-token type needs under `identities.providers`.
-    static let providerTypes = ["local-userpass": nil, "anon-user": nil, "oauth2-apple": "apple", "oauth2-google": "google"]
+    static let providerTypes = ["local-userpass": nil, "anon-user": nil, "api-key": nil, "oauth2-apple": "apple", "oauth2-google": "google"]
 
     init(_ config: SectionReader, functions: Set<String>, identityProviders: Set<String>) throws {
         linkTTLSeconds = try config.int("link_ttl_seconds", default: 1800, range: 1...86400)

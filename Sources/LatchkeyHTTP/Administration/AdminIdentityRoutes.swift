@@ -1,0 +1,56 @@
+import Foundation
+import Hummingbird
+import LatchkeyCore
+
+/// `/admin/v1`: a user's identities and API keys, users by identity, and server API keys.
+extension AdminRoutes {
+    struct ServerKeyBody: JSONObjectBody, Sendable {
+        var app: String?
+        var name: String?
+    }
+
+    func addIdentityRoutes(to api: RouterGroup<LatchkeyRequestContext>) {
+        api.get("/users/:user/identities") { _, context in
+            let (_, identities) = try await self.engine.adminIdentities(try context.parameters.require("user"))
+            return JSONResponse.ok(["identities": .array(identities.map(Self.identity))])
+        }
+        api.delete("/users/:user/identities/:provider") { _, context in
+            try await self.engine.adminUnlink(try context.parameters.require("user"), provider: try context.parameters.require("provider"),
+                                              caller: Self.caller(context))
+            return Response(status: .noContent)
+        }
+        api.get("/identities/:provider/:subject") { _, context in
+            Self.user(try await self.engine.adminFindUser(provider: try context.parameters.require("provider"),
+                                                          subject: try context.parameters.require("subject")))
+        }
+        api.get("/users/:user/api-keys") { _, context in
+            JSONResponse.ok(["api_keys": .array(try await self.engine.adminApiKeys(try context.parameters.require("user")).map(Self.apiKey))])
+        }
+        api.get("/api-keys") { request, _ in
+            let app = request.uri.queryParameters["app"].map(String.init)
+            return JSONResponse.ok(["api_keys": .array(try await self.engine.serverApiKeys(appId: app).map(Self.apiKey))])
+        }
+        api.post("/api-keys") { request, context in
+            let body = try await request.decode(as: ServerKeyBody.self, context: context)
+            guard let app = body.app, !app.isEmpty else { throw AdminAPIError.badRequest("app is required: the App Services app the key is for") }
+            let created = try await self.engine.createServerApiKey(appId: app, name: body.name, caller: Self.caller(context))
+            guard case .object(var object) = Self.apiKey(created.apiKey) else { return Response(status: .internalServerError) }
+            object["key"] = .string(created.key)  // shown once
+            return JSONResponse.make(.created, object)
+        }
+        api.delete("/api-keys/:id") { _, context in
+            try await self.engine.revokeApiKey(id: try context.parameters.require("id"), caller: Self.caller(context))
+            return Response(status: .noContent)
+        }
+    }
+
+    static func identity(_ identity: IdentityRecord) -> JSONValue {
+        .object(["provider": .string(identity.provider), "subject": .string(identity.subject),
+                 "created_at": .string(identity.createdAt.ISO8601Format()), "last_used_at": .string(identity.lastUsedAt.ISO8601Format())])
+    }
+
+    static func apiKey(_ key: ApiKey) -> JSONValue {
+        .object(["id": .string(key.id), "name": .string(key.name), "kind": .string(key.kind.rawValue), "app": .string(key.appId),
+                 "user_id": .string(key.userId), "disabled": .bool(key.disabled), "created_at": .string(key.createdAt.ISO8601Format())])
+    }
+}
