@@ -8,7 +8,8 @@ import LatchkeyHTTP
 struct UsersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "users", abstract: "List, inspect, disable, enable and delete users.",
-        subcommands: [List.self, Show.self, Disable.self, Enable.self, Delete.self, RevokeSessions.self, VerifyEmail.self])
+        subcommands: [List.self, Show.self, Disable.self, Enable.self, Delete.self, RevokeSessions.self, VerifyEmail.self,
+                      Identities.self, Unlink.self, ByIdentity.self])
 
     static let caller = LatchkeyEngine.commandLineCaller
 
@@ -123,8 +124,20 @@ enum UserOutput {
     @discardableResult
     static func run<T>(_ body: () async throws -> T) async throws -> T {
         do { return try await body() } catch let error as LatchkeyEngine.AdminError {
-            let message = error == .userNotFound ? "no user has that id, objectId, email or username" : "the account has not finished signing up"
+            let message = switch error {
+            case .userNotFound: "no user has that id, objectId, email or username"
+            case .userPending: "the account has not finished signing up"
+            case .identityNotFound: "the user has no identity of that provider"
+            }
             throw StartupError(key: "user", message: message, exitCode: .noInput)
+        } catch LatchkeyError.lastWayIn {
+            throw StartupError(key: "provider", message: "that identity is the account's last way to sign in; it stays", exitCode: .noInput)
+        } catch LatchkeyError.apiKeyNotFound {
+            throw StartupError(key: "id", message: "no API key has that id", exitCode: .noInput)
+        } catch LatchkeyError.apiKeyRefused(let reason) {
+            throw StartupError(key: "name", message: reason, exitCode: .noInput)
+        } catch LatchkeyError.unknownClient {
+            throw StartupError(key: "app", message: "no App Services app has that id (app_services.apps)", exitCode: .noInput)
         }
     }
 }

@@ -391,3 +391,24 @@ def test_the_operator_sees_finds_and_unlinks_identities(server, google):
     assert admin(server, "DELETE", f"/users/{user}/identities/google").status_code == 404
     # The anonymous identity is now the only way in: it stays.
     assert admin(server, "DELETE", f"/users/{user}/identities/anonymous").json()["error"] == "last_way_in"
+
+
+def test_the_cli_manages_server_keys_and_shows_identities(server):
+    import subprocess
+    from harness import BINARY
+
+    def cli(*args):
+        done = subprocess.run([BINARY, *args], env=server.env, cwd=server.dir, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+    made = dict(line.split("\t") for line in cli("api-keys", "create", "--app", APP, "--name", "cli-" + uuid.uuid4().hex[:6]).splitlines())
+    signed_in = login(server, "api-key", {"key": made["key"]})
+    assert signed_in.status_code == 200
+    user = signed_in.json()["user_id"]
+    assert made["id"] in cli("api-keys", "list", "--app", APP)
+    assert f"api-key\t{made['id']}" in cli("users", "identities", user)
+    assert user in cli("users", "by-identity", "api-key", made["id"])
+    assert f"revoked {made['id']}" in cli("api-keys", "revoke", made["id"])
+    app_error(login(server, "api-key", {"key": made["key"]}), 401, "AuthError")
+    gone = subprocess.run([BINARY, "api-keys", "revoke", made["id"]], env=server.env, cwd=server.dir, capture_output=True, text=True)
+    assert gone.returncode != 0 and "no API key has that id" in gone.stderr
