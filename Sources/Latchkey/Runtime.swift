@@ -18,6 +18,11 @@ struct Runtime {
     }
 
     static func open(_ config: LatchkeyConfig, access: StoreAccess = .create) async throws -> Runtime {
+        // A configured key that cannot verify anything is the configuration's mistake, named before anything opens.
+        for (name, issuer) in config.engine.identities.customJWT.sorted(by: { $0.key < $1.key }) where !(await CustomJWTIssuer.keyIsUsable(issuer.keys)) {
+            throw StartupError(key: "identities.custom_jwt.\(name).public_key_file", message: "is not an RSA or P-256 public key in PEM",
+                               exitCode: .config)
+        }
         Observability.bootstrapLogging(format: config.logFormat)
         var logger = Logger(label: "latchkey")
         logger.logLevel = Logger.Level(rawValue: config.logLevel) ?? .info

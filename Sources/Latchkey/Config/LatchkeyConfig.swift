@@ -89,7 +89,7 @@ struct LatchkeyConfig {
         engine.identities.anonymousIdleDays = try AnonymousSettings(source.section(AnonymousSettings.section)).idleDays
         let issuers = Set(engine.identities.providers.keys)
         let appServices = try AppServicesSettings(source.section(AppServicesSettings.section), functions: Set(functions.keys),
-                                                  identityProviders: issuers)
+                                                  identityProviders: issuers, customJWT: Set(engine.identities.customJWT.keys))
         engine.apps = appServices.apps
         engine.linkTokenTTLSeconds = appServices.linkTTLSeconds
         pagesDirectory = appServices.pagesDirectory

@@ -12,6 +12,10 @@ public struct AppServicesApp: Sendable, Equatable {
     public var resetFunction: String?
     /// The provider types its users sign in with (`local-userpass`, `anon-user`, `oauth2-apple`, `oauth2-google`).
     public var providers: Set<String> = ["local-userpass"]
+    /// `custom-token`: the name of the `identities.custom_jwt` issuer its tokens come from.
+    public var customToken: String?
+    /// `custom-function`: the name of the function (under `functions:`) that turns a login payload into an identity.
+    public var customFunction: String?
 
     public init(id: String, confirmation: ConfirmationMode = .email, confirmationURL: String = "", reset: ResetMode = .email,
                 resetURL: String = "") {

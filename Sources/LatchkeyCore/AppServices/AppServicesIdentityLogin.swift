@@ -6,7 +6,13 @@ public struct AppCredential: Sendable {
     public var idToken: String?
     /// `api-key`: a user's or a server key.
     public var key: String?
-    public init(idToken: String? = nil, key: String? = nil) { self.idToken = idToken; self.key = key }
+    /// `custom-token`: the operator's JWT.
+    public var token: String?
+    /// `custom-function`: the whole payload, Extended JSON already read (no `provider`, no `options`).
+    public var payload: [String: JSONValue]?
+    public init(idToken: String? = nil, key: String? = nil, token: String? = nil, payload: [String: JSONValue]? = nil) {
+        self.idToken = idToken; self.key = key; self.token = token; self.payload = payload
+    }
 }
 
 /// App Services logins through identities: `anon-user`, `oauth2-apple`, `oauth2-google`, each also as a link
@@ -15,13 +21,19 @@ extension LatchkeyEngine {
     /// App Services provider types and the engine's provider names.
     static let appProviderNames = ["anon-user": VerifiedIdentity.anonymousProvider, "oauth2-apple": "apple", "oauth2-google": "google"]
 
+    /// The engine's provider name of identities made by an app's custom function.
+    static let functionProvider = "custom-function"
+
     /// The App Services provider type an identity is listed under in the profile.
-    public static func appProviderType(_ provider: String) -> String {
-        appProviderNames.first { $0.value == provider }?.key ?? provider
+    public func appProviderType(_ provider: String) -> String {
+        if settings.identities.customJWT[provider] != nil { return "custom-token" }
+        return Self.appProviderNames.first { $0.value == provider }?.key ?? provider
     }
 
     /// Whether `type` is an identity provider type this server serves (other than `local-userpass`).
-    public static func isAppIdentityProvider(_ type: String) -> Bool { appProviderNames[type] != nil || type == "api-key" }
+    public static func isAppIdentityProvider(_ type: String) -> Bool {
+        appProviderNames[type] != nil || ["api-key", "custom-token", "custom-function"].contains(type)
+    }
 
     public func appIdentityLogin(appId: String, providerType: String, credential: AppCredential, caller: CallerInfo) async throws -> AppLogin {
         let app = try requireApp(appId)
@@ -62,9 +74,17 @@ extension LatchkeyEngine {
     /// Runs the provider's strategy (outside any transaction: an ID token may need the issuer's keys fetched).
     private func appIdentity(app: AppServicesApp, providerType: String, credential: AppCredential,
                              caller: CallerInfo) async throws -> VerifiedIdentity {
-        guard app.providers.contains(providerType), let provider = Self.appProviderNames[providerType] else {
-            throw LatchkeyError.providerNotEnabled(providerType)
+        guard app.providers.contains(providerType) else { throw LatchkeyError.providerNotEnabled(providerType) }
+        switch providerType {
+        case "custom-token":
+            try await limit(.credentialPerIP, caller.ip, caller: caller)
+            return try await verifyIDToken(credential.token, provider: app.customToken ?? "")
+        case "custom-function":
+            try await limit(.credentialPerIP, caller.ip, caller: caller)
+            return try await functionIdentity(app.customFunction, payload: credential.payload ?? [:])
+        default: break
         }
+        guard let provider = Self.appProviderNames[providerType] else { throw LatchkeyError.providerNotEnabled(providerType) }
         if provider == VerifiedIdentity.anonymousProvider {
             // Each anonymous login makes an account: limited like sign-ups.
             try await limit(.signUpPerIP, caller.ip, caller: caller)

@@ -37,12 +37,12 @@ public final class LatchkeyEngine: Sendable {
     /// Operator functions by name (webhook / command), for App Services confirmation and reset modes.
     let functions: [String: any OperatorFunction]
     let rateLimiter = RateLimiter()
-    /// One ID-token strategy per configured OpenID issuer, by provider name, each with its own key cache.
+    /// One token strategy per configured OpenID issuer and custom JWT issuer, by provider name.
     let idTokenVerifiers: [String: IDTokenVerifier]
 
     private init(store: any Store, settings: EngineSettings, time: any TimeSource, logger: Logger,
                  serverKey: [UInt8], keyRing: SigningKeyRing, tenantId: String, mailComposer: MailComposer,
-                 functions: [String: any OperatorFunction], keySetFetcher: (any KeySetFetcher)?) {
+                 functions: [String: any OperatorFunction], verifiers: [String: IDTokenVerifier]) {
         self.store = store; self.settings = settings; self.time = time; self.logger = logger
         self.passwords = PasswordHashing(parameters: settings.passwords.scrypt, concurrency: settings.hashingConcurrency,
                                          queueLimit: settings.hashingQueueLimit)
@@ -53,13 +53,6 @@ public final class LatchkeyEngine: Sendable {
         self.tenantId = tenantId
         self.mailComposer = mailComposer
         self.functions = functions
-        var verifiers: [String: IDTokenVerifier] = [:]
-        if let keySetFetcher {
-            for (name, issuer) in settings.identities.providers {
-                verifiers[name] = IDTokenVerifier(issuer: issuer, keys: KeySetCache(issuer: issuer, fetcher: keySetFetcher, time: time,
-                                                                                    logger: logger), time: time)
-            }
-        }
         self.idTokenVerifiers = verifiers
     }
 
@@ -88,7 +81,9 @@ public final class LatchkeyEngine: Sendable {
         return LatchkeyEngine(store: store, settings: settings, time: time, logger: logger,
                               serverKey: [UInt8](bootstrap.0), keyRing: ring,
                               tenantId: String(decoding: bootstrap.1, as: UTF8.self), mailComposer: mailComposer,
-                              functions: functions, keySetFetcher: keySetFetcher)
+                              functions: functions,
+                              verifiers: try await VerifierFactory.verifiers(settings.identities, fetcher: keySetFetcher, time: time,
+                                                                             logger: logger))
     }
 
     // MARK: Shared rules

@@ -2,12 +2,22 @@ import Foundation
 import JWTKit
 import Logging
 
-/// The strategy for OpenID issuers (Apple, Google, any configured one): an ID token signed with RS256 or ES256 by a
-/// key the issuer publishes, for one of our audiences, from the issuer, current within a minute's leeway, with the
-/// client's nonce when it sent one. Its `sub` names the identity.
+/// Where a verifier's keys come from.
+enum VerifierKeys: Sendable {
+    /// An issuer's published keys (JWKS), by key id.
+    case published(KeySetCache)
+    /// The one key the operator configured for a custom JWT (an HS256 secret, a PEM public key) and its one algorithm.
+    case fixed(JWTKeyCollection, algorithm: String)
+}
+
+/// The strategy for signed tokens from others: OpenID issuers' ID tokens (Apple, Google, any configured one) and the
+/// operator's own JWTs (App Services `custom-token`). A token signed by a key of the issuer's with its algorithm
+/// (RS256 or ES256 from a key set; never `none`, never a MAC keyed with a public key), for one of our audiences,
+/// from the issuer, current within a minute's leeway, with the client's nonce when it sent one. Its `sub` names
+/// the identity.
 struct IDTokenVerifier: Sendable {
-    let issuer: OpenIDIssuer
-    let keys: KeySetCache
+    let issuer: TokenAcceptance
+    let keys: VerifierKeys
     let time: any TimeSource
 
     /// Larger than any real ID token; a bigger one is refused before any parsing.
@@ -22,32 +32,65 @@ struct IDTokenVerifier: Sendable {
               let header = try? JSONDecoder().decode(Header.self, from: Data(headerBytes)) else {
             throw LatchkeyError.identityRefused("token is not a JWT")
         }
-        // Only what the issuers use: never `none`, never a MAC keyed with a public key.
-        guard let keyType = Self.allowedAlgorithms[header.alg] else {
-            throw LatchkeyError.identityRefused("signing algorithm \(Self.printable(header.alg)) is not accepted")
-        }
-        guard let kid = header.kid, !kid.isEmpty else { throw LatchkeyError.identityRefused("token names no signing key") }
-        let (collection, type, algorithm): (JWTKeyCollection, String, String?)
-        do {
-            (collection, type, algorithm) = try await keys.key(kid)
-        } catch .unknownKey {
-            throw LatchkeyError.identityRefused("unknown signing key")
-        } catch {
-            throw LatchkeyError.identityProviderUnavailable(issuer.name)
-        }
-        guard type == keyType, algorithm == nil || algorithm == header.alg else {
-            throw LatchkeyError.identityRefused("signing algorithm does not match the key")
+        let collection: JWTKeyCollection
+        switch keys {
+        case .fixed(let key, let algorithm):
+            guard header.alg == algorithm else {
+                throw LatchkeyError.identityRefused("signing algorithm \(Self.printable(header.alg)) is not accepted")
+            }
+            collection = key
+        case .published(let cache):
+            // Only what the issuers use: never `none`, never a MAC keyed with a public key.
+            guard let keyType = Self.allowedAlgorithms[header.alg] else {
+                throw LatchkeyError.identityRefused("signing algorithm \(Self.printable(header.alg)) is not accepted")
+            }
+            guard let kid = header.kid, !kid.isEmpty else { throw LatchkeyError.identityRefused("token names no signing key") }
+            let (found, type, algorithm): (JWTKeyCollection, String, String?)
+            do {
+                (found, type, algorithm) = try await cache.key(kid)
+            } catch .unknownKey {
+                throw LatchkeyError.identityRefused("unknown signing key")
+            } catch {
+                throw LatchkeyError.identityProviderUnavailable(issuer.name)
+            }
+            guard type == keyType, algorithm == nil || algorithm == header.alg else {
+                throw LatchkeyError.identityRefused("signing algorithm does not match the key")
+            }
+            collection = found
         }
         let claims: Claims
         do { claims = try await collection.verify(token, as: Claims.self) } catch {
             throw LatchkeyError.identityRefused("signature invalid")
         }
-        return try check(claims, nonce: nonce)
+        var identity = try check(claims, nonce: nonce)
+        if !issuer.claims.isEmpty, let payload = Base64URL.decode(parts[1]),
+           case .object(let all)? = try? JSONDecoder().decode(JSONValue.self, from: Data(payload)) {
+            identity.profile = Self.mapped(issuer.claims, from: all)
+        }
+        return identity
+    }
+
+    /// Profile fields from the token's claims by dot path (`user_data.name`); numbers and booleans as text, since
+    /// profile values are strings on the wire.
+    static func mapped(_ claims: [String: String], from payload: [String: JSONValue]) -> [String: String] {
+        var profile: [String: String] = [:]
+        for (field, path) in claims {
+            var value: JSONValue? = .object(payload)
+            for part in path.split(separator: ".") { value = value?.objectValue?[String(part)] }
+            switch value {
+            case .string(let text)?: profile[field] = String(text.prefix(4096))
+            case .int(let number)?: profile[field] = String(number)
+            case .double(let number)?: profile[field] = String(number)
+            case .bool(let flag)?: profile[field] = String(flag)
+            default: continue
+            }
+        }
+        return profile
     }
 
     private func check(_ claims: Claims, nonce: String?) throws -> VerifiedIdentity {
         let now = time.now().timeIntervalSince1970
-        guard issuer.issuers.contains(claims.iss) else { throw LatchkeyError.identityRefused("issuer not accepted") }
+        if !issuer.issuers.isEmpty, !issuer.issuers.contains(claims.iss ?? "") { throw LatchkeyError.identityRefused("issuer not accepted") }
         guard claims.aud.value.contains(where: issuer.audiences.contains) else {
             throw LatchkeyError.identityRefused("audience not accepted")
         }
@@ -71,7 +114,7 @@ struct IDTokenVerifier: Sendable {
     }
 
     private struct Claims: JWTPayload {
-        var iss: String
+        var iss: String?
         var sub: String
         var aud: AudienceClaim
         var exp: Double

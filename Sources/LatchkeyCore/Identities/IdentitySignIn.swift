@@ -28,8 +28,10 @@ extension LatchkeyEngine {
     func signIn(with identity: VerifiedIdentity, caller: CallerInfo, in tx: any Repositories) async throws -> IdentityLogin {
         let now = time.now()
         if let known = try await tx.identities.identity(provider: identity.provider, subject: identity.subject) {
-            guard let user = try await tx.users.find(id: known.userId), user.status == .active else { throw LatchkeyError.invalidCredentials }
+            guard var user = try await tx.users.find(id: known.userId), user.status == .active else { throw LatchkeyError.invalidCredentials }
             try await tx.identities.touch(provider: identity.provider, subject: identity.subject, at: now)
+            // Mapped claims are the issuer's to keep current: copied again on every sign-in.
+            if !identity.profile.isEmpty { user.attributes[Self.profileAttribute] = Self.profileValue(identity.profile) }
             let current = try await recordSignIn(user, rehash: nil, method: identity.provider, caller: caller, in: tx)
             return IdentityLogin(user: current, created: false)
         }
@@ -45,6 +47,7 @@ extension LatchkeyEngine {
         // A generated username, as Parse Server gives accounts made through authData.
         var attributes: [String: JSONValue] = [:]
         if let name = identity.name, !name.isEmpty { attributes["name"] = .string(String(name.prefix(256))) }
+        if !identity.profile.isEmpty { attributes[Self.profileAttribute] = Self.profileValue(identity.profile) }
         let user = try await createAccount(NewAccount(email: email, username: SecureRandom.alphanumeric(25), passwordHash: nil,
                                                       attributes: attributes, emailVerified: email != nil, status: .active),
                                            detail: "identity \(identity.provider)", caller: caller, in: tx)
@@ -88,6 +91,11 @@ extension LatchkeyEngine {
         try await audit(tx, "identity_unlinked", caller: caller, userId: user.id, email: user.email, detail: provider)
         return true
     }
+
+    /// Where profile fields mapped from a custom JWT's claims are kept on the account.
+    public static let profileAttribute = "profile"
+
+    static func profileValue(_ profile: [String: String]) -> JSONValue { .object(profile.mapValues(JSONValue.string)) }
 
     /// The account's identities, in the order they were linked.
     public func identities(of user: UserRecord) async throws -> [IdentityRecord] {

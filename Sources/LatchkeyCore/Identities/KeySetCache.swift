@@ -19,7 +19,9 @@ actor KeySetCache {
     static let refetchInterval = 60.0
     static let defaultMaxAge = 3600, maxAgeBounds = 60...86_400
 
-    private let issuer: OpenIDIssuer
+    private let name: String
+    private let url: String
+    private let caFile: String?
     private let fetcher: any KeySetFetcher
     private let time: any TimeSource
     private let logger: Logger
@@ -27,8 +29,8 @@ actor KeySetCache {
     private var lastAttempt: Date?
     private var inFlight: Task<Keys, any Error>?
 
-    init(issuer: OpenIDIssuer, fetcher: any KeySetFetcher, time: any TimeSource, logger: Logger) {
-        self.issuer = issuer; self.fetcher = fetcher; self.time = time; self.logger = logger
+    init(name: String, url: String, caFile: String?, fetcher: any KeySetFetcher, time: any TimeSource, logger: Logger) {
+        self.name = name; self.url = url; self.caFile = caFile; self.fetcher = fetcher; self.time = time; self.logger = logger
     }
 
     /// The collection holding key `kid`, and the key's type and algorithm.
@@ -40,14 +42,14 @@ actor KeySetCache {
             _ = try? await running.value
         } else if lastAttempt.map({ now.timeIntervalSince($0) >= Self.refetchInterval }) ?? true {
             lastAttempt = now
-            let task = Task { [issuer, fetcher] in try await Self.parse(try await fetcher.fetch(issuer.jwksURL, caFile: issuer.caFile), at: now) }
+            let task = Task { [url, caFile, fetcher] in try await Self.parse(try await fetcher.fetch(url, caFile: caFile), at: now) }
             inFlight = task
             do {
                 keys = try await task.value
             } catch {
                 fetchFailed = true
                 EngineMetrics.keySetFetchFailures.increment()
-                logger.warning("could not fetch the issuer's keys", metadata: ["issuer": "\(issuer.name)", "url": "\(issuer.jwksURL)",
+                logger.warning("could not fetch the issuer's keys", metadata: ["issuer": "\(name)", "url": "\(url)",
                                                                              "error": "\(error)"])
             }
             inFlight = nil

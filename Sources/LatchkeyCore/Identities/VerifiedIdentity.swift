@@ -8,9 +8,12 @@ public struct VerifiedIdentity: Sendable, Equatable {
     /// An address the provider says it verified, and only from providers trusted for addresses.
     public var verifiedEmail: String?
     public var name: String?
+    /// Profile fields the operator maps from a custom JWT's claims (`identities.custom_jwt.<name>.claims`), refreshed
+    /// on every sign-in.
+    public var profile: [String: String] = [:]
 
-    public init(provider: String, subject: String, verifiedEmail: String? = nil, name: String? = nil) {
-        self.provider = provider; self.subject = subject; self.verifiedEmail = verifiedEmail; self.name = name
+    public init(provider: String, subject: String, verifiedEmail: String? = nil, name: String? = nil, profile: [String: String] = [:]) {
+        self.provider = provider; self.subject = subject; self.verifiedEmail = verifiedEmail; self.name = name; self.profile = profile
     }
 
     public static let anonymousProvider = "anonymous"

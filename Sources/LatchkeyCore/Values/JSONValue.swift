@@ -52,6 +52,7 @@ public enum JSONValue: Codable, Sendable, Equatable {
     }
 
     public var stringValue: String? { if case .string(let s) = self { return s }; return nil }
+    public var objectValue: [String: JSONValue]? { if case .object(let o) = self { return o }; return nil }
     public var intValue: Int? { if case .int(let i) = self { return i }; return nil }
     /// Any JSON number.
     public var doubleValue: Double? {

@@ -28,8 +28,9 @@ struct AppServicesRoutes: Sendable {
                 let app = context.parameters.get("app") ?? ""
                 _ = try engine.requireApp(app)
                 let provider = context.parameters.get("provider") ?? ""
-                let body = try await request.decode(as: AppServicesBody.self, context: context)
                 let caller = clientAddress.caller(request, context: context)
+                if path == "login", provider == "custom-function" { return try await functionLogin(request, context, caller, app) }
+                let body = try await request.decode(as: AppServicesBody.self, context: context)
                 if path == "login", LatchkeyEngine.isAppIdentityProvider(provider) {
                     return try await identityLogin(provider, body, request, caller, app)
                 }

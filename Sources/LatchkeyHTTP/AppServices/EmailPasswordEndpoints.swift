@@ -60,13 +60,17 @@ extension AppServicesRoutes {
         }
         for identity in try await engine.identities(of: user) {
             isServer = isServer || identity.provider == "api-key"
-            let type = LatchkeyEngine.appProviderType(identity.provider)
+            let type = engine.appProviderType(identity.provider)
             identities.append(.object(["id": .string(identity.subject), "provider_type": .string(type), "provider_id": .string(type)]))
         }
         // Profile values must be strings (realm-core reads them as such).
         var data: [String: JSONValue] = [:]
         if let email = user.email { data["email"] = .string(email) }
         if case .string(let name)? = user.attributes["name"] { data["name"] = .string(name) }
+        // Fields mapped from a custom JWT's claims; the account's own address wins.
+        for (field, value) in user.attributes[LatchkeyEngine.profileAttribute]?.objectValue ?? [:] where data[field] == nil {
+            if case .string(let text) = value { data[field] = .string(text) }
+        }
         return JSONResponse.ok([
             "user_id": .string(user.id), "domain_id": .string(engine.tenantId), "type": isServer ? "server" : "normal",
             "identities": .array(identities), "data": .object(data),

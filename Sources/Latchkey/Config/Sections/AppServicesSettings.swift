@@ -17,9 +17,13 @@ struct AppServicesSettings: ConfigSection {
         var confirmation: Link?
         var reset: Link?
         var providers: [String]?
+        var customToken: String?
+        var customFunction: String?
 
         init(from decoder: any Decoder) throws {
-            let entry = try decoder.entryKeys(known: ["id", "confirmation", "reset", "providers"])
+            let entry = try decoder.entryKeys(known: ["id", "confirmation", "reset", "providers", "custom_token", "custom_function"])
+            customToken = try entry.optional("custom_token")
+            customFunction = try entry.optional("custom_function")
             id = try entry.required("id")
             confirmation = try entry.optional("confirmation")
             reset = try entry.optional("reset")
@@ -42,9 +46,10 @@ struct AppServicesSettings: ConfigSection {
     }
 
     /// The provider types an app may enable, and the issuer each ID-token type needs under `identities.providers`.
-    static let providerTypes = ["local-userpass": nil, "anon-user": nil, "api-key": nil, "oauth2-apple": "apple", "oauth2-google": "google"]
+    static let providerTypes = ["local-userpass": nil, "anon-user": nil, "api-key": nil, "oauth2-apple": "apple", "oauth2-google": "google",
+                                "custom-token": nil, "custom-function": nil]
 
-    init(_ config: SectionReader, functions: Set<String>, identityProviders: Set<String>) throws {
+    init(_ config: SectionReader, functions: Set<String>, identityProviders: Set<String>, customJWT: Set<String>) throws {
         linkTTLSeconds = try config.int("link_ttl_seconds", default: 1800, range: 1...86400)
         pagesDirectory = try config.path("pages", default: nil)
         var seen = Set<String>()
@@ -74,6 +79,18 @@ struct AppServicesSettings: ConfigSection {
                     }
                 }
                 app.providers = Set(providers)
+            }
+            if app.providers.contains("custom-token") {
+                guard let name = entry.customToken, customJWT.contains(name) else {
+                    throw ConfigError(key: "\(key).custom_token", message: "custom-token needs the name of an identities.custom_jwt issuer")
+                }
+                app.customToken = name
+            }
+            if app.providers.contains("custom-function") {
+                guard let name = entry.customFunction, functions.contains(name) else {
+                    throw ConfigError(key: "\(key).custom_function", message: "custom-function needs the name of a function under functions:")
+                }
+                app.customFunction = name
             }
             apps.append(app)
         }

@@ -6,7 +6,7 @@ import LatchkeyCore
 struct IdentityProviderSettings: ConfigSection {
     static let section = "identities"
     static let keys = ["link_by_verified_email"]
-    static let lists = ["providers"]
+    static let lists = ["providers", "custom_jwt"]
 
     var settings = IdentitySettings()
 
@@ -33,12 +33,30 @@ struct IdentityProviderSettings: ConfigSection {
             settings.providers[name] = try Self.issuer(name, entry, key: "\(config.key("providers")).\(name)",
                                                        folder: config.source.fileDirectory)
         }
+        for (name, entry) in (try config.list("custom_jwt", of: [String: CustomJWTEntry].self) ?? [:]).sorted(by: { $0.key < $1.key }) {
+            let key = "\(config.key("custom_jwt")).\(name)"
+            guard settings.providers[name] == nil else { throw ConfigError(key: key, message: "\(name) is also under identities.providers") }
+            settings.customJWT[name] = try entry.issuer(name, key: key, folder: config.source.fileDirectory)
+        }
+    }
+
+    /// Names the engine keeps for its own identities.
+    static let reservedNames: Set<String> = [VerifiedIdentity.anonymousProvider, "api-key", "custom-function", "password", "email"]
+
+    static func checkName(_ name: String, key: String) throws {
+        guard name.range(of: "^[a-z][a-z0-9_-]{0,31}$", options: .regularExpression) != nil, !reservedNames.contains(name) else {
+            throw ConfigError(key: key, message: "a provider's name is 1 to 32 lowercase letters, digits, - and _, and not one of "
+                              + reservedNames.sorted().joined(separator: ", "))
+        }
+    }
+
+    /// A file path as written in the configuration: relative to its folder.
+    static func path(_ file: String, folder: String?) -> String {
+        file.hasPrefix("/") || folder == nil ? file : (folder! as NSString).appendingPathComponent(file)
     }
 
     private static func issuer(_ name: String, _ entry: Entry, key: String, folder: String?) throws -> OpenIDIssuer {
-        guard name.range(of: "^[a-z][a-z0-9_-]{0,31}$", options: .regularExpression) != nil, name != VerifiedIdentity.anonymousProvider else {
-            throw ConfigError(key: key, message: "a provider's name is 1 to 32 lowercase letters, digits, - and _, and not anonymous")
-        }
+        try checkName(name, key: key)
         let builtIn = OpenIDIssuer.builtIn(name)
         guard let audiences = entry.audiences, !audiences.isEmpty, !audiences.contains(where: \.isEmpty) else {
             throw ConfigError(key: "\(key).audiences", message: "is required: the client ids tokens must be issued to")
@@ -50,17 +68,24 @@ struct IdentityProviderSettings: ConfigSection {
         guard let jwksURL = entry.jwksURL ?? builtIn?.jwksURL else {
             throw ConfigError(key: "\(key).jwks_url", message: "is required for a provider other than apple and google")
         }
-        guard let url = URL(string: jwksURL), let host = url.host, url.scheme == "https" || (url.scheme == "http" && Self.isLoopback(host)) else {
-            throw ConfigError(key: "\(key).jwks_url", message: "must be an https URL (http only for a loopback host)")
-        }
-        var caFile = entry.caFile
-        if let file = caFile, !file.hasPrefix("/"), let folder { caFile = (folder as NSString).appendingPathComponent(file) }
-        if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
-            throw ConfigError(key: "\(key).ca_file", message: "cannot read \(caFile)")
-        }
+        try checkKeySetURL(jwksURL, key: "\(key).jwks_url")
+        let caFile = try readableFile(entry.caFile, key: "\(key).ca_file", folder: folder)
         // Apple and Google verify the addresses they put in tokens; another issuer is trusted only when configured so.
         return OpenIDIssuer(name: name, issuers: issuers, jwksURL: jwksURL, audiences: audiences,
                             trustsEmail: entry.trustEmail ?? (builtIn != nil), caFile: caFile)
+    }
+
+    static func checkKeySetURL(_ text: String, key: String) throws {
+        guard let url = URL(string: text), let host = url.host, url.scheme == "https" || (url.scheme == "http" && isLoopback(host)) else {
+            throw ConfigError(key: key, message: "must be an https URL (http only for a loopback host)")
+        }
+    }
+
+    static func readableFile(_ file: String?, key: String, folder: String?) throws -> String? {
+        guard let file else { return nil }
+        let path = path(file, folder: folder)
+        guard FileManager.default.isReadableFile(atPath: path) else { throw ConfigError(key: key, message: "cannot read \(path)") }
+        return path
     }
 
     static func isLoopback(_ host: String) -> Bool {
