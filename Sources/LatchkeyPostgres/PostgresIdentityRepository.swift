@@ -19,6 +19,12 @@ extension PostgresRepositories {
         try IdentityRecord.decode(try await rows("SELECT * FROM identities WHERE user_id = \(userId) ORDER BY created_at, provider"))
     }
 
+    func identities(userIds: [String]) async throws -> [IdentityRecord] {
+        guard !userIds.isEmpty else { return [] }
+        return try IdentityRecord.decode(try await rows(
+            "SELECT * FROM identities WHERE user_id = ANY(\(userIds)) ORDER BY user_id, created_at, provider"))
+    }
+
     func link(_ identity: IdentityRecord) async throws {
         try await link(contentsOf: [identity])
     }

@@ -16,6 +16,13 @@ extension SQLiteRepositories {
         try await read { try IdentityRecord.filter(Column("user_id") == userId).order(Column("created_at"), Column("provider")).fetchAll($0) }
     }
 
+    func identities(userIds: [String]) async throws -> [IdentityRecord] {
+        guard !userIds.isEmpty else { return [] }
+        return try await read {
+            try IdentityRecord.filter(userIds.contains(Column("user_id"))).order(Column("user_id"), Column("created_at"), Column("provider")).fetchAll($0)
+        }
+    }
+
     func link(_ identity: IdentityRecord) async throws {
         try await write { db in try Self.mappingIdentityConflicts { try identity.insert(db) } }
     }

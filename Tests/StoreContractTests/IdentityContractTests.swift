@@ -42,6 +42,8 @@ import Testing
             try await store.direct.identities.link(Self.identity("google", "g2", user.id, at: 3))
         }
         #expect(try await store.direct.identities.identities(userId: user.id).map(\.provider) == ["anonymous", "google"])
+        #expect(try await store.direct.identities.identities(userIds: [user.id, "nobody"]).map(\.provider) == ["anonymous", "google"])
+        #expect(try await store.direct.identities.identities(userIds: []).isEmpty)
         #expect(try await store.direct.identities.unlink(provider: "google", userId: user.id))
         #expect(try await !store.direct.identities.unlink(provider: "google", userId: user.id))
         #expect(try await store.direct.identities.identity(provider: "google", subject: "g") == nil)

@@ -412,3 +412,26 @@ def test_the_cli_manages_server_keys_and_shows_identities(server):
     app_error(login(server, "api-key", {"key": made["key"]}), 401, "AuthError")
     gone = subprocess.run([BINARY, "api-keys", "revoke", made["id"]], env=server.env, cwd=server.dir, capture_output=True, text=True)
     assert gone.returncode != 0 and "no API key has that id" in gone.stderr
+
+
+def test_export_and_import_carry_identities_to_another_deployment(server, apple, google, tmp_path):
+    import subprocess
+    from harness import BINARY
+    sub = "001234." + uuid.uuid4().hex
+    made = ok(ParseClient(server).call("POST", "/users", {"authData": {"apple": {"id": sub, "token": apple.token(sub)}}}), 201)
+    export = str(tmp_path / "users.jsonl")
+    done = subprocess.run([BINARY, "export", export], env=server.env, cwd=server.dir, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    with open(export) as f:
+        lines = [json.loads(line) for line in f]
+    mine = next(line for line in lines if line["object_id"] == made["objectId"])
+    assert mine["identities"] == [{"provider": "apple", "subject": sub}] and "token" not in json.dumps(mine)
+    other = Server(env=identity_env(apple, google)).start()
+    try:
+        done = subprocess.run([BINARY, "import", "--format", "jsonl", export], env=other.env, cwd=other.dir, capture_output=True,
+                              text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        back = ok(ParseClient(other).call("POST", "/users", {"authData": {"apple": {"id": sub, "token": apple.token(sub)}}}), 200)
+        assert back["objectId"] == made["objectId"]
+    finally:
+        other.cleanup()

@@ -97,6 +97,11 @@ extension LatchkeyEngine {
 
     static func profileValue(_ profile: [String: String]) -> JSONValue { .object(profile.mapValues(JSONValue.string)) }
 
+    /// The identities of several accounts, by account (an export's page).
+    public func identities(ofUsers ids: [String]) async throws -> [String: [IdentityRecord]] {
+        Dictionary(grouping: try await reader.identities.identities(userIds: ids), by: \.userId)
+    }
+
     /// The account's identities, in the order they were linked.
     public func identities(of user: UserRecord) async throws -> [IdentityRecord] {
         try await reader.identities.identities(userId: user.id)

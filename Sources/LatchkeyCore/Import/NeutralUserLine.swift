@@ -15,17 +15,25 @@ public struct NeutralUserLine: Codable, Sendable {
     public var createdAt: String?
     public var updatedAt: String?
     public var lastLoginAt: String?
+    /// `[{provider, subject}]`: the ways in other than the password (anonymous, apple, google, ...).
+    public var identities: [Identity]?
+
+    public struct Identity: Codable, Sendable {
+        public var provider: String
+        public var subject: String
+    }
 
     enum CodingKeys: String, CodingKey {
         case id, objectId = "object_id", email, username, passwordHash = "password_hash", emailVerified = "email_verified", status
-        case attributes, createdAt = "created_at", updatedAt = "updated_at", lastLoginAt = "last_login_at"
+        case attributes, createdAt = "created_at", updatedAt = "updated_at", lastLoginAt = "last_login_at", identities
     }
 
-    public init(_ user: UserRecord) {
+    public init(_ user: UserRecord, identities: [IdentityRecord] = []) {
         id = user.id; objectId = user.objectId; email = user.email; username = user.username; passwordHash = user.passwordHash
         emailVerified = user.emailVerified; status = user.status.rawValue; attributes = user.attributes
         createdAt = ParseDate.string(user.createdAt); updatedAt = ParseDate.string(user.updatedAt)
         lastLoginAt = user.lastLoginAt.map(ParseDate.string)
+        self.identities = identities.isEmpty ? nil : identities.map { Identity(provider: $0.provider, subject: $0.subject) }
     }
 
     /// Nil, with the reason, when a field has the wrong form (an unknown status, a time that is not ISO 8601).
@@ -43,7 +51,8 @@ public struct NeutralUserLine: Codable, Sendable {
         }
         return .success(ImportedUser(line: line, id: id, objectId: objectId, email: email, username: username, passwordHash: passwordHash,
                                      emailVerified: emailVerified ?? false, status: status, attributes: attributes ?? [:],
-                                     createdAt: times[0], updatedAt: times[1], lastLoginAt: times[2]))
+                                     createdAt: times[0], updatedAt: times[1], lastLoginAt: times[2],
+                                     identities: (identities ?? []).map { ImportedIdentity(provider: $0.provider, subject: $0.subject) }))
     }
 }
 

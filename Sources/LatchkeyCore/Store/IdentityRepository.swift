@@ -7,6 +7,8 @@ public protocol IdentityRepository: Sendable {
     func identity(provider: String, subject: String) async throws -> IdentityRecord?
     /// The account's identities in the order they were linked.
     func identities(userId: String) async throws -> [IdentityRecord]
+    /// The identities of all these accounts in one trip (an export's page), each account's in link order.
+    func identities(userIds: [String]) async throws -> [IdentityRecord]
     /// Throws `StoreConflict.identityTaken` when any account holds `(provider, subject)`, and
     /// `.providerAlreadyLinked` when this account already has an identity of that provider.
     func link(_ identity: IdentityRecord) async throws
