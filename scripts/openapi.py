@@ -57,7 +57,7 @@ SCHEMAS = {
     # App Services (docs/app-services.md).
     "AppServicesError": obj(["error", "error_code"], error=S, error_code=S, link=S),
     "AppServicesBody": obj([], email=S, password=S, username=S, token=S, tokenId=S, arguments={"type": "array"},
-                           id_token=S, provider=S, options=ANY_OBJECT),
+                           id_token=S, authCode=S, key=S, provider=S, options=ANY_OBJECT),
     "AppLogin": obj(["access_token", "refresh_token", "user_id", "device_id"], access_token=S, refresh_token=S, user_id=S,
                     device_id=S),
     "AppProfile": obj(["user_id"], user_id=S, domain_id=S, identities={"type": "array"}, data=ANY_OBJECT, type=S),

@@ -27,7 +27,7 @@ func buildApplication(_ config: LatchkeyConfig) async throws -> Application<Rout
         }
     }
     let engine = try await LatchkeyEngine.start(store: runtime.store, settings: settings, mailComposer: composer,
-                                                functions: functions, keySetFetcher: HTTPKeySetFetcher(), logger: logger)
+                                                functions: functions, issuerClient: IssuerHTTPClient(), logger: logger)
 
     let transport: any MailTransport
     switch config.mail.transport {

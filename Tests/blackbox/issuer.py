@@ -23,6 +23,8 @@ class Issuer:
         self.keys = []  # (kid, private key), newest last; all published
         self.fetches = 0
         self.down = False
+        # Authorization codes this issuer will exchange (code -> subject), and the client secret it expects.
+        self.codes, self.client_secret = {}, "issuer-client-secret"
         self.rotate()
         self.port = free_port()
         issuer = self
@@ -42,6 +44,20 @@ class Issuer:
                 self.end_headers()
                 self.wfile.write(body)
 
+            def do_POST(self):
+                from urllib.parse import parse_qs
+                form = {k: v[0] for k, v in parse_qs(self.rfile.read(int(self.headers["Content-Length"])).decode()).items()}
+                sub = issuer.codes.pop(form.get("code"), None)
+                good = form.get("grant_type") == "authorization_code" and form.get("client_secret") == issuer.client_secret
+                status, body = (200, {"id_token": issuer.token(sub, aud=form["client_id"]), "access_token": "x"}) if sub and good \
+                    else (400, {"error": "invalid_grant"})
+                data = json.dumps(body).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
             def log_message(self, *args):
                 pass
 
@@ -51,6 +67,15 @@ class Issuer:
     @property
     def jwks_url(self):
         return f"http://127.0.0.1:{self.port}/keys"
+
+    @property
+    def token_url(self):
+        return f"http://127.0.0.1:{self.port}/token"
+
+    def code_for(self, sub):
+        code = "4/" + uuid.uuid4().hex
+        self.codes[code] = sub
+        return code
 
     def rotate(self):
         key = rsa.generate_private_key(public_exponent=65537, key_size=2048) if self.algorithm == "RS256" \

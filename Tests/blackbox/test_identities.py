@@ -32,10 +32,13 @@ def google():
     issuer.close()
 
 
-def identity_env(apple, google):
+def identity_env(apple, google, google_secret_file=None):
+    google_entry = {"audiences": [GOOGLE_AUD], "jwks_url": google.jwks_url}
+    if google_secret_file:
+        google_entry.update({"client_secret_file": google_secret_file, "token_url": google.token_url})
     return {
         "LATCHKEY_IDENTITIES_PROVIDERS": json.dumps({"apple": {"audiences": [APPLE_AUD], "jwks_url": apple.jwks_url},
-                                                     "google": {"audiences": [GOOGLE_AUD], "jwks_url": google.jwks_url}}),
+                                                     "google": google_entry}),
         "LATCHKEY_APP_SERVICES_APPS": json.dumps([{"id": APP, "confirmation": {"mode": "auto"}, "providers": PROVIDERS}]),
         "LATCHKEY_PARSE_APPS": json.dumps([{"id": APP_ID, "master_key": MASTER_KEY, "auth": ["anonymous", "apple", "google"]}]),
     }
@@ -45,7 +48,9 @@ def identity_env(apple, google):
 def server(apple, google, tmp_path_factory):
     token_file = tmp_path_factory.mktemp("admin") / "admin.token"
     token_file.write_text(ADMIN_TOKEN)
-    s = Server(env={**identity_env(apple, google), "LATCHKEY_ADMIN_TOKEN_FILE": str(token_file)}).start()
+    secret_file = token_file.parent / "google.secret"
+    secret_file.write_text(google.client_secret + "\n")
+    s = Server(env={**identity_env(apple, google, str(secret_file)), "LATCHKEY_ADMIN_TOKEN_FILE": str(token_file)}).start()
     yield s
     s.cleanup()
 
@@ -435,3 +440,12 @@ def test_export_and_import_carry_identities_to_another_deployment(server, apple,
         assert back["objectId"] == made["objectId"]
     finally:
         other.cleanup()
+
+
+def test_a_google_server_auth_code_is_exchanged_for_the_same_identity(server, google):
+    sub = uuid.uuid4().hex
+    by_code = login(server, "oauth2-google", {"authCode": google.code_for(sub)})
+    assert by_code.status_code == 200, by_code.text
+    # The id_token form reaches the same account.
+    assert login(server, "oauth2-google", {"id_token": google.token(sub)}).json()["user_id"] == by_code.json()["user_id"]
+    assert "refused" in app_error(login(server, "oauth2-google", {"authCode": "4/used-or-made-up"}), 401, "AuthError")

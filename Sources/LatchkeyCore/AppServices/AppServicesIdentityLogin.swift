@@ -6,12 +6,15 @@ public struct AppCredential: Sendable {
     public var idToken: String?
     /// `api-key`: a user's or a server key.
     public var key: String?
+    /// `oauth2-google`: a server auth code, exchanged for an ID token at Google's token endpoint.
+    public var authCode: String?
     /// `custom-token`: the operator's JWT.
     public var token: String?
     /// `custom-function`: the whole payload, Extended JSON already read (no `provider`, no `options`).
     public var payload: [String: JSONValue]?
-    public init(idToken: String? = nil, key: String? = nil, token: String? = nil, payload: [String: JSONValue]? = nil) {
-        self.idToken = idToken; self.key = key; self.token = token; self.payload = payload
+    public init(idToken: String? = nil, authCode: String? = nil, key: String? = nil, token: String? = nil,
+                payload: [String: JSONValue]? = nil) {
+        self.idToken = idToken; self.authCode = authCode; self.key = key; self.token = token; self.payload = payload
     }
 }
 
@@ -91,6 +94,9 @@ extension LatchkeyEngine {
             return try anonymousIdentity()
         }
         try await limit(.credentialPerIP, caller.ip, caller: caller)
+        if credential.idToken == nil, let code = credential.authCode {
+            return try await verifyIDToken(try await exchangeCode(code, provider: provider), provider: provider)
+        }
         return try await verifyIDToken(credential.idToken, provider: provider)
     }
 }

@@ -39,10 +39,11 @@ public final class LatchkeyEngine: Sendable {
     let rateLimiter = RateLimiter()
     /// One token strategy per configured OpenID issuer and custom JWT issuer, by provider name.
     let idTokenVerifiers: [String: IDTokenVerifier]
+    let codeExchanger: (any CodeExchanger)?
 
     private init(store: any Store, settings: EngineSettings, time: any TimeSource, logger: Logger,
                  serverKey: [UInt8], keyRing: SigningKeyRing, tenantId: String, mailComposer: MailComposer,
-                 functions: [String: any OperatorFunction], verifiers: [String: IDTokenVerifier]) {
+                 functions: [String: any OperatorFunction], verifiers: [String: IDTokenVerifier], codeExchanger: (any CodeExchanger)?) {
         self.store = store; self.settings = settings; self.time = time; self.logger = logger
         self.passwords = PasswordHashing(parameters: settings.passwords.scrypt, concurrency: settings.hashingConcurrency,
                                          queueLimit: settings.hashingQueueLimit)
@@ -54,11 +55,12 @@ public final class LatchkeyEngine: Sendable {
         self.mailComposer = mailComposer
         self.functions = functions
         self.idTokenVerifiers = verifiers
+        self.codeExchanger = codeExchanger
     }
 
     /// Loads the server key, tenant id and signing key from the store, creating them on first start.
     public static func start(store: any Store, settings: EngineSettings, mailComposer: MailComposer,
-                             functions: [String: any OperatorFunction] = [:], keySetFetcher: (any KeySetFetcher)? = nil,
+                             functions: [String: any OperatorFunction] = [:], issuerClient: (any KeySetFetcher & CodeExchanger)? = nil,
                              time: any TimeSource = SystemTime(), logger: Logger) async throws -> LatchkeyEngine {
         let now = time.now()
         // Insert-if-absent: replicas starting at once agree on one key, one tenant id and one first signing key.
@@ -82,8 +84,9 @@ public final class LatchkeyEngine: Sendable {
                               serverKey: [UInt8](bootstrap.0), keyRing: ring,
                               tenantId: String(decoding: bootstrap.1, as: UTF8.self), mailComposer: mailComposer,
                               functions: functions,
-                              verifiers: try await VerifierFactory.verifiers(settings.identities, fetcher: keySetFetcher, time: time,
-                                                                             logger: logger))
+                              verifiers: try await VerifierFactory.verifiers(settings.identities, fetcher: issuerClient, time: time,
+                                                                             logger: logger),
+                              codeExchanger: issuerClient)
     }
 
     // MARK: Shared rules

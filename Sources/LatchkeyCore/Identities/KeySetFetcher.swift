@@ -12,3 +12,26 @@ public struct FetchedKeySet: Sendable {
     public var maxAgeSeconds: Int?
     public init(body: [UInt8], maxAgeSeconds: Int?) { self.body = body; self.maxAgeSeconds = maxAgeSeconds }
 }
+
+/// Exchanges an authorization code at an issuer's token endpoint (Google's server auth code from App Services'
+/// `oauth2-google` `authCode`), outside any transaction.
+public protocol CodeExchanger: Sendable {
+    func exchange(code: String, with exchange: CodeExchange) async throws -> CodeExchangeAnswer
+}
+
+public enum CodeExchangeAnswer: Sendable, Equatable {
+    case idToken(String)
+    /// The issuer refused the code (used, expired, for another client).
+    case refused
+}
+
+/// Where and as whom a code is exchanged.
+public struct CodeExchange: Sendable, Equatable {
+    public var tokenURL: String
+    public var clientId: String
+    public var clientSecret: String
+    public var redirectURI: String?
+    public init(tokenURL: String, clientId: String, clientSecret: String, redirectURI: String? = nil) {
+        self.tokenURL = tokenURL; self.clientId = clientId; self.clientSecret = clientSecret; self.redirectURI = redirectURI
+    }
+}

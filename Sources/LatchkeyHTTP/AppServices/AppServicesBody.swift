@@ -12,11 +12,13 @@ struct AppServicesBody: JSONObjectBody, Sendable {
     var arguments: [JSONValue]?
     /// `oauth2-apple` and `oauth2-google` logins.
     var idToken: String?
+    /// `oauth2-google` with a server auth code.
+    var authCode: String?
     /// `api-key` logins.
     var key: String?
 
     enum CodingKeys: String, CodingKey {
-        case email, password, username, token, tokenId, arguments, key
+        case email, password, username, token, tokenId, arguments, key, authCode
         case idToken = "id_token"
     }
 }

@@ -6,7 +6,7 @@ import LatchkeyCore
 extension AppServicesRoutes {
     func identityLogin(_ provider: String, _ body: AppServicesBody, _ request: Request, _ caller: CallerInfo,
                        _ app: String) async throws -> Response {
-        try await identityLogin(provider, AppCredential(idToken: body.idToken, key: body.key, token: body.token), request, caller, app)
+        try await identityLogin(provider, AppCredential(idToken: body.idToken, authCode: body.authCode, key: body.key, token: body.token), request, caller, app)
     }
 
     /// `custom-function`: the body is the caller's own payload (Extended JSON), without `provider`; the SDK adds

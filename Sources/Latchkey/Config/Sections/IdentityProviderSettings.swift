@@ -16,9 +16,18 @@ struct IdentityProviderSettings: ConfigSection {
         var audiences: [String]?
         var trustEmail: Bool?
         var caFile: String?
+        var clientId: String?
+        var clientSecretFile: String?
+        var tokenURL: String?
+        var redirectURI: String?
 
         init(from decoder: any Decoder) throws {
-            let entry = try decoder.entryKeys(known: ["issuer", "jwks_url", "audiences", "trust_email", "ca_file"])
+            let entry = try decoder.entryKeys(known: ["issuer", "jwks_url", "audiences", "trust_email", "ca_file", "client_id",
+                                                      "client_secret_file", "token_url", "redirect_uri"])
+            clientId = try entry.optional("client_id")
+            clientSecretFile = try entry.optional("client_secret_file")
+            tokenURL = try entry.optional("token_url")
+            redirectURI = try entry.optional("redirect_uri")
             issuer = try entry.optional("issuer")
             jwksURL = try entry.optional("jwks_url")
             audiences = try entry.optional("audiences")
@@ -71,8 +80,19 @@ struct IdentityProviderSettings: ConfigSection {
         try checkKeySetURL(jwksURL, key: "\(key).jwks_url")
         let caFile = try readableFile(entry.caFile, key: "\(key).ca_file", folder: folder)
         // Apple and Google verify the addresses they put in tokens; another issuer is trusted only when configured so.
-        return OpenIDIssuer(name: name, issuers: issuers, jwksURL: jwksURL, audiences: audiences,
-                            trustsEmail: entry.trustEmail ?? (builtIn != nil), caFile: caFile)
+        var issuer = OpenIDIssuer(name: name, issuers: issuers, jwksURL: jwksURL, audiences: audiences,
+                                  trustsEmail: entry.trustEmail ?? (builtIn != nil), caFile: caFile)
+        if let file = try readableFile(entry.clientSecretFile, key: "\(key).client_secret_file", folder: folder) {
+            let secret = (try? String(contentsOfFile: file, encoding: .utf8))?.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+            guard !secret.isEmpty else { throw ConfigError(key: "\(key).client_secret_file", message: "is empty") }
+            guard let tokenURL = entry.tokenURL ?? (name == "google" ? "https://oauth2.googleapis.com/token" : nil) else {
+                throw ConfigError(key: "\(key).token_url", message: "is required with a client secret for a provider other than google")
+            }
+            try checkKeySetURL(tokenURL, key: "\(key).token_url")
+            issuer.codeExchange = CodeExchange(tokenURL: tokenURL, clientId: entry.clientId ?? audiences[0], clientSecret: secret,
+                                               redirectURI: entry.redirectURI)
+        }
+        return issuer
     }
 
     static func checkKeySetURL(_ text: String, key: String) throws {

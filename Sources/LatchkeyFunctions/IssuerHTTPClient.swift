@@ -5,9 +5,10 @@ import NIOCore
 import NIOSSL
 import Synchronization
 
-/// Fetches OpenID issuers' keys (JWKS) with async-http-client: TLS 1.2 or later, no redirects, a bounded time and
-/// size, and the operator's extra trust anchor for a private issuer.
-public final class HTTPKeySetFetcher: KeySetFetcher {
+/// Talks to OpenID issuers with async-http-client: fetches their keys (JWKS) and exchanges authorization codes at
+/// their token endpoint. TLS 1.2 or later, no redirects, a bounded time and size, and the operator's extra trust
+/// anchor for a private issuer.
+public final class IssuerHTTPClient: KeySetFetcher, CodeExchanger {
     static let timeout = TimeAmount.seconds(5)
     static let maxBytes = 256 * 1024
 
@@ -22,6 +23,31 @@ public final class HTTPKeySetFetcher: KeySetFetcher {
         guard response.status == .ok else { throw FetchFailed(status: Int(response.status.code)) }
         let body = try await response.body.collect(upTo: Self.maxBytes)
         return FetchedKeySet(body: Array(buffer: body), maxAgeSeconds: Self.maxAge(response.headers["Cache-Control"].joined(separator: ",")))
+    }
+
+    public func exchange(code: String, with exchange: CodeExchange) async throws -> CodeExchangeAnswer {
+        var form = URLComponents()
+        form.queryItems = [URLQueryItem(name: "grant_type", value: "authorization_code"), URLQueryItem(name: "code", value: code),
+                           URLQueryItem(name: "client_id", value: exchange.clientId),
+                           URLQueryItem(name: "client_secret", value: exchange.clientSecret)]
+        if let redirect = exchange.redirectURI { form.queryItems?.append(URLQueryItem(name: "redirect_uri", value: redirect)) }
+        // URLComponents leaves + and & alone inside values; a form body must escape them.
+        let body = (form.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B")
+        var request = HTTPClientRequest(url: exchange.tokenURL)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        request.headers.add(name: "Accept", value: "application/json")
+        request.body = .bytes(ByteBuffer(string: body))
+        let response = try await client(caFile: nil).execute(request, timeout: Self.timeout)
+        let answer = try await response.body.collect(upTo: Self.maxBytes)
+        guard response.status == .ok else {
+            // 4xx: the issuer refused the code (used, expired, for another client); anything else is the issuer's trouble.
+            if (400..<500).contains(response.status.code) { return .refused }
+            throw FetchFailed(status: Int(response.status.code))
+        }
+        guard case .object(let fields)? = JSONValue.decodeUntrusted(JSONValue.self, from: Data(buffer: answer)),
+              let idToken = fields["id_token"]?.stringValue else { return .refused }
+        return .idToken(idToken)
     }
 
     /// `max-age=N` of a Cache-Control header; nil when absent, or when the response may not be cached.
