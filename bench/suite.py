@@ -34,8 +34,10 @@ sys.path.insert(0, os.path.join(ROOT, "Tests", "blackbox"))
 import harness  # noqa: E402
 from conftest import sign_up  # noqa: E402
 from harness import CLIENT_ID, Server  # noqa: E402
+from issuer import GOOGLE_ISSUER, Issuer  # noqa: E402
 
 APP = "bench-app"
+GOOGLE_AUDIENCE = "bench.apps.googleusercontent.com"
 PASSWORD = "correct horse battery staple"
 REFERENCE = os.path.join(ROOT, ".build", "release", "ReferenceServer")
 REFRESH_CHAINS = 64  # token families fed to the refresh load; each connection keeps rotating one
@@ -134,9 +136,12 @@ def rss_mib(pid):
 LOG_LEVEL = "info"
 
 
-def start_server(postgres_url=None):
+def start_server(issuer, postgres_url=None):
     env = {"LATCHKEY_LOG_LEVEL": LOG_LEVEL, "LATCHKEY_LIMITS_ENABLED": "false",
-           "LATCHKEY_APP_SERVICES_APPS": json.dumps([{"id": APP, "confirmation": {"mode": "auto"}}])}
+           "LATCHKEY_APP_SERVICES_APPS": json.dumps([{"id": APP, "confirmation": {"mode": "auto"},
+                                                      "providers": ["local-userpass", "oauth2-google", "api-key"]}]),
+           # A loopback issuer signing the way Google does: its keys are fetched once, then every sign-in uses the cache.
+           "LATCHKEY_IDENTITIES_PROVIDERS": json.dumps({"google": {"audiences": [GOOGLE_AUDIENCE], "jwks_url": issuer.jwks_url}})}
     s = Server(env=env, postgres_url=postgres_url)
     # The shipped defaults: the default scrypt cost and the list, templates and pages embedded in the binary.
     for key in ("LATCHKEY_PASSWORDS_SCRYPT_LOG_N", "LATCHKEY_PASSWORDS_COMMON_LIST", "LATCHKEY_MAIL_TEMPLATES",
@@ -178,6 +183,26 @@ def run_paths(s, tokens_path, access_token, seconds, connections):
     return rows
 
 
+def run_identity_sign_ins(s, issuer, seconds, connections):
+    """ID-token and API-key logins beside the refresh row: each is one token check and one session write, no hashing."""
+    login = f"/api/client/v2.0/app/{APP}/auth/providers/{{}}/login"
+    headers = {"Content-Type": "application/json"}
+    rows = {}
+    token = issuer.token("bench-google-user", exp_in=3600)
+    fetches = issuer.fetches
+    rows["App Services login (Google ID token, cached keys)"] = wrk(
+        s.base, login.format("oauth2-google"), seconds, connections, method="POST", headers=headers,
+        body=json.dumps({"provider": "oauth2-google", "id_token": token}), pid=s.proc.pid)
+    rows["App Services login (Google ID token, cached keys)"]["key_fetches"] = issuer.fetches - fetches
+    user = requests.post(f"{s.base}{login.format('local-userpass')}", json={"username": "signin@example.com", "password": PASSWORD},
+                         timeout=60).json()
+    key = requests.post(f"{s.base}/api/client/v2.0/auth/api_keys", json={"name": f"bench-{uuid.uuid4().hex[:6]}"},
+                        headers={"Authorization": f"Bearer {user['refresh_token']}"}, timeout=10).json()["key"]
+    rows["App Services login (user API key)"] = wrk(s.base, login.format("api-key"), seconds, connections, method="POST",
+                                                    headers=headers, body=json.dumps({"provider": "api-key", "key": key}), pid=s.proc.pid)
+    return rows
+
+
 def run_sign_in(s, seconds):
     # Hashing is bound by the cores, so sign-in gets two connections per core and a long timeout: more would only
     # queue in the hashing pool (and be refused by it, as designed), not go faster.
@@ -194,7 +219,8 @@ def settled_rss(pid):
 
 def measure(label, seconds, connections, postgres_url=None):
     reference = reference_row(seconds, connections)
-    s = start_server(postgres_url)
+    issuer = Issuer(GOOGLE_ISSUER, GOOGLE_AUDIENCE)
+    s = start_server(issuer, postgres_url)
     workdir = tempfile.mkdtemp(prefix="latchkey-bench-")
     try:
         time.sleep(2)  # let start-up work (migrations, key load) settle
@@ -207,6 +233,7 @@ def measure(label, seconds, connections, postgres_url=None):
         tokens_path, access_token = fixtures(s, workdir, first=False)
         run_paths(s, tokens_path, access_token, seconds, connections)
         memory["after_second_loads_mib"] = settled_rss(s.proc.pid)
+        rows.update(run_identity_sign_ins(s, issuer, seconds, connections))
         rows["App Services login (scrypt, default cost)"] = run_sign_in(s, seconds)
         # Each hash at the default cost takes 128 MiB while it runs; it is returned to the system when it ends.
         memory["after_sign_in_mib"] = settled_rss(s.proc.pid)
@@ -217,6 +244,7 @@ def measure(label, seconds, connections, postgres_url=None):
         return {"store": label, "reference": reference, "paths": rows, "memory": memory}
     finally:
         s.cleanup()
+        issuer.close()
         shutil.rmtree(workdir, ignore_errors=True)
 
 

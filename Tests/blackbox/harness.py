@@ -139,3 +139,12 @@ class Server:
                 return match.group(1)
             time.sleep(0.05)
         raise AssertionError(f"no mail to {to}")
+
+
+def send_json(handler, status, data):
+    """Answers a test server's request (http.server) with JSON bytes."""
+    handler.send_response(status)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Content-Length", str(len(data)))
+    handler.end_headers()
+    handler.wfile.write(data)

@@ -11,7 +11,7 @@ import jwt
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from jwt.algorithms import ECAlgorithm, RSAAlgorithm
 
-from harness import free_port
+from harness import free_port, send_json
 
 APPLE_ISSUER = "https://appleid.apple.com"
 GOOGLE_ISSUER = "https://accounts.google.com"
@@ -51,12 +51,7 @@ class Issuer:
                 good = form.get("grant_type") == "authorization_code" and form.get("client_secret") == issuer.client_secret
                 status, body = (200, {"id_token": issuer.token(sub, aud=form["client_id"]), "access_token": "x"}) if sub and good \
                     else (400, {"error": "invalid_grant"})
-                data = json.dumps(body).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                send_json(self, status, json.dumps(body).encode())
 
             def log_message(self, *args):
                 pass

@@ -9,7 +9,7 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, HTTPServer
 
-from harness import free_port
+from harness import free_port, send_json
 
 
 class SignedWebhook:
@@ -29,12 +29,7 @@ class SignedWebhook:
                 request = json.loads(body)
                 receiver.received.append({"body": request, "valid": valid})
                 answer = decide(request, valid)
-                data = answer if isinstance(answer, bytes) else json.dumps(answer).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                send_json(self, 200, answer if isinstance(answer, bytes) else json.dumps(answer).encode())
 
             def log_message(self, *args):
                 pass
