@@ -232,3 +232,24 @@ def test_a_google_server_auth_code_is_exchanged_for_the_same_identity(server, go
     # The id_token form reaches the same account.
     assert login(server, "oauth2-google", {"id_token": google.token(sub)}).json()["user_id"] == by_code.json()["user_id"]
     assert "refused" in app_error(login(server, "oauth2-google", {"authCode": "4/used-or-made-up"}), 401, "AuthError")
+
+
+def test_an_anonymous_user_links_an_email_and_password_and_keeps_its_id(server):
+    anonymous = login(server, "anon-user").json()
+    email = f"{uuid.uuid4().hex[:10]}@example.com"
+    base = f"{server.base}/api/client/v2.0/app/{APP}/auth/providers/local-userpass"
+    # What realm-core does: register the address, then link the credentials onto the current user.
+    assert requests.post(f"{base}/register", json={"email": email, "password": "correct horse battery"}, timeout=10).status_code == 201
+    linked = requests.post(f"{base}/login?link=true", json={"username": email, "password": "correct horse battery"},
+                           headers={"Authorization": f"Bearer {anonymous['access_token']}"}, timeout=10)
+    assert linked.status_code == 200, linked.text
+    assert linked.json()["user_id"] == anonymous["user_id"]
+    me = profile(server, linked.json()["access_token"])
+    assert [i["provider_type"] for i in me["identities"]] == ["anon-user", "local-userpass"] and me["data"]["email"] == email
+    again = requests.post(f"{base}/login", json={"username": email, "password": "correct horse battery"}, timeout=10)
+    assert again.json()["user_id"] == anonymous["user_id"]
+    # A second address on the same user, or a wrong password, is refused.
+    other = login(server, "anon-user").json()
+    wrong = requests.post(f"{base}/login?link=true", json={"username": email, "password": "not the password"},
+                          headers={"Authorization": f"Bearer {other['access_token']}"}, timeout=10)
+    assert wrong.status_code == 401

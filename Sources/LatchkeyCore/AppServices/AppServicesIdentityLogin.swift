@@ -112,3 +112,43 @@ extension LatchkeyEngine {
         }
     }
 }
+
+extension LatchkeyEngine {
+    /// `local-userpass` with `?link=true`: the SDK registers the address first (an account of its own here), then links
+    /// it. The address and password move onto the access token's account, which keeps its id and data, and the
+    /// registration's account goes. A registration anyone has signed into, or that holds identities of its own, is
+    /// another user's: `.identityTaken`.
+    public func appLinkPassword(appId: String, username: String?, password: String?, accessToken: String?,
+                                caller: CallerInfo) async throws -> AppLogin {
+        let app = try requireApp(appId)
+        guard let accessToken else { throw LatchkeyError.sessionInvalid }
+        let (claims, target) = try await authenticatedAccess(accessToken, audience: .appServices)
+        guard claims.aud == app.id, let sessionId = claims.sid else { throw LatchkeyError.sessionInvalid }
+        guard target.passwordHash == nil, target.email == nil else { throw LatchkeyError.providerAlreadyLinked }
+        try await limit(.credentialPerIP, caller.ip, caller: caller)
+        guard let password, !password.isEmpty else { throw LatchkeyError.invalidCredentials }
+        guard let email = username.flatMap(EmailAddress.normalize), let registered = try await reader.users.find(email: email),
+              registered.status == .active else {
+            try await refuseAfterDummyCheck(password)
+        }
+        _ = try await checkPassword(password, for: registered, caller: caller)
+        try await transaction { tx in
+            guard let source = try await tx.users.find(id: registered.id), var user = try await tx.users.find(id: target.id),
+                  user.status == .active else { throw LatchkeyError.sessionInvalid }
+            guard source.id != user.id else { return }
+            guard source.lastLoginAt == nil, try await tx.identities.identities(userId: source.id).isEmpty else {
+                throw LatchkeyError.identityTaken
+            }
+            try await tx.users.delete(id: source.id)
+            user.email = source.email
+            user.passwordHash = source.passwordHash
+            user.emailVerified = source.emailVerified
+            user.updatedAt = self.time.now()
+            try await tx.users.update(user)
+            try await self.audit(tx, "identity_linked", caller: caller, userId: user.id, email: user.email, detail: "local-userpass")
+        }
+        let deviceId = claims.baas_device_id ?? "000000000000000000000000"
+        return AppLogin(accessToken: try appAccessToken(user: target, appId: app.id, sessionId: sessionId, deviceId: deviceId),
+                        refreshToken: "", userId: target.id, deviceId: deviceId)
+    }
+}

@@ -34,6 +34,9 @@ struct AppServicesRoutes: Sendable {
                 if path == "login", LatchkeyEngine.isAppIdentityProvider(provider) {
                     return try await identityLogin(provider, body, request, caller, app)
                 }
+                if path == "login", provider == "local-userpass", request.uri.queryParameters.get("link") == "true" {
+                    return try await linkPassword(body, request, caller, app)
+                }
                 guard provider == "local-userpass" else {
                     return AppServicesError.body(.notFound, "AuthProviderNotFound", "authentication provider not found")
                 }

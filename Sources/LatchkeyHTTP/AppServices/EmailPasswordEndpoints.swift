@@ -45,24 +45,31 @@ extension AppServicesRoutes {
         Self.loginAnswer(try await engine.appLogin(appId: app, username: body.username, password: body.password, caller: caller))
     }
 
-    /// Every way into the account, in link order: its email and password first (when it has them), then its
-    /// identities. realm-core counts a user as anonymous exactly when the only one listed is `anon-user`.
+    /// Every way into the account, in link order. realm-core counts a user as anonymous exactly when the only one
+    /// listed is `anon-user`.
     func profile(_ accessToken: String?) async throws -> Response {
         guard let accessToken else { throw LatchkeyError.sessionInvalid }
         let user = try await engine.userForAccessToken(accessToken, audience: .appServices)
         var identities: [JSONValue] = []
         var isServer = false
+        // In link order: identities the account was made with, then its email and password, then later links.
+        let linked = try await engine.identities(of: user)
+        let bornWith = linked.filter { $0.createdAt <= user.createdAt }, later = linked.filter { $0.createdAt > user.createdAt }
+        func list(_ records: [IdentityRecord]) {
+            for identity in records {
+                isServer = isServer || identity.provider == "api-key"
+                let type = engine.appProviderType(identity.provider)
+                identities.append(.object(["id": .string(identity.subject), "provider_type": .string(type), "provider_id": .string(type)]))
+            }
+        }
+        list(bornWith)
         if user.passwordHash != nil, let email = user.email {
             // A stable identity id distinct from the user id, as the hosted service has.
             let id = String(Digest.sha256(Array("identity:local-userpass:\(user.id)".utf8)).hex.prefix(24))
             identities.append(.object(["id": .string(id), "provider_type": "local-userpass", "provider_id": "local-userpass",
                                        "provider_data": .object(["email": .string(email)])]))
         }
-        for identity in try await engine.identities(of: user) {
-            isServer = isServer || identity.provider == "api-key"
-            let type = engine.appProviderType(identity.provider)
-            identities.append(.object(["id": .string(identity.subject), "provider_type": .string(type), "provider_id": .string(type)]))
-        }
+        list(later)
         // Profile values must be strings (realm-core reads them as such).
         var data: [String: JSONValue] = [:]
         if let email = user.email { data["email"] = .string(email) }

@@ -36,6 +36,14 @@ extension AppServicesRoutes {
         init(from decoder: any Decoder) throws { fields = try [String: JSONValue](from: decoder) }
     }
 
+    /// `local-userpass/login?link=true`: the registered address and password join the access token's user.
+    func linkPassword(_ body: AppServicesBody, _ request: Request, _ caller: CallerInfo, _ app: String) async throws -> Response {
+        let login = try await engine.appLinkPassword(appId: app, username: body.username, password: body.password,
+                                                     accessToken: BearerToken.read(request), caller: caller)
+        return JSONResponse.ok(["access_token": .string(login.accessToken), "user_id": .string(login.userId),
+                                "device_id": .string(login.deviceId)])
+    }
+
     static func loginAnswer(_ login: AppLogin) -> Response {
         JSONResponse.ok(["access_token": .string(login.accessToken), "refresh_token": .string(login.refreshToken),
                          "user_id": .string(login.userId), "device_id": .string(login.deviceId)])
