@@ -40,6 +40,11 @@ struct AdminErrors: ErrorRenderer {
             return Self.answer(.badRequest, "invalid_request", reason)
         case LatchkeyError.unknownClient:
             return Self.answer(.notFound, "app_not_found", "No App Services app has that id.")
+        case let error as MalformedRequest:
+            let what = error.expected.map { "\(error.what) must be \($0)" } ?? "the body must be a JSON object of the operation's fields"
+            return Self.answer(.badRequest, "invalid_request", what)
+        case let error as UnsupportedMediaType:
+            return Self.answer(.unsupportedMediaType, "invalid_request", error.message)
         case LatchkeyEngine.KeyRevocationError.unknownKey:
             return Self.answer(.notFound, "key_not_found", "No signing key has that kid (see GET /admin/v1/keys).")
         case let error as LatchkeyError where error == .storeFailure:
