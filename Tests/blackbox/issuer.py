@@ -2,6 +2,7 @@
 Google (RS256, two issuer spellings, `email_verified` a boolean) do, and serves its keys as a JWKS with a
 Cache-Control max-age. It counts key fetches, can rotate to a new key, and can go down."""
 import json
+import ssl
 import threading
 import time
 import uuid
@@ -18,7 +19,8 @@ GOOGLE_ISSUER = "https://accounts.google.com"
 
 
 class Issuer:
-    def __init__(self, iss, audience, algorithm="RS256", max_age=3600):
+    def __init__(self, iss, audience, algorithm="RS256", max_age=3600, tls=None):
+        """`tls`: (certificate, key) files to serve the keys over HTTPS, as a private issuer does."""
         self.iss, self.audience, self.algorithm, self.max_age = iss, audience, algorithm, max_age
         self.keys = []  # (kid, private key), newest last; all published
         self.fetches = 0
@@ -57,11 +59,17 @@ class Issuer:
                 pass
 
         self.server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+        self.scheme = "http"
+        if tls:
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(*tls)
+            self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
+            self.scheme = "https"
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
     @property
     def jwks_url(self):
-        return f"http://127.0.0.1:{self.port}/keys"
+        return f"{self.scheme}://127.0.0.1:{self.port}/keys"
 
     @property
     def token_url(self):

@@ -253,3 +253,29 @@ def test_an_anonymous_user_links_an_email_and_password_and_keeps_its_id(server):
     wrong = requests.post(f"{base}/login?link=true", json={"username": email, "password": "not the password"},
                           headers={"Authorization": f"Bearer {other['access_token']}"}, timeout=10)
     assert wrong.status_code == 401
+
+
+def test_a_private_issuer_is_reached_over_https_with_its_own_trust_anchor(tmp_path):
+    """Any OpenID issuer the operator names, here one whose HTTPS certificate only `ca_file` vouches for."""
+    from smtp_relay import make_certificate
+    cert, key = make_certificate(str(tmp_path))
+    corp = Issuer("https://id.corp.example", "corp-app", algorithm="ES256", tls=(cert, key))
+    servers = []
+    try:
+        def start(**extra):
+            provider = {"issuer": "https://id.corp.example", "jwks_url": corp.jwks_url, "audiences": ["corp-app"], **extra}
+            s = Server(env={"LATCHKEY_IDENTITIES_PROVIDERS": json.dumps({"corp": provider}),
+                            "LATCHKEY_PARSE_APPS": json.dumps([{"id": "myAppId", "auth": ["corp"]}])}).start()
+            servers.append(s)
+            return s
+        trusting, untrusting = start(ca_file=cert), start()
+        sub = uuid.uuid4().hex
+        body = {"authData": {"corp": {"id": sub, "id_token": corp.token(sub)}}}
+        made = ok(ParseClient(trusting).call("POST", "/users", body), 201)
+        assert ok(ParseClient(trusting).call("POST", "/users", body), 200)["objectId"] == made["objectId"]
+        # Without the anchor the keys cannot be fetched: the issuer is unreachable, not the token wrong.
+        error(ParseClient(untrusting).call("POST", "/users", body), 141)
+    finally:
+        for s in servers:
+            s.cleanup()
+        corp.close()

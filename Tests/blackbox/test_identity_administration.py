@@ -139,3 +139,15 @@ def test_export_and_import_carry_identities_to_another_deployment(server, apple,
         assert back["objectId"] == made["objectId"]
     finally:
         other.cleanup()
+
+
+def test_guessing_api_keys_is_limited_per_address(apple, google):
+    """API keys are 64 random characters, so guessing is hopeless; still, each guess is a credential check, limited per
+    address like passwords (30 a minute by default)."""
+    env = {**identity_env(apple, google), "LATCHKEY_LIMITS_ENABLED": "true"}
+    s = Server(env=env).start()
+    try:
+        answers = [login(s, "api-key", {"key": "guess-" + uuid.uuid4().hex}).status_code for _ in range(32)]
+        assert answers[:30] == [401] * 30 and answers[-1] == 429, answers
+    finally:
+        s.cleanup()

@@ -6,6 +6,7 @@ import re
 import signal
 import threading
 import time
+import uuid
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -133,6 +134,21 @@ def test_parallel_sign_ups_on_both_make_one_account_per_username_and_per_email(p
         for r in outcomes:
             if r.status_code == 400:
                 error(r, lost)
+
+
+def test_one_identity_signed_up_on_both_replicas_at_once_is_one_account(pair):
+    """The same anonymous authData sent to both replicas at once: every answer names one objectId (one 201, the rest
+    logins into it), and the accounts table holds one."""
+    device = str(uuid.uuid4())
+
+    def create(i):
+        return ParseClient(pair[i % 2]).call("POST", "/users", {"authData": {"anonymous": {"id": device}}})
+
+    with ThreadPoolExecutor(8) as pool:
+        outcomes = list(pool.map(create, range(8)))
+    assert all(r.status_code in (200, 201) for r in outcomes), [r.text for r in outcomes]
+    assert [r.status_code for r in outcomes].count(201) == 1, [r.status_code for r in outcomes]
+    assert len({r.json()["objectId"] for r in outcomes}) == 1
 
 
 def test_a_code_and_a_refresh_token_are_redeemed_once_under_parallel_use(pair, relay):
