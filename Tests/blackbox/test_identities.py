@@ -8,7 +8,7 @@ import pytest
 import requests
 
 from harness import Server
-from identity_support import APP, APPLE_AUD, app_error, identity_env, login, profile, user_count
+from identity_support import ADMIN_TOKEN, APP, APPLE_AUD, admin, app_error, identity_env, login, profile, user_count
 from identity_support import apple, google, server  # noqa: F401 (fixtures)
 from issuer import APPLE_ISSUER, Issuer
 from parse_client import ParseClient, error, login_signup_response, ok
@@ -279,3 +279,43 @@ def test_a_private_issuer_is_reached_over_https_with_its_own_trust_anchor(tmp_pa
         for s in servers:
             s.cleanup()
         corp.close()
+
+
+def test_a_verified_address_joins_an_account_only_when_the_operator_allows_it(apple, google, tmp_path):
+    email = f"{uuid.uuid4().hex[:10]}@example.com"
+    (tmp_path / "admin.token").write_text(ADMIN_TOKEN)
+    base = lambda s: f"{s.base}/api/client/v2.0/app/{APP}/auth/providers/local-userpass"  # noqa: E731
+    for joins in (False, True):
+        env = {**identity_env(apple, google), "LATCHKEY_IDENTITIES_LINK_BY_VERIFIED_EMAIL": str(joins).lower(),
+               "LATCHKEY_ADMIN_TOKEN_FILE": str(tmp_path / "admin.token")}
+        s = Server(env=env).start()
+        try:
+            assert requests.post(f"{base(s)}/register", json={"email": email, "password": "correct horse battery"}, timeout=10).status_code == 201
+            owner = requests.post(f"{base(s)}/login", json={"username": email, "password": "correct horse battery"}, timeout=10).json()
+            # The app confirms at once without a mail, so the address is not verified until the operator says so.
+            assert admin(s, "POST", f"/users/{email}/verify-email").status_code == 200
+            sub = uuid.uuid4().hex
+            r = login(s, "oauth2-apple", {"id_token": apple.token(sub, email=email)})
+            assert r.status_code == 200, r.text
+            me = profile(s, r.json()["access_token"])
+            if joins:
+                assert r.json()["user_id"] == owner["user_id"]
+                assert [i["provider_type"] for i in me["identities"]] == ["local-userpass", "oauth2-apple"]
+            else:
+                # An account of its own, without the address another account holds.
+                assert r.json()["user_id"] != owner["user_id"] and "email" not in me["data"]
+            # An unverified claim never joins.
+            other = login(s, "oauth2-apple", {"id_token": apple.token(uuid.uuid4().hex, email=email, verified=False)})
+            assert other.json()["user_id"] != owner["user_id"]
+        finally:
+            s.cleanup()
+
+
+def test_an_app_services_user_deletes_itself(server):
+    anonymous = login(server, "anon-user").json()
+    r = requests.delete(f"{server.base}/api/client/v2.0/auth/delete", headers={"Authorization": f"Bearer {anonymous['access_token']}"},
+                        timeout=10)
+    assert r.status_code == 200 and r.content == b""
+    refreshed = requests.post(f"{server.base}/api/client/v2.0/auth/session",
+                              headers={"Authorization": f"Bearer {anonymous['refresh_token']}"}, timeout=10)
+    app_error(refreshed, 401, "InvalidSession")
