@@ -97,6 +97,10 @@ extension PostgresRepositories {
         return .locked(until: try row.value("locked_until", as: Date?.self) ?? now)
     }
 
+    func noteSignIn(userId: String, at: Date) async throws {
+        try await rows("UPDATE users SET last_login_at = \(at), failed_login_count = 0, locked_until = NULL WHERE id = \(userId)")
+    }
+
     func lock(userId: String, until: Date) async throws {
         try await rows("UPDATE users SET locked_until = \(until) WHERE id = \(userId)")
     }

@@ -76,6 +76,13 @@ extension SQLiteRepositories {
         }
     }
 
+    func noteSignIn(userId: String, at: Date) async throws {
+        try await write { db in
+            try db.execute(sql: "UPDATE users SET last_login_at = ?, failed_login_count = 0, locked_until = NULL WHERE id = ?",
+                           arguments: [StoredDate.text(at), userId])
+        }
+    }
+
     func lock(userId: String, until: Date) async throws {
         try await write { try $0.execute(sql: "UPDATE users SET locked_until = ? WHERE id = ?", arguments: [until, userId]) }
     }

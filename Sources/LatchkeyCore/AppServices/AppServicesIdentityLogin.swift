@@ -43,12 +43,11 @@ extension LatchkeyEngine {
         if providerType == "api-key" {
             guard app.providers.contains(providerType) else { throw LatchkeyError.providerNotEnabled(providerType) }
             // A user key signs in as its owner, a server key as the account made with it.
-            let (key, user) = try await apiKeyAccount(credential.key, app: app, caller: caller)
-            return try await transaction { tx in
-                guard let stored = try await tx.users.find(id: user.id) else { throw LatchkeyError.invalidCredentials }
-                let current = try await self.recordSignIn(stored, rehash: nil, method: "api-key \(key.id)", caller: caller, in: tx)
-                return try await self.openAppSession(for: current, app: app, in: tx)
-            }
+            var (key, user) = try await apiKeyAccount(credential.key, app: app, caller: caller)
+            // Like a refresh: single writes joining the group commit, no transaction.
+            try await noteSignIn(&user, method: "api-key \(key.id)", caller: caller)
+            let signedIn = user
+            return try await standaloneWrite { direct in try await self.openAppSession(for: signedIn, app: app, in: direct) }
         }
         let identity = try await appIdentity(app: app, providerType: providerType, credential: credential, caller: caller)
         return try await signIn(with: identity, caller: caller) { login, tx in try await self.openAppSession(for: login.user, app: app, in: tx) }

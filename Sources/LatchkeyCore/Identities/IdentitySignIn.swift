@@ -56,14 +56,43 @@ extension LatchkeyEngine {
     }
 
     /// `signIn(with:)` in a transaction of its own. Two first sign-ins of one identity racing each make an account;
-    /// the identity's key lets one commit, and the other is then an ordinary sign-in into it.
+    /// the identity's key lets one commit, and the other is then an ordinary sign-in into it. An identity already known,
+    /// of an active account, with no profile to copy, takes the path every later sign-in takes: reads, then single
+    /// writes that join the store's group commit, as a refresh does (`signInKnown`).
     func signIn<T: Sendable>(with identity: VerifiedIdentity, caller: CallerInfo,
                              then finish: @escaping @Sendable (IdentityLogin, any Repositories) async throws -> T) async throws -> T {
+        if identity.profile.isEmpty, let user = try await signInKnown(identity, caller: caller) {
+            return try await standaloneWrite { direct in try await finish(IdentityLogin(user: user, created: false), direct) }
+        }
         do {
             return try await transaction { tx in try await finish(try await self.signIn(with: identity, caller: caller, in: tx), tx) }
         } catch LatchkeyError.identityTaken {
             return try await transaction { tx in try await finish(try await self.signIn(with: identity, caller: caller, in: tx), tx) }
         }
+    }
+
+    /// A sign-in through an identity that names an existing, active account, without a transaction: the account's
+    /// last sign-in (and the identity's last use, at most hourly: it is what the idle sweep reads) as single writes,
+    /// then the audit event. Nil when the identity is unknown. The caller's next write (the session) is its own.
+    func signInKnown(_ identity: VerifiedIdentity, caller: CallerInfo) async throws -> UserRecord? {
+        guard let known = try await reader.identities.identity(provider: identity.provider, subject: identity.subject) else { return nil }
+        guard var user = try await reader.users.find(id: known.userId), user.status == .active else { throw LatchkeyError.invalidCredentials }
+        try await noteSignIn(&user, method: identity.provider, caller: caller)
+        if time.now().timeIntervalSince(known.lastUsedAt) >= 3600 {
+            try await standaloneWrite { try await $0.identities.touch(provider: identity.provider, subject: identity.subject, at: self.time.now()) }
+        }
+        return user
+    }
+
+    /// What a sign-in without a password records, as single writes outside any transaction: the time and the audit event.
+    func noteSignIn(_ user: inout UserRecord, method: String, caller: CallerInfo) async throws {
+        let now = time.now(), id = user.id, email = user.email
+        try await standaloneWrite { try await $0.users.noteSignIn(userId: id, at: now) }
+        try await standaloneWrite { try await self.audit($0, "sign_in", caller: caller, userId: id, email: email, detail: method) }
+        user.lastLoginAt = now
+        user.failedLoginCount = 0
+        user.lockedUntil = nil
+        EngineMetrics.signIn(caller.dialect, "success")
     }
 
     /// Adds `identity` to `user`. Already theirs: nothing to do. Another account's: `.identityTaken`. An anonymous

@@ -39,7 +39,8 @@ actor KeySetCache {
         if let keys, now < keys.freshUntil, let kind = keys.kinds[kid] { return (keys.collection, kind.type, kind.algorithm) }
         var fetchFailed = false
         if let running = inFlight {
-            _ = try? await running.value
+            // A fetch under way: wait for it and take its keys (the caller that started it may resume after us).
+            if let fetched = try? await running.value { keys = fetched } else { fetchFailed = true }
         } else if lastAttempt.map({ now.timeIntervalSince($0) >= Self.refetchInterval }) ?? true {
             lastAttempt = now
             let task = Task { [url, caFile, fetcher] in try await Self.parse(try await fetcher.fetch(url, caFile: caFile), at: now) }

@@ -29,6 +29,14 @@ extension LatchkeyEngine {
             known = true
         }
         if !known { try await limit(.signUpPerIP, caller.ip, caller: caller) }
+        // One identity already known: every later sign-in, without a transaction (as App Services' logins).
+        if verified.count == 1, known, verified[0].profile.isEmpty, let user = try await signInKnown(verified[0], caller: caller) {
+            let session = try await standaloneWrite { direct in
+                try await self.openParseSession(for: user, app: app, installationId: installationId, action: "login",
+                                                authProvider: verified[0].provider, in: direct)
+            }
+            return (session, false)
+        }
         @Sendable func attempt() async throws -> (login: ParseLogin, created: Bool) {
             try await transaction { tx in
                 var owners: [String: VerifiedIdentity] = [:]

@@ -24,6 +24,8 @@ public protocol UserRepository: Sendable {
     func lock(userId: String, until: Date) async throws
     /// Forgets counted attempts and any lock.
     func clearPasswordAttempts(userId: String) async throws
+    /// Records a sign-in that checked no password (an identity, an API key): the time, and no counted attempts or lock.
+    func noteSignIn(userId: String, at: Date) async throws
 }
 
 /// Identifiers to look up together (emails normalized, usernames case-folded).
