@@ -319,3 +319,16 @@ def test_an_app_services_user_deletes_itself(server):
     refreshed = requests.post(f"{server.base}/api/client/v2.0/auth/session",
                               headers={"Authorization": f"Bearer {anonymous['refresh_token']}"}, timeout=10)
     app_error(refreshed, 401, "InvalidSession")
+
+
+def test_parse_sign_up_with_auth_data_and_a_password_keeps_both(server):
+    """ParseSwift's instance signup() on a user that already has authData sends both; a new account gets both."""
+    c = ParseClient(server)
+    username, device = "both" + uuid.uuid4().hex[:6], str(uuid.uuid4())
+    made = login_signup_response(ok(c.call("POST", "/users", {"username": username, "password": "correct horse 9",
+                                                              "authData": {"anonymous": {"id": device}}}), 201))
+    assert made["username"] == username
+    assert ok(c.call("POST", "/login", {"username": username, "password": "correct horse 9"}))["objectId"] == made["objectId"]
+    # Once the identity is known, the body's username and password are ignored (a login), as Parse Server does.
+    again = ok(c.call("POST", "/users", {"username": "someone-else", "password": "x", "authData": {"anonymous": {"id": device}}}), 200)
+    assert again["objectId"] == made["objectId"] and again["username"] == username

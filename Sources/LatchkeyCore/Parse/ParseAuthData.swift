@@ -15,9 +15,10 @@ extension LatchkeyEngine {
     }
 
     /// `POST users` with `authData`: the account those identities belong to (a login) or a new one holding them (a
-    /// sign-up, `created`). Identities of two different accounts are `.identityTaken`.
-    public func parseAuthDataLogin(app: ParseApp, authData: [String: [String: String]], installationId: String?,
-                                   caller: CallerInfo) async throws -> (login: ParseLogin, created: Bool) {
+    /// sign-up, `created`). Identities of two different accounts are `.identityTaken`. A username and password sent
+    /// along (ParseSwift's instance `signup()`) are the new account's; a login ignores them, as Parse Server does.
+    public func parseAuthDataLogin(app: ParseApp, authData: [String: [String: String]], username: String? = nil, password: String? = nil,
+                                   installationId: String?, caller: CallerInfo) async throws -> (login: ParseLogin, created: Bool) {
         guard !authData.isEmpty else { throw LatchkeyError.providerNotEnabled("authData") }
         try await limit(.credentialPerIP, caller.ip, caller: caller)
         var identities: [VerifiedIdentity] = []
@@ -29,6 +30,17 @@ extension LatchkeyEngine {
             known = true
         }
         if !known { try await limit(.signUpPerIP, caller.ip, caller: caller) }
+        // Checked and hashed before the transaction, only for a sign-up that brings them.
+        var chosen: (username: String?, hash: String?) = (nil, nil)
+        if !known, let username, !username.isEmpty {
+            let name = try requireUsername(username)
+            if try await reader.users.find(username: name) != nil { throw LatchkeyError.usernameTaken }
+            chosen.username = name
+        }
+        if !known, let password, !password.isEmpty {
+            chosen.hash = try await passwords.hash(requireAcceptablePassword(password, identifiers: [chosen.username]))
+        }
+        let account = chosen
         // One identity already known: every later sign-in, without a transaction (as App Services' logins).
         if verified.count == 1, known, verified[0].profile.isEmpty, let user = try await signInKnown(verified[0], caller: caller) {
             let session = try await standaloneWrite { direct in
@@ -47,7 +59,12 @@ extension LatchkeyEngine {
                 }
                 guard owners.count <= 1 else { throw LatchkeyError.identityTaken }
                 let first = owners.first?.value ?? verified[0]
-                let login = try await self.signIn(with: first, caller: caller, in: tx)
+                var login = try await self.signIn(with: first, caller: caller, in: tx)
+                if login.created, account.username != nil || account.hash != nil {
+                    if let name = account.username { login.user.setUsername(name) }
+                    if let hash = account.hash { login.user.passwordHash = hash }
+                    try await tx.users.update(login.user)
+                }
                 for identity in verified where identity != first { try await self.link(identity, to: login.user, caller: caller, in: tx) }
                 let session = try await self.openParseSession(for: login.user, app: app, installationId: installationId,
                                                               action: login.created ? "signup" : "login",

@@ -31,8 +31,9 @@ extension ParseRoutes {
         let call = request.call
         let entries = try Self.authDataEntries(authData).compactMapValues { $0 }
         guard !entries.isEmpty else { throw ParseError(252, "This authentication method is unsupported.") }
-        let (login, created) = try await engine.parseAuthDataLogin(app: call.app, authData: entries, installationId: call.installationId,
-                                                                   caller: call.caller)
+        let (login, created) = try await engine.parseAuthDataLogin(app: call.app, authData: entries, username: try call.string("username"),
+                                                                   password: try call.string("password"),
+                                                                   installationId: call.installationId, caller: call.caller)
         guard created else {
             return JSONResponse.make(.ok, ParseObjects.user(login.user, showEmail: true, sessionToken: login.sessionToken,
                                                             authData: try await engine.parseAuthData(of: login.user)))
