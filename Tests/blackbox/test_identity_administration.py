@@ -151,3 +151,12 @@ def test_guessing_api_keys_is_limited_per_address(apple, google):
         assert answers[:30] == [401] * 30 and answers[-1] == 429, answers
     finally:
         s.cleanup()
+
+
+def test_a_disabled_account_is_refused_through_its_identities_with_the_reason(server, google):
+    sub = uuid.uuid4().hex
+    user = login(server, "oauth2-google", {"id_token": google.token(sub)}).json()["user_id"]
+    assert admin(server, "POST", f"/users/{user}/disable").status_code == 200
+    assert "disabled" in app_error(login(server, "oauth2-google", {"id_token": google.token(sub)}), 401, "AuthError")
+    assert admin(server, "POST", f"/users/{user}/enable").status_code == 200
+    assert login(server, "oauth2-google", {"id_token": google.token(sub)}).json()["user_id"] == user

@@ -28,7 +28,7 @@ extension LatchkeyEngine {
     func signIn(with identity: VerifiedIdentity, caller: CallerInfo, in tx: any Repositories) async throws -> IdentityLogin {
         let now = time.now()
         if let known = try await tx.identities.identity(provider: identity.provider, subject: identity.subject) {
-            guard var user = try await tx.users.find(id: known.userId), user.status == .active else { throw LatchkeyError.invalidCredentials }
+            guard var user = try await tx.users.find(id: known.userId), user.status == .active else { throw Self.accountUnavailable }
             try await tx.identities.touch(provider: identity.provider, subject: identity.subject, at: now)
             // Mapped claims are the issuer's to keep current: copied again on every sign-in.
             if !identity.profile.isEmpty { user.attributes[Self.profileAttribute] = Self.profileValue(identity.profile) }
@@ -76,7 +76,7 @@ extension LatchkeyEngine {
     /// then the audit event. Nil when the identity is unknown. The caller's next write (the session) is its own.
     func signInKnown(_ identity: VerifiedIdentity, caller: CallerInfo) async throws -> UserRecord? {
         guard let known = try await reader.identities.identity(provider: identity.provider, subject: identity.subject) else { return nil }
-        guard var user = try await reader.users.find(id: known.userId), user.status == .active else { throw LatchkeyError.invalidCredentials }
+        guard var user = try await reader.users.find(id: known.userId), user.status == .active else { throw Self.accountUnavailable }
         try await noteSignIn(&user, method: identity.provider, caller: caller)
         if time.now().timeIntervalSince(known.lastUsedAt) >= 3600 {
             try await standaloneWrite { try await $0.identities.touch(provider: identity.provider, subject: identity.subject, at: self.time.now()) }
@@ -120,6 +120,9 @@ extension LatchkeyEngine {
         try await audit(tx, "identity_unlinked", caller: caller, userId: user.id, email: user.email, detail: provider)
         return true
     }
+
+    /// The identity was proven but its account is disabled: said plainly, since the token already proves who asks.
+    static let accountUnavailable = LatchkeyError.identityRefused("the account is disabled")
 
     /// Where profile fields mapped from a custom JWT's claims are kept on the account.
     public static let profileAttribute = "profile"
