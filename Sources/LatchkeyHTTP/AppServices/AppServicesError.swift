@@ -40,7 +40,8 @@ struct AppServicesError: Sendable {
         case .serverBusy(let seconds):
             return Self.body(.serviceUnavailable, "InternalServerError", "server busy", headers: [.retryAfter: String(seconds)])
         case .storeFailure: return Self.body(.internalServerError, "InternalServerError", "internal server error")
-        case .providerNotEnabled: return Self.body(.notFound, "AuthProviderNotFound", "authentication provider not found")
+        case .providerNotEnabled(let provider):
+            return Self.body(.notFound, "AuthProviderNotFound", "authentication provider not found: \(provider) is not enabled for app \(appId ?? "")")
         case .identityRefused(let reason): return Self.body(.unauthorized, "AuthError", "invalid credentials: \(reason)")
         case .identityProviderUnavailable(let name):
             return Self.body(.serviceUnavailable, "AuthError", "could not fetch the keys of \(name); try again later",
