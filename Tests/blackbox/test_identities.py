@@ -332,3 +332,23 @@ def test_parse_sign_up_with_auth_data_and_a_password_keeps_both(server):
     # Once the identity is known, the body's username and password are ignored (a login), as Parse Server does.
     again = ok(c.call("POST", "/users", {"username": "someone-else", "password": "x", "authData": {"anonymous": {"id": device}}}), 200)
     assert again["objectId"] == made["objectId"] and again["username"] == username
+
+
+def test_an_account_made_with_apple_signs_in_natively_by_its_verified_address(server, apple):
+    """Native authentication finds the account by its address whatever identities it has; its ID token's `sub` is
+    the account id, the same as App Services' `user_id`."""
+    import base64
+    import strict
+    from harness import ALL_TYPES
+    email = f"{uuid.uuid4().hex[:10]}@example.com"
+    realm = login(server, "oauth2-apple", {"id_token": apple.token("001234." + uuid.uuid4().hex, email=email)}).json()
+    init = strict.ok(server.post("/oauth2/v2.0/initiate", {"username": email, "challenge_type": ALL_TYPES}), "initiate")
+    before = len(server.mails(email))
+    ch = strict.ok(server.post("/oauth2/v2.0/challenge", {"continuation_token": init["continuation_token"], "challenge_type": ALL_TYPES}),
+                   "challenge")
+    assert ch["challenge_type"] == "oob"  # no password: a code to the address Apple vouched for
+    tokens = strict.ok(server.post("/oauth2/v2.0/token", {"grant_type": "oob", "oob": server.wait_for_code(email, before),
+                                                          "continuation_token": ch["continuation_token"], "username": email,
+                                                          "scope": "openid offline_access", "challenge_type": ALL_TYPES}), "token")
+    payload = tokens["id_token"].split(".")[1]
+    assert json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))["sub"] == realm["user_id"]
