@@ -12,7 +12,9 @@ public final class IssuerHTTPClient: KeySetFetcher, CodeExchanger {
     static let timeout = TimeAmount.seconds(5)
     static let maxBytes = 256 * 1024
 
-    private let clients = Mutex<[String: HTTPClient]>([:])
+    /// One client per trust anchor, for the life of the process: async-http-client refuses to be released without a
+    /// shutdown (a crash at exit), and a static is never released, as `WebhookFunction.client`.
+    private static let clients = Mutex<[String: HTTPClient]>([:])
 
     public init() {}
 
@@ -59,14 +61,14 @@ public final class IssuerHTTPClient: KeySetFetcher, CodeExchanger {
 
     private func client(caFile: String?) throws -> HTTPClient {
         let key = caFile ?? ""
-        if let client = clients.withLock({ $0[key] }) { return client }
+        if let client = Self.clients.withLock({ $0[key] }) { return client }
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.minimumTLSVersion = .tlsv12
         if let caFile { tls.additionalTrustRoots = [.file(caFile)] }
         var configuration = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow)
         configuration.timeout = .init(connect: Self.timeout, read: Self.timeout)
         let made = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        return clients.withLock { clients in
+        return Self.clients.withLock { clients in
             if let existing = clients[key] { try? made.syncShutdown(); return existing }
             clients[key] = made
             return made

@@ -352,3 +352,16 @@ def test_an_account_made_with_apple_signs_in_natively_by_its_verified_address(se
                                                           "scope": "openid offline_access", "challenge_type": ALL_TYPES}), "token")
     payload = tokens["id_token"].split(".")[1]
     assert json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))["sub"] == realm["user_id"]
+
+
+def test_a_server_that_fetched_issuer_keys_stops_cleanly(apple, google):
+    """The issuers' HTTP clients live as long as the process: stopping after a key fetch is an orderly exit 0 (it
+    once crashed after "latchkey stopped", as async-http-client refuses to be released without a shutdown)."""
+    s = Server(env=identity_env(apple, google)).start()
+    try:
+        assert login(s, "oauth2-google", {"id_token": google.token(uuid.uuid4().hex)}).status_code == 200
+        s.stop()
+        assert s.proc.returncode == 0, s.read_log()[-2000:]
+        assert "latchkey stopped" in s.read_log() and "Fatal error" not in s.read_log()
+    finally:
+        s.cleanup()
