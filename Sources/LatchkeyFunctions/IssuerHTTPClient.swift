@@ -59,17 +59,18 @@ public final class IssuerHTTPClient: KeySetFetcher, CodeExchanger {
         return directives.lazy.compactMap { $0.hasPrefix("max-age=") ? Int($0.dropFirst(8)) : nil }.first
     }
 
-    private func client(caFile: String?) throws -> HTTPClient {
-        let key = caFile ?? ""
-        if let client = Self.clients.withLock({ $0[key] }) { return client }
-        var tls = TLSConfiguration.makeClientConfiguration()
-        tls.minimumTLSVersion = .tlsv12
-        if let caFile { tls.additionalTrustRoots = [.file(caFile)] }
-        var configuration = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow)
-        configuration.timeout = .init(connect: Self.timeout, read: Self.timeout)
-        let made = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        return Self.clients.withLock { clients in
-            if let existing = clients[key] { try? made.syncShutdown(); return existing }
+    private func client(caFile: String?) -> HTTPClient {
+        // Made under the lock (making one starts nothing), so two first callers never make two: a spare could only
+        // be released through a blocking shutdown.
+        Self.clients.withLock { clients in
+            let key = caFile ?? ""
+            if let client = clients[key] { return client }
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.minimumTLSVersion = .tlsv12
+            if let caFile { tls.additionalTrustRoots = [.file(caFile)] }
+            var configuration = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow)
+            configuration.timeout = .init(connect: Self.timeout, read: Self.timeout)
+            let made = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
             clients[key] = made
             return made
         }

@@ -35,7 +35,7 @@ import Testing
         await #expect(throws: LatchkeyError.lastWayIn) {
             try await h.engine.transaction { tx in _ = try await h.engine.unlink(provider: "anonymous", from: user, caller: h.caller, in: tx) }
         }
-        let other = try await h.engine.anonymousIdentity()
+        let other = try h.engine.anonymousIdentity()
         await #expect(throws: LatchkeyError.linkRefused) {
             try await h.engine.transaction { tx in try await h.engine.link(other, to: user, caller: h.caller, in: tx) }
         }

@@ -58,19 +58,36 @@ extension LatchkeyEngine {
     public func appLink(appId: String, providerType: String, credential: AppCredential, accessToken: String?,
                         caller: CallerInfo) async throws -> AppLogin {
         let app = try requireApp(appId)
-        guard let accessToken else { throw LatchkeyError.sessionInvalid }
-        let (claims, user) = try await authenticatedAccess(accessToken, audience: .appServices)
-        guard claims.aud == app.id, let sessionId = claims.sid else { throw LatchkeyError.sessionInvalid }
+        let linking = try await linkingSession(accessToken, app: app)
         // As the hosted service: neither an anonymous identity nor an API key joins an account.
         if providerType == "anon-user" || providerType == "api-key" { throw LatchkeyError.linkRefused }
         let identity = try await appIdentity(app: app, providerType: providerType, credential: credential, caller: caller)
         try await transaction { tx in
-            guard let current = try await tx.users.find(id: user.id), current.status == .active else { throw LatchkeyError.sessionInvalid }
+            guard let current = try await tx.users.find(id: linking.user.id), current.status == .active else { throw LatchkeyError.sessionInvalid }
             try await self.link(identity, to: current, caller: caller, in: tx)
         }
-        let deviceId = claims.baas_device_id ?? "000000000000000000000000"
-        return AppLogin(accessToken: try appAccessToken(user: user, appId: app.id, sessionId: sessionId, deviceId: deviceId),
-                        refreshToken: "", userId: user.id, deviceId: deviceId)
+        return try linking.answer(self)
+    }
+
+    /// The session a link is made in: the access token's account, session and device, for this app.
+    struct LinkingSession {
+        var user: UserRecord
+        var app: AppServicesApp
+        var sessionId: String
+        var deviceId: String
+
+        /// A link answers only a new access token for the same user, session and device: the SDK keeps its refresh token.
+        func answer(_ engine: LatchkeyEngine) throws -> AppLogin {
+            AppLogin(accessToken: try engine.appAccessToken(user: user, appId: app.id, sessionId: sessionId, deviceId: deviceId),
+                     refreshToken: "", userId: user.id, deviceId: deviceId)
+        }
+    }
+
+    func linkingSession(_ accessToken: String?, app: AppServicesApp) async throws -> LinkingSession {
+        guard let accessToken else { throw LatchkeyError.sessionInvalid }
+        let (claims, user) = try await authenticatedAccess(accessToken, audience: .appServices)
+        guard claims.aud == app.id, let sessionId = claims.sid else { throw LatchkeyError.sessionInvalid }
+        return LinkingSession(user: user, app: app, sessionId: sessionId, deviceId: claims.baas_device_id ?? "000000000000000000000000")
     }
 
     /// Runs the provider's strategy (outside any transaction: an ID token may need the issuer's keys fetched).
@@ -119,10 +136,8 @@ extension LatchkeyEngine {
     /// another user's: `.identityTaken`.
     public func appLinkPassword(appId: String, username: String?, password: String?, accessToken: String?,
                                 caller: CallerInfo) async throws -> AppLogin {
-        let app = try requireApp(appId)
-        guard let accessToken else { throw LatchkeyError.sessionInvalid }
-        let (claims, target) = try await authenticatedAccess(accessToken, audience: .appServices)
-        guard claims.aud == app.id, let sessionId = claims.sid else { throw LatchkeyError.sessionInvalid }
+        let linking = try await linkingSession(accessToken, app: try requireApp(appId))
+        let target = linking.user
         guard target.passwordHash == nil, target.email == nil else { throw LatchkeyError.providerAlreadyLinked }
         try await limit(.credentialPerIP, caller.ip, caller: caller)
         guard let password, !password.isEmpty else { throw LatchkeyError.invalidCredentials }
@@ -146,8 +161,6 @@ extension LatchkeyEngine {
             try await tx.users.update(user)
             try await self.audit(tx, "identity_linked", caller: caller, userId: user.id, email: user.email, detail: "local-userpass")
         }
-        let deviceId = claims.baas_device_id ?? "000000000000000000000000"
-        return AppLogin(accessToken: try appAccessToken(user: target, appId: app.id, sessionId: sessionId, deviceId: deviceId),
-                        refreshToken: "", userId: target.id, deviceId: deviceId)
+        return try linking.answer(self)
     }
 }

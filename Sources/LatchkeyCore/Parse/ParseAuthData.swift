@@ -41,39 +41,37 @@ extension LatchkeyEngine {
             chosen.hash = try await passwords.hash(requireAcceptablePassword(password, identifiers: [chosen.username]))
         }
         let account = chosen
-        // One identity already known: every later sign-in, without a transaction (as App Services' logins).
-        if verified.count == 1, known, verified[0].profile.isEmpty, let user = try await signInKnown(verified[0], caller: caller) {
-            let session = try await standaloneWrite { direct in
-                try await self.openParseSession(for: user, app: app, installationId: installationId, action: "login",
-                                                authProvider: verified[0].provider, in: direct)
+        /// The session for the account `login` reached, after linking the body's other identities to it and giving
+        /// a new account the username and password sent along.
+        @Sendable func finish(_ login: IdentityLogin, through first: VerifiedIdentity,
+                              in tx: any Repositories) async throws -> (login: ParseLogin, created: Bool) {
+            var user = login.user
+            if login.created, account.username != nil || account.hash != nil {
+                if let name = account.username { user.setUsername(name) }
+                if let hash = account.hash { user.passwordHash = hash }
+                try await tx.users.update(user)
             }
-            return (session, false)
+            for identity in verified where identity != first { try await self.link(identity, to: user, caller: caller, in: tx) }
+            let session = try await self.openParseSession(for: user, app: app, installationId: installationId,
+                                                          action: login.created ? "signup" : "login", authProvider: first.provider, in: tx)
+            return (session, login.created)
         }
-        @Sendable func attempt() async throws -> (login: ParseLogin, created: Bool) {
-            try await transaction { tx in
-                var owners: [String: VerifiedIdentity] = [:]
-                for identity in verified {
-                    if let known = try await tx.identities.identity(provider: identity.provider, subject: identity.subject) {
-                        owners[known.userId] = identity
-                    }
+        // One identity: the shared sign-in (a known one without a transaction, a race between first sign-ins settled).
+        if verified.count == 1 {
+            return try await signIn(with: verified[0], caller: caller) { login, tx in try await finish(login, through: verified[0], in: tx) }
+        }
+        // Several: they must not name two accounts; the one they name (or a new one) gets the others.
+        return try await transaction { tx in
+            var owners: [String: VerifiedIdentity] = [:]
+            for identity in verified {
+                if let known = try await tx.identities.identity(provider: identity.provider, subject: identity.subject) {
+                    owners[known.userId] = identity
                 }
-                guard owners.count <= 1 else { throw LatchkeyError.identityTaken }
-                let first = owners.first?.value ?? verified[0]
-                var login = try await self.signIn(with: first, caller: caller, in: tx)
-                if login.created, account.username != nil || account.hash != nil {
-                    if let name = account.username { login.user.setUsername(name) }
-                    if let hash = account.hash { login.user.passwordHash = hash }
-                    try await tx.users.update(login.user)
-                }
-                for identity in verified where identity != first { try await self.link(identity, to: login.user, caller: caller, in: tx) }
-                let session = try await self.openParseSession(for: login.user, app: app, installationId: installationId,
-                                                              action: login.created ? "signup" : "login",
-                                                              authProvider: first.provider, in: tx)
-                return (session, login.created)
             }
+            guard owners.count <= 1 else { throw LatchkeyError.identityTaken }
+            let first = owners.first?.value ?? verified[0]
+            return try await finish(try await self.signIn(with: first, caller: caller, in: tx), through: first, in: tx)
         }
-        // Two first sign-ins of one identity race: the loser finds the winner's account the second time.
-        do { return try await attempt() } catch LatchkeyError.identityTaken where verified.count == 1 { return try await attempt() }
     }
 
     /// `PUT users/:id` with `authData`: what to link and unlink. An entry whose `id` is the one already linked is

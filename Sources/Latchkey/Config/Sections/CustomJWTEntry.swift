@@ -36,18 +36,16 @@ struct CustomJWTEntry: Decodable {
             throw ConfigError(key: key, message: "needs exactly one of hs256_secret_file, public_key_file and jwks_url")
         }
         let keys: CustomJWTIssuer.Keys
-        if let file = try IdentityProviderSettings.readableFile(hs256SecretFile, key: "\(key).hs256_secret_file", folder: folder) {
-            // The first line: a trailing newline is the editor's, not the secret's.
-            let secret = (try? String(contentsOfFile: file, encoding: .utf8))?.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        if let secret = try EntryFiles.secret(hs256SecretFile, key: "\(key).hs256_secret_file", folder: folder) {
             guard secret.utf8.count >= 32 else {
                 throw ConfigError(key: "\(key).hs256_secret_file", message: "must hold a secret of at least 32 bytes")
             }
             keys = .hs256(secret: Array(secret.utf8))
-        } else if let file = try IdentityProviderSettings.readableFile(publicKeyFile, key: "\(key).public_key_file", folder: folder) {
+        } else if let file = try EntryFiles.readable(publicKeyFile, key: "\(key).public_key_file", folder: folder) {
             keys = .publicKeyPEM((try? String(contentsOfFile: file, encoding: .utf8)) ?? "")
         } else {
             try IdentityProviderSettings.checkKeySetURL(jwksURL!, key: "\(key).jwks_url")
-            keys = .jwks(url: jwksURL!, caFile: try IdentityProviderSettings.readableFile(caFile, key: "\(key).ca_file", folder: folder))
+            keys = .jwks(url: jwksURL!, caFile: try EntryFiles.readable(caFile, key: "\(key).ca_file", folder: folder))
         }
         return CustomJWTIssuer(name: name, keys: keys, audiences: audiences, issuer: issuer, claims: claims ?? [:],
                                trustsEmail: trustEmail ?? false)

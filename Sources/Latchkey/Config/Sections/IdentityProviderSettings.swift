@@ -59,11 +59,6 @@ struct IdentityProviderSettings: ConfigSection {
         }
     }
 
-    /// A file path as written in the configuration: relative to its folder.
-    static func path(_ file: String, folder: String?) -> String {
-        file.hasPrefix("/") || folder == nil ? file : (folder! as NSString).appendingPathComponent(file)
-    }
-
     private static func issuer(_ name: String, _ entry: Entry, key: String, folder: String?) throws -> OpenIDIssuer {
         try checkName(name, key: key)
         let builtIn = OpenIDIssuer.builtIn(name)
@@ -78,12 +73,11 @@ struct IdentityProviderSettings: ConfigSection {
             throw ConfigError(key: "\(key).jwks_url", message: "is required for a provider other than apple and google")
         }
         try checkKeySetURL(jwksURL, key: "\(key).jwks_url")
-        let caFile = try readableFile(entry.caFile, key: "\(key).ca_file", folder: folder)
+        let caFile = try EntryFiles.readable(entry.caFile, key: "\(key).ca_file", folder: folder)
         // Apple and Google verify the addresses they put in tokens; another issuer is trusted only when configured so.
         var issuer = OpenIDIssuer(name: name, issuers: issuers, jwksURL: jwksURL, audiences: audiences,
                                   trustsEmail: entry.trustEmail ?? (builtIn != nil), caFile: caFile)
-        if let file = try readableFile(entry.clientSecretFile, key: "\(key).client_secret_file", folder: folder) {
-            let secret = (try? String(contentsOfFile: file, encoding: .utf8))?.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        if let secret = try EntryFiles.secret(entry.clientSecretFile, key: "\(key).client_secret_file", folder: folder) {
             guard !secret.isEmpty else { throw ConfigError(key: "\(key).client_secret_file", message: "is empty") }
             guard let tokenURL = entry.tokenURL ?? (name == "google" ? "https://oauth2.googleapis.com/token" : nil) else {
                 throw ConfigError(key: "\(key).token_url", message: "is required with a client secret for a provider other than google")
@@ -99,13 +93,6 @@ struct IdentityProviderSettings: ConfigSection {
         guard let url = URL(string: text), let host = url.host, url.scheme == "https" || (url.scheme == "http" && isLoopback(host)) else {
             throw ConfigError(key: key, message: "must be an https URL (http only for a loopback host)")
         }
-    }
-
-    static func readableFile(_ file: String?, key: String, folder: String?) throws -> String? {
-        guard let file else { return nil }
-        let path = path(file, folder: folder)
-        guard FileManager.default.isReadableFile(atPath: path) else { throw ConfigError(key: key, message: "cannot read \(path)") }
-        return path
     }
 
     static func isLoopback(_ host: String) -> Bool {

@@ -86,7 +86,7 @@ struct ParseSettings: ConfigSection {
         }
         var secret = entry.masterKey ?? ""
         if let file = entry.masterKeyFile, !file.isEmpty {
-            let path = file.hasPrefix("/") || folder == nil ? file : (folder! as NSString).appendingPathComponent(file)
+            let path = EntryFiles.path(file, folder: folder)
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
                 throw ConfigError(key: "\(key).master_key_file", message: "cannot read \(path)")
             }
