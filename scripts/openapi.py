@@ -38,16 +38,21 @@ SCHEMAS = {
                        error=S, error_description=S, error_codes={"type": "array", "items": I}, timestamp=S, trace_id=S,
                        correlation_id=S, suberror=S, continuation_token=S, invalid_attributes={"type": "array"},
                        required_attributes={"type": "array"}, unverified_attributes={"type": "array"}),
-    "NativeStep": obj([], continuation_token=S, challenge_type={"enum": ["oob", "password", "redirect"]}, binding_method=S,
-                      challenge_target_label=S, challenge_channel=S, code_length=I, interval=I, status=S,
-                      required_attributes={"type": "array"}, unverified_attributes={"type": "array"}),
+    "NativeStep": obj([], continuation_token=S, challenge_type={"enum": ["oob", "password", "redirect", "preverified"]},
+                      binding_method=S, challenge_target_label=S, challenge_target=S, challenge_channel=S, code_length=I, interval=I,
+                      status=S, redirect_reason=S, required_attributes={"type": "array"}, unverified_attributes={"type": "array"},
+                      methods={"type": "array", "items": obj(["id", "challenge_type", "challenge_channel"], id=S,
+                                                             challenge_type={"const": "oob"}, challenge_channel=S, login_hint=S)}),
     "TokenResponse": obj(["token_type", "access_token", "expires_in"], token_type={"const": "Bearer"}, scope=S,
                          expires_in=I, ext_expires_in=I, access_token=S, refresh_token=S, id_token=S, client_info=S),
     "NativeForm": {"type": "object", "required": ["client_id"], "properties": {
         "client_id": {**S, "description": "A registered client id (clients[].id)."}, "username": S, "password": S,
         "new_password": S, "challenge_type": {**S, "description": "Space-separated: oob password redirect."},
         "continuation_token": S, "grant_type": S, "oob": S, "scope": S, "refresh_token": S,
-        "attributes": {**S, "description": "A JSON object, as a string."}, "client_info": S}},
+        "attributes": {**S, "description": "A JSON object, as a string."}, "client_info": S,
+        "capabilities": {**S, "description": "Space-separated: mfa_required registration_required (first step only)."},
+        "id": {**S, "description": "A second-factor method id from oauth2/v2.0/introspect."},
+        "challenge_target": {**S, "description": "The address or phone number to register."}, "challenge_channel": S}},
     "UserInfo": obj(["sub", "preferred_username"], sub=S, preferred_username=S, email=S, email_verified=B, name=S),
     "Discovery": obj(["issuer", "token_endpoint", "jwks_uri"], issuer=S, authorization_endpoint=S, token_endpoint=S, jwks_uri=S,
                      userinfo_endpoint=S),
@@ -124,7 +129,11 @@ def paths():
         ("signup/v1.0/start", "Start a sign-up", "NativeStep"), ("signup/v1.0/challenge", "Send the sign-up code", "NativeStep"),
         ("signup/v1.0/continue", "Submit code, password or attributes", "NativeStep"),
         ("oauth2/v2.0/initiate", "Start a sign-in", "NativeStep"), ("oauth2/v2.0/challenge", "Choose the sign-in method", "NativeStep"),
-        ("oauth2/v2.0/token", "Tokens: password, oob, continuation_token or refresh_token grant", "TokenResponse"),
+        ("oauth2/v2.0/token", "Tokens: password, oob, mfa_oob, continuation_token or refresh_token grant", "TokenResponse"),
+        ("oauth2/v2.0/introspect", "The account's second-factor methods (after mfa_required)", "NativeStep"),
+        ("register/v1.0/introspect", "The methods that can be registered (after registration_required)", "NativeStep"),
+        ("register/v1.0/challenge", "Send a code to the address or number to register (or preverified)", "NativeStep"),
+        ("register/v1.0/continue", "Submit the registration code; the answer's token signs in", "NativeStep"),
         ("resetpassword/v1.0/start", "Start a password reset", "NativeStep"),
         ("resetpassword/v1.0/challenge", "Send the reset code", "NativeStep"),
         ("resetpassword/v1.0/continue", "Submit the reset code", "NativeStep"),
@@ -313,6 +322,14 @@ def paths():
     p[f"{a}/identities/{{provider}}/{{subject}}"] = {"parameters": [provider_param, {"name": "subject", "in": "path", "required": True,
                                                                                       "schema": S}],
                                                      "get": admin_operation("The user holding that identity", success=ref("AdminUser"))}
+    factor = obj(["id", "kind", "created_at"], id=S, kind={"enum": ["email", "sms", "totp"]}, target=S, created_at=S,
+                 recovery_codes_left=I)
+    p[f"{a}/users/{{user}}/second-factors"] = {
+        "parameters": [user],
+        "get": admin_operation("The user's second factors (targets masked)",
+                               success=obj(["second_factors"], second_factors={"type": "array", "items": factor})),
+        "delete": admin_operation("Remove every second factor and recovery code (audited; the user is mailed)",
+                                  success=obj(["removed"], removed=I))}
     p[f"{a}/users/{{user}}/api-keys"] = {"parameters": [user], "get": admin_operation(
         "The user's own API keys", success=obj(["api_keys"], api_keys={"type": "array", "items": admin_key}))}
     p[f"{a}/api-keys"] = {

@@ -9,7 +9,7 @@ struct UsersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "users", abstract: "List, inspect, disable, enable and delete users.",
         subcommands: [List.self, Show.self, Disable.self, Enable.self, Delete.self, RevokeSessions.self, VerifyEmail.self,
-                      Identities.self, Unlink.self, ByIdentity.self])
+                      Identities.self, Unlink.self, ByIdentity.self, SecondFactors.self, ResetSecondFactors.self])
 
     static let caller = LatchkeyEngine.commandLineCaller
 

@@ -64,7 +64,7 @@ import Testing
         let h = try await EngineHarness.make()
         let done = try await h.signUp("lock@example.com", password: "the right passphrase")
         _ = try await h.engine.signInWithContinuationToken(continuationToken: done, username: nil, scope: nil, caller: h.caller)
-        func attempt(_ password: String) async throws -> TokenSet {
+        func attempt(_ password: String) async throws -> SignInOutcome {
             guard case .started(let ct) = try await h.engine.signInInitiate(username: "lock@example.com", challengeTypes: "password redirect",
                                                                             caller: h.caller),
                   case .password(let ct2) = try await h.engine.signInChallenge(continuationToken: ct, challengeTypes: "password redirect",

@@ -67,6 +67,14 @@ public struct EngineHarness: Sendable {
 extension ChallengeTypes: ExpressibleByStringLiteral {
     public init(stringLiteral value: String) {
         let words = Set(value.split(separator: " ").map(String.init))
-        self.init(oob: words.contains("oob"), password: words.contains("password"), redirect: words.contains("redirect"))
+        self.init(oob: words.contains("oob"), password: words.contains("password"), redirect: words.contains("redirect"),
+                  capabilities: words.intersection(ChallengeTypes.knownCapabilities))
     }
+}
+
+/// The tests of first-factor sign-ins read the tokens as before; a second-factor step instead reads as no tokens.
+extension SignInOutcome {
+    public var accessToken: String { tokenSet?.accessToken ?? "" }
+    public var idToken: String? { tokenSet?.idToken }
+    public var refreshToken: String? { tokenSet?.refreshToken }
 }

@@ -39,9 +39,18 @@ def ok(resp, endpoint):
         assert is_int(body[field]), f"{endpoint}: {field} must be a JSON integer, got {body[field]!r}"
     ct = body.get("challenge_type")
     if ct is not None:
-        assert ct in CHALLENGE_TYPES, f"{endpoint}: challenge_type {ct!r}"
+        # `preverified` exists on register/challenge only (MSAL's JIT fast path).
+        allowed = CHALLENGE_TYPES | ({"preverified"} if endpoint == "register/challenge" else set())
+        assert ct in allowed, f"{endpoint}: challenge_type {ct!r}"
     if ct == "redirect":
         return body
+    # MSAL.js refuses a 2xx without a continuation token on every step but /token.
+    if endpoint in ("oauth2/introspect", "register/introspect", "register/challenge", "register/continue"):
+        assert isinstance(body.get("continuation_token"), str) and body["continuation_token"], f"{endpoint}: continuation_token"
+    if endpoint == "register/challenge" and ct == "oob":
+        for field in ("challenge_target", "challenge_channel"):
+            assert isinstance(body.get(field), str) and body[field], f"{endpoint}: {field} required for oob (iOS)"
+        assert is_int(body.get("code_length"))
     if endpoint in ("signup/start", "oauth2/initiate", "resetpassword/start", "resetpassword/continue"):
         assert isinstance(body.get("continuation_token"), str) and body["continuation_token"]
     if endpoint in ("signup/challenge", "oauth2/challenge", "resetpassword/challenge"):

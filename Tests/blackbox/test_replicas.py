@@ -298,3 +298,32 @@ def test_ready_follows_the_database_down_and_back_without_a_restart(relay):
         if server:
             server.cleanup()
         cluster.stop()
+
+
+def test_an_authenticator_code_signs_in_once_across_both_replicas(relay):
+    import pyotp
+    from parse_client import MASTER_KEY
+    apps = f'[{{"id": "myAppId", "master_key": "{MASTER_KEY}", "mfa": "optional"}}]'
+    a, b = start_pair(relay, fresh_database(), LATCHKEY_PARSE_APPS=apps, LATCHKEY_LIMITS_ENABLED="true",
+                      LATCHKEY_LIMITS_LOCKOUT_FREE_ATTEMPTS="4")
+    try:
+        name = f"totp{os.urandom(4).hex()}"
+        user = ok(ParseClient(a).call("POST", "/users", {"username": name, "password": PASSWORD}), 201)
+        secret = pyotp.random_base32()
+        ok(ParseClient(a).call("PUT", f"/users/{user['objectId']}", {"authData": {"mfa": {"secret": secret, "token": pyotp.TOTP(secret).now()}}},
+                               session_token=user["sessionToken"]))
+        body = {"username": name, "password": PASSWORD, "authData": {"mfa": {"token": pyotp.TOTP(secret).at(time.time() + 30)}}}
+        # The same code sent to both replicas at once: one login, the other a replay.
+        with ThreadPoolExecutor(2) as pool:
+            answers = list(pool.map(lambda s: ParseClient(s).call("POST", "/login", body), (a, b)))
+        assert sorted(r.status_code for r in answers) == [200, 400], [r.text for r in answers]
+        # Wrong codes spread over both replicas count against one lockout: four free attempts, then both refuse.
+        wrong = {**body, "authData": {"mfa": {"token": "000000"}}}
+        statuses = [ParseClient((a, b)[i % 2]).call("POST", "/login", wrong).status_code for i in range(6)]
+        assert statuses[:3] == [400] * 3 and statuses[-1] == 404, statuses
+        for s in (a, b):
+            locked = requests.post(s.base + "/parse/login", json=wrong, headers={"X-Parse-Application-Id": "myAppId"}, timeout=10)
+            assert locked.status_code == 404 and "locked" in locked.json()["error"], locked.text
+    finally:
+        for s in (a, b):
+            s.cleanup()

@@ -74,13 +74,16 @@ def test_walkthrough_runs_as_written():
     try:
         text = server.bash(blocks)
         assert '"error"' not in text, text  # every step succeeded; errors would be printed
-        assert text.count('"access_token"') >= 6 and '"challenge_type":"password"' in text and '"status":"succeeded"' in text
+        assert text.count('"access_token"') >= 8 and '"challenge_type":"password"' in text and '"status":"succeeded"' in text
         assert '"email":"ada@example.com"' in text and '"user_id"' in text and '"identities"' in text
         assert '"provider_type":"anon-user"' in text  # the anonymous App Services user
         assert '"username":"' in text and text.count('"sessionToken":"r:') >= 7  # the anonymous Parse user and its upgrade
         # The Parse walk-through: verified by link, password changed, reset by link, logged in with the new one.
         assert "/parse/apps/verify_email_success.html" in text and '"Password successfully reset"' in text
         assert '"count":1' in text
+        # Second factors: registered just in time, then signed in through mfa_required; Parse's authenticator.
+        assert "registration_required" in text and "mfa_required" in text and '"challenge_channel":"email"' in text
+        assert '"recovery":"' in text and '"mfa":{"status":"enabled"}' in text
         assert os.path.exists(f"{server.folder}/data/dev.sqlite")  # relative to the config file, as it says
     finally:
         server.stop()

@@ -28,6 +28,7 @@ struct LatchkeyConfig {
         ClientList.self, AttributeList.self, CodePolicy.self, PasswordSettings.self, LimitSettings.self, TokenPolicy.self,
         ResetSettings.self, AppServicesSettings.self, ParseSettings.self, FunctionDefinitions.self, RetentionSettings.self,
         TestingSettings.self, LogSettings.self, AdminSettings.self, IdentityProviderSettings.self, AnonymousSettings.self,
+        MFASettings.self,
     ]
 
     /// Where `latchkey` looks for a configuration file when `--config` is not given: the working directory's
@@ -85,6 +86,7 @@ struct LatchkeyConfig {
         engine.resetEnumerationProtection = reset.enumerationProtection
         engine.resetPollIntervalSeconds = reset.pollIntervalSeconds
         functions = try FunctionDefinitions.read(root)
+        engine.mfa = try MFASettings(source.section(MFASettings.section), functions: Set(functions.keys))
         engine.identities = try IdentityProviderSettings(source.section(IdentityProviderSettings.section)).settings
         engine.identities.anonymousIdleDays = try AnonymousSettings(source.section(AnonymousSettings.section)).idleDays
         let issuers = Set(engine.identities.providers.keys)

@@ -69,5 +69,11 @@ public struct ChallengeTypes: Sendable, Equatable {
     public var oob: Bool
     public var password: Bool
     public var redirect: Bool
-    public init(oob: Bool, password: Bool, redirect: Bool) { self.oob = oob; self.password = password; self.redirect = redirect }
+    /// What the client can do after the first factor (`capabilities`), sent with a flow's first step only.
+    public var capabilities: Set<String> = []
+    public static let mfaRequired = "mfa_required", registrationRequired = "registration_required"
+    public static let knownCapabilities: Set<String> = [mfaRequired, registrationRequired]
+    public init(oob: Bool, password: Bool, redirect: Bool, capabilities: Set<String> = []) {
+        self.oob = oob; self.password = password; self.redirect = redirect; self.capabilities = capabilities
+    }
 }

@@ -10,16 +10,26 @@ public struct CodeChallenge: Sendable, Equatable {
 
 /// One-time codes: drawn without bias, stored as an HMAC, expiring, with capped attempts, single use.
 extension LatchkeyEngine {
-    /// Mails a new code for `flow`; it replaces any earlier code of that flow.
-    func issueCode(for flow: FlowRecord, mail kind: MailKind, locale: String?, in tx: any Repositories) async throws -> CodeChallenge {
-        let policy = settings.codes
-        let code = SecureRandom.digits(policy.length)
-        let now = time.now()
+    /// Mails a new code for `flow` (to `address`, by default the flow's); it replaces any earlier code of that flow.
+    func issueCode(for flow: FlowRecord, mail kind: MailKind, to address: String? = nil, locale: String?,
+                   in tx: any Repositories) async throws -> CodeChallenge {
+        let code = newCode()
+        try await saveCode(code, for: flow, in: tx)
+        let to = address ?? flow.email
+        try await enqueue(mailComposer.compose(kind, to: to, code: code, validMinutes: settings.codes.ttlSeconds / 60,
+                                               locale: locale, at: time.now()), in: tx)
+        return CodeChallenge(targetLabel: EmailAddress.mask(to), codeLength: settings.codes.length,
+                             resendIntervalSeconds: settings.codes.resendIntervalSeconds)
+    }
+
+    /// A code of the configured length, for a flow's `saveCode` (a text message is sent before it is saved).
+    func newCode() -> String { SecureRandom.digits(settings.codes.length) }
+
+    /// Stores `code` (its HMAC) as the flow's live code, replacing any earlier one.
+    func saveCode(_ code: String, for flow: FlowRecord, in tx: any Repositories) async throws {
+        let policy = settings.codes, now = time.now()
         try await tx.flows.saveCode(OTPRecord(flowId: flow.id, codeHash: secretHash(code), attemptsLeft: policy.maxAttempts,
                                               expiresAt: now + Double(policy.ttlSeconds), createdAt: now))
-        try await enqueue(mailComposer.compose(kind, to: flow.email, code: code, validMinutes: policy.ttlSeconds / 60,
-                                               locale: locale, at: now), in: tx)
-        return challenge(for: flow)
     }
 
     /// Same writes as a real code, minus the mail: a decoy flow must look and take like a real one.

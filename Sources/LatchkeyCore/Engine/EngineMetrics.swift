@@ -23,6 +23,11 @@ enum EngineMetrics {
 
     static let lockouts = Counter(label: "latchkey_lockouts_total")
 
+    /// `event`: enrolled, removed, challenged, passed, failed, locked; `kind` when one factor is meant.
+    static func secondFactor(_ event: String, _ kind: SecondFactorRecord.Kind?) {
+        Counter(label: "latchkey_second_factor_events_total", dimensions: [("event", event), ("kind", kind?.rawValue ?? "any")]).increment()
+    }
+
     static func rateLimited(_ rule: LimitSettings.Rule) {
         Counter(label: "latchkey_rate_limit_denials_total", dimensions: [("rule", rule.rawValue)]).increment()
     }

@@ -6,7 +6,11 @@ public struct ClientApplication: Sendable, Equatable {
     public var name: String
     /// Scopes this client may ask for beyond the standard OIDC ones (`clients[].scopes`).
     public var scopes: [String]
-    public init(id: String, name: String, scopes: [String] = []) { self.id = id; self.name = name; self.scopes = scopes }
+    /// Whether its sign-ins ask for a second factor (`clients[].mfa`).
+    public var mfa: MFAPolicy
+    public init(id: String, name: String, scopes: [String] = [], mfa: MFAPolicy = .off) {
+        self.id = id; self.name = name; self.scopes = scopes; self.mfa = mfa
+    }
 
     /// Client ids are GUIDs, which SDKs send in either case. Compared byte by byte with ASCII letters folded:
     /// Foundation's `caseInsensitiveCompare` goes through a locale-aware comparison, 2 % of a refresh grant's CPU.
@@ -86,6 +90,8 @@ public struct EngineSettings: Sendable {
     public var customFieldLimits = FieldLimits()
     /// Anonymous accounts and the OpenID issuers that sign users in.
     public var identities = IdentitySettings()
+    /// Second factors: which ones users may enrol, and how they are delivered.
+    public var mfa = MFASettings()
     /// How long a replaced signing key stays published: the longest-lived token it signs (access and ID tokens of
     /// every dialect) plus five minutes of clock skew between replicas and verifiers.
     public var signingKeyRetentionSeconds: Double { Double(max(tokens.accessTTLSeconds, appAccessTTLSeconds) + 300) }

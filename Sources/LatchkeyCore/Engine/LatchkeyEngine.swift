@@ -29,6 +29,8 @@ public final class LatchkeyEngine: Sendable {
     /// Server key for the HMACs under which codes and tokens are stored.
     let tokenKey: [UInt8]
     let mailBox: SecretBox
+    /// Seals authenticator (TOTP) secrets at rest.
+    let factorBox: SecretBox
     public let keyRing: SigningKeyRing
     /// The published keys, newest (the one that signs) first.
     public var signingKeys: [SigningKey] { keyRing.published }
@@ -50,6 +52,7 @@ public final class LatchkeyEngine: Sendable {
         // Separate keys per purpose, derived from the one stored server key.
         self.tokenKey = Digest.hmacSHA256(key: serverKey, data: Array("latchkey token hmac".utf8))
         self.mailBox = SecretBox(key: Digest.hmacSHA256(key: serverKey, data: Array("latchkey outbox seal".utf8)))
+        self.factorBox = SecretBox(key: Digest.hmacSHA256(key: serverKey, data: Array("latchkey second factor seal".utf8)))
         self.keyRing = keyRing
         self.tenantId = tenantId
         self.mailComposer = mailComposer

@@ -113,4 +113,30 @@ public enum LatchkeyError: Error, Sendable, Equatable {
     case apiKeyRefused(String)
     /// Removing it would leave the account no way in.
     case lastWayIn
+    /// The account has a second factor and the request brought none.
+    case secondFactorRequired
+    /// The second-factor code (authenticator, recovery, text message) is wrong, used or expired.
+    case secondFactorInvalid
+    /// A second-factor request the server cannot take; the problem says which.
+    case secondFactor(SecondFactorProblem)
+}
+
+/// Why a second-factor enrolment or challenge was refused.
+public enum SecondFactorProblem: Sendable, Equatable {
+    /// The enrolment data is incomplete or malformed (a secret too short, a token missing).
+    case invalidData
+    /// Not a phone number (or an email address, for an email factor).
+    case invalidContact
+    /// No enrolment waits for that phone number.
+    case notPending
+    /// The account already has a factor of this kind.
+    case alreadyEnrolled
+    /// The method is not among `mfa.methods`, or the app's policy is `off`.
+    case methodNotEnabled(String)
+    /// No such factor on this account.
+    case unknownMethod
+    /// The operator's function did not deliver the text message.
+    case deliveryFailed
+    /// A code was texted on request; the client sends it next.
+    case codeSent
 }

@@ -6,6 +6,8 @@ public enum MailKind: String, Sendable, Codable, CaseIterable {
     case confirmationLink = "confirmation_link", resetLink = "reset_link"
     /// The notice to an account's previous address that the address was changed.
     case emailChanged = "email_changed"
+    /// A second-factor code (sign-in or enrolment of an address), and the notices that a factor was added or removed.
+    case secondFactorCode = "second_factor_code", secondFactorAdded = "second_factor_added", secondFactorRemoved = "second_factor_removed"
 }
 
 /// A rendered mail: what to send, not how.

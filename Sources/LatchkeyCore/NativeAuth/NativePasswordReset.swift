@@ -18,6 +18,7 @@ extension LatchkeyEngine {
         guard types.oob else { return .redirect }
         var state = FlowState(stage: .started, clientId: client.id, acceptsCode: true, acceptsPassword: types.password)
         state.decoy = !eligible
+        state.capabilities = types.capabilities.sorted()
         let initial = state
         let token = try await newFlow(.passwordReset, email: email, userId: eligible ? user?.id : nil, state: initial)
         return .started(continuationToken: token)

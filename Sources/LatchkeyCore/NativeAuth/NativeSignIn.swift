@@ -13,8 +13,10 @@ extension LatchkeyEngine {
             throw LatchkeyError.userNotFound
         }
         guard types.oob || (types.password && user.passwordHash != nil) else { return .redirect }
-        let state = FlowState(stage: .started, clientId: client.id, acceptsCode: types.oob, acceptsPassword: types.password)
-        let token = try await newFlow(.signIn, email: email, userId: user.id, state: state)
+        var state = FlowState(stage: .started, clientId: client.id, acceptsCode: types.oob, acceptsPassword: types.password)
+        state.capabilities = types.capabilities.sorted()
+        let initial = state
+        let token = try await newFlow(.signIn, email: email, userId: user.id, state: initial)
         return .started(continuationToken: token)
     }
 
@@ -49,7 +51,7 @@ extension LatchkeyEngine {
 
     /// The password grant. A wrong password keeps the continuation token usable for another try.
     public func signInWithPassword(continuationToken: String?, username: String?, password: String?, scope: String?,
-                                   caller: CallerInfo) async throws -> TokenSet {
+                                   caller: CallerInfo) async throws -> SignInOutcome {
         let client = try requireClient(caller.clientId)
         guard let password, !password.isEmpty else { throw LatchkeyError.missing(.password) }
         _ = try grantedScopes(scope, client: client)  // before the password is checked, so a bad scope costs no attempt
@@ -65,17 +67,27 @@ extension LatchkeyEngine {
         let rehash = try await checkPassword(password, for: user, caller: caller)
         return try await transaction { tx in
             guard let current = try await tx.users.find(id: user.id) else { throw LatchkeyError.userNotFound }
-            try await self.finish(flow, in: tx)
-            return try await self.completeSignIn(current, rehash: rehash, client: client, scope: scope, method: "password",
-                                                 caller: caller, in: tx)
+            return try await self.afterFirstFactor(flow, user: current, rehash: rehash, client: client, scope: scope, method: "password",
+                                                   mailboxProven: false, caller: caller, in: tx)
         }
     }
 
-    /// The code grant, with the mailed code.
-    public func signInWithCode(continuationToken: String?, code: String?, scope: String?, caller: CallerInfo) async throws -> TokenSet {
+    /// The code grant, with the mailed code; on a flow waiting for its second factor, that factor's code.
+    /// `secondFactorOnly` (`mfa_oob`) accepts only a second factor's code.
+    public func signInWithCode(continuationToken: String?, code: String?, scope: String?, secondFactorOnly: Bool = false,
+                               caller: CallerInfo) async throws -> SignInOutcome {
         let client = try requireClient(caller.clientId)
         try await limit(.credentialPerIP, caller.ip, caller: caller)
-        return try await transaction { tx -> Result<TokenSet, LatchkeyError> in
+        let pending = try await secondFactorFlow(continuationToken, caller: caller)
+        if let flow = pending, flow.state.stage == .mfaChallenged {
+            return .tokens(try await signInWithSecondFactor(flow, code: code, scope: scope, client: client, caller: caller))
+        }
+        if secondFactorOnly || pending != nil {
+            // An unknown or finished token is invalid (or expired); a live one at another step is the wrong step.
+            if pending == nil { _ = try await loadFlow(continuationToken, where: { _ in true }, client: caller.clientId, in: reader) }
+            throw LatchkeyError.flowStepMismatch("no second-factor code was sent for this sign-in")
+        }
+        return try await transaction { tx -> Result<SignInOutcome, LatchkeyError> in
             let flow = try await self.loadFlow(continuationToken, kind: .signIn, client: caller.clientId, in: tx)
             guard flow.state.stage == .codeSent else { throw LatchkeyError.flowStepMismatch("no code was sent for this sign-in") }
             if let limited = try await self.limit(.codePerAccount, flow.email, caller: caller, in: tx) { return .failure(limited) }
@@ -95,30 +107,39 @@ extension LatchkeyEngine {
                 try await tx.sessions.revoke(userId: user.id, at: self.time.now())
                 try await self.audit(tx, "email_verified", caller: caller, userId: user.id, email: user.email,
                                      detail: "code sign-in; unproven password dropped")
+                try await tx.users.update(user)
             }
-            try await self.finish(flow, in: tx)
-            return .success(try await self.completeSignIn(user, rehash: nil, client: client, scope: scope, method: "code",
-                                                          caller: caller, in: tx))
+            return .success(try await self.afterFirstFactor(flow, user: user, rehash: nil, client: client, scope: scope, method: "code",
+                                                            mailboxProven: true, caller: caller, in: tx))
         }.get()
     }
 
-    /// The continuation-token grant: sign-in right after a completed sign-up (or password reset). Single use.
+    /// The continuation-token grant: sign-in right after a completed sign-up (or password reset), or after a second
+    /// factor was enrolled on the way in. Single use.
     public func signInWithContinuationToken(continuationToken: String?, username: String?, scope: String?,
-                                            caller: CallerInfo) async throws -> TokenSet {
+                                            caller: CallerInfo) async throws -> SignInOutcome {
         let client = try requireClient(caller.clientId)
         return try await transaction { tx in
+            let flow = try await self.loadFlow(continuationToken, where: { _ in true }, client: client.id, in: tx)
+            guard let userId = flow.userId, let user = try await tx.users.find(id: userId), user.status == .active else {
+                throw flow.userId == nil ? LatchkeyError.flowTokenInvalid : LatchkeyError.userNotFound
+            }
+            if flow.state.stage == .registrationVerified {
+                try await self.finish(flow, in: tx)
+                return .tokens(try await self.completeSignIn(user, rehash: nil, client: client, scope: scope,
+                                                             method: "second factor enrolled", caller: caller, in: tx))
+            }
             // The token a finished sign-up or reset handed out (a sign-in's own tokens are not for this grant).
-            let flow = try await self.loadFlow(continuationToken, where: { $0 != .signIn }, client: client.id, in: tx)
-            guard flow.state.stage == .completed, let userId = flow.userId else { throw LatchkeyError.flowTokenInvalid }
+            guard flow.kind != .signIn, flow.state.stage == .completed else { throw LatchkeyError.flowTokenInvalid }
             if let username, EmailAddress.normalize(username) != flow.email { throw LatchkeyError.flowTokenInvalid }
-            guard let user = try await tx.users.find(id: userId), user.status == .active else { throw LatchkeyError.userNotFound }
-            try await self.finish(flow, in: tx)
-            return try await self.completeSignIn(user, rehash: nil, client: client, scope: scope, method: "continuation_token",
-                                                 caller: caller, in: tx)
+            // A reset mailed a code; a sign-up proved the address by one.
+            let proven = flow.kind == .passwordReset || flow.state.emailVerified
+            return try await self.afterFirstFactor(flow, user: user, rehash: nil, client: client, scope: scope, method: "continuation_token",
+                                                   mailboxProven: proven, caller: caller, in: tx)
         }
     }
 
-    private func completeSignIn(_ user: UserRecord, rehash: String?, client: ClientApplication, scope: String?, method: String,
+    func completeSignIn(_ user: UserRecord, rehash: String?, client: ClientApplication, scope: String?, method: String,
                                 caller: CallerInfo, in tx: any Repositories) async throws -> TokenSet {
         let user = try await recordSignIn(user, rehash: rehash, method: method, caller: caller, in: tx)
         return try await issueTokens(for: user, client: client, scope: scope, familyId: nil, in: tx)

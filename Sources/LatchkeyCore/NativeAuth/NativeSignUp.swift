@@ -37,6 +37,7 @@ extension LatchkeyEngine {
         var state = FlowState(stage: .started, clientId: client.id, acceptsCode: types.oob, acceptsPassword: types.password)
         state.passwordHash = passwordHash
         state.attributes = accepted
+        state.capabilities = types.capabilities.sorted()
         let initial = state
         let token = try await newFlow(.signUp, email: email, userId: nil, state: initial)
         return .started(continuationToken: token)
@@ -61,7 +62,7 @@ extension LatchkeyEngine {
             case .passwordRequired:
                 guard types.password else { return .success(.redirect) }
                 return .success(.password(continuationToken: try await self.advance(flow, in: tx)))
-            case .attributesRequired, .completed, .passwordChallenged, .codeVerified:
+            default:
                 throw LatchkeyError.flowStepMismatch("this sign-up is not waiting for a challenge")
             }
         }.get()

@@ -12,6 +12,8 @@ public struct ParseApp: Sendable, Equatable {
     /// The `authData` providers its users sign in with: `anonymous` (on by default, as in Parse Server) and the names
     /// of configured OpenID issuers (`apple`, `google`, ...).
     public var authProviders: Set<String> = [VerifiedIdentity.anonymousProvider]
+    /// Whether its logins ask for `authData.mfa` (`parse.apps[].mfa`).
+    public var mfa = MFAPolicy.off
 
     public init(id: String, clientKey: String? = nil, masterKey: String? = nil) {
         self.id = id; self.clientKey = clientKey; self.masterKey = masterKey

@@ -18,18 +18,23 @@ extension LatchkeyEngine {
     /// sign-up, `created`). Identities of two different accounts are `.identityTaken`. A username and password sent
     /// along (ParseSwift's instance `signup()`) are the new account's; a login ignores them, as Parse Server does.
     public func parseAuthDataLogin(app: ParseApp, authData: [String: [String: String]], username: String? = nil, password: String? = nil,
-                                   installationId: String?, caller: CallerInfo) async throws -> (login: ParseLogin, created: Bool) {
+                                   secondFactor: [String: String]? = nil, installationId: String?, caller: CallerInfo) async throws -> (login: ParseLogin, created: Bool) {
         guard !authData.isEmpty else { throw LatchkeyError.providerNotEnabled("authData") }
         try await limit(.credentialPerIP, caller.ip, caller: caller)
         var identities: [VerifiedIdentity] = []
         for provider in authData.keys.sorted() { identities.append(try await parseIdentity(app: app, provider: provider, fields: authData[provider]!)) }
         let verified = identities
         // A sign-up is limited like any other: looked up before the transaction (a limit is a write of its own).
-        var known = false
-        for identity in verified where try await reader.identities.identity(provider: identity.provider, subject: identity.subject) != nil {
-            known = true
+        var owner: String?
+        for identity in verified {
+            if let record = try await reader.identities.identity(provider: identity.provider, subject: identity.subject) { owner = record.userId }
         }
+        let known = owner != nil
         if !known { try await limit(.signUpPerIP, caller.ip, caller: caller) }
+        // A login to an account with a second factor needs it too (Parse's `mfa` is an additional adapter).
+        if let owner, let user = try await reader.users.find(id: owner), user.status == .active {
+            _ = try await parseSecondFactorAtLogin(app: app, user: user, fields: secondFactor, caller: caller)
+        }
         // Checked and hashed before the transaction, only for a sign-up that brings them.
         var chosen: (username: String?, hash: String?) = (nil, nil)
         if !known, let username, !username.isEmpty {
@@ -102,7 +107,13 @@ extension LatchkeyEngine {
 
     /// The account's `authData` as Parse answers it to its owner or the master key: each provider's `id` only (tokens
     /// are never kept), as string maps (ParseSwift decodes nothing else).
+    /// An account with a second factor shows `mfa: {status: enabled}`, as Parse Server shows it to clients (the
+    /// secret is sealed: not even the master key reads it back).
     public func parseAuthData(of user: UserRecord) async throws -> [String: [String: String]] {
-        Dictionary(uniqueKeysWithValues: try await identities(of: user).map { ($0.provider, ["id": $0.subject]) })
+        var authData = Dictionary(uniqueKeysWithValues: try await identities(of: user).map { ($0.provider, ["id": $0.subject]) })
+        if try await reader.secondFactors.secondFactors(userId: user.id).contains(where: { $0.kind == .totp || $0.kind == .sms }) {
+            authData["mfa"] = ["status": "enabled"]
+        }
+        return authData
     }
 }

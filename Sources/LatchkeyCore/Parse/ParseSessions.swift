@@ -7,6 +7,10 @@ public struct ParseLogin: Sendable {
     /// Nil when the app keeps unverified users out (`prevent_login_with_unverified_email`): the account exists, but
     /// no session is opened until its address is verified.
     public var sessionToken: String?
+    /// Recovery codes of an authenticator enrolled during this login (`parse.apps[].mfa: required`), shown once.
+    public var recoveryCodes: [String]?
+    /// The account has a second factor: its `authData` shows `mfa: {status: enabled}`.
+    public var secondFactorEnabled = false
 }
 
 /// Parse sessions: opaque, revocable, one per installation, `parse.session_ttl_seconds` long (a year by default).
@@ -47,14 +51,19 @@ extension LatchkeyEngine {
     }
 
     /// `login`: `username` (which may be an email, as in Parse) or `email`, and the password.
-    public func parseLogin(app: ParseApp, username: String?, email: String?, password: String?, installationId: String?,
-                           caller: CallerInfo) async throws -> ParseLogin {
+    /// `secondFactor` is the body's `authData.mfa`: required once the account has a factor and the app's policy is on.
+    public func parseLogin(app: ParseApp, username: String?, email: String?, password: String?, secondFactor: [String: String]? = nil,
+                           installationId: String?, caller: CallerInfo) async throws -> ParseLogin {
         let (user, rehash) = try await parseAuthenticate(app: app, username: username, email: email, password: password, caller: caller)
-        return try await transaction { tx in
+        let step = try await parseSecondFactorAtLogin(app: app, user: user, fields: secondFactor, passwordCounted: true, caller: caller)
+        var login = try await transaction { tx in
             guard let stored = try await tx.users.find(id: user.id) else { throw LatchkeyError.invalidCredentials }
             let current = try await self.recordSignIn(stored, rehash: rehash, method: "parse password", caller: caller, in: tx)
             return try await self.openParseSession(for: current, app: app, installationId: installationId, action: "login", in: tx)
         }
+        login.recoveryCodes = step.recoveryCodes
+        login.secondFactorEnabled = step.enabled
+        return login
     }
 
     /// `verifyPassword`: the same checks, limits and lockout as `login`, but no session.

@@ -77,6 +77,10 @@ public struct FlowRecord: Codable, Sendable, Equatable {
 public struct FlowState: Codable, Sendable, Equatable {
     public enum Stage: String, Codable, Sendable {
         case started, codeSent, codeVerified, passwordRequired, attributesRequired, passwordChallenged, completed
+        /// After the first factor: a second one is due (`mfaRequired` until a method is chosen, `mfaChallenged` once
+        /// its code is out), or one must be enrolled first (registration, ending in `registrationVerified`).
+        case mfaRequired, mfaChallenged
+        case registrationRequired, registrationChallenged, registrationPreverified, registrationVerified
     }
     public var stage: Stage
     /// The client offered `oob` / `password` in challenge_type; decides passwordless vs. password sign-up.
@@ -89,6 +93,15 @@ public struct FlowState: Codable, Sendable, Equatable {
     /// A reset flow for an address with no (password) account, kept only when enumeration protection is on:
     /// it answers like a real flow and fails at the code step.
     public var decoy = false
+    /// What the client said it can handle after the first factor (`capabilities`: `mfa_required`,
+    /// `registration_required`); sent at the flow's start only, read at `/token`.
+    public var capabilities: [String]?
+    /// The first factor proved the account's mailbox (a mailed code): that address enrols without a new code.
+    public var mailboxProven: Bool?
+    /// The second factor chosen (a factor id), or the address or number being enrolled, and its channel.
+    public var factorId: String?
+    public var factorTarget: String?
+    public var factorChannel: String?
 
     public init(stage: Stage, clientId: String, acceptsCode: Bool, acceptsPassword: Bool) {
         self.stage = stage; self.clientId = clientId; self.clientAcceptsCode = acceptsCode; self.clientAcceptsPassword = acceptsPassword

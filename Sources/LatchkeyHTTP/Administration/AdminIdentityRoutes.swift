@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import LatchkeyCore
 
-/// `/admin/v1`: a user's identities and API keys, users by identity, and server API keys.
+/// `/admin/v1`: a user's identities, second factors and API keys, users by identity, and server API keys.
 extension AdminRoutes {
     struct ServerKeyBody: JSONObjectBody, Sendable {
         var app: String?
@@ -18,6 +18,14 @@ extension AdminRoutes {
             try await self.engine.adminUnlink(try context.parameters.require("user"), provider: try context.parameters.require("provider"),
                                               caller: Self.caller(context))
             return Response(status: .noContent)
+        }
+        api.get("/users/:user/second-factors") { _, context in
+            let (_, factors) = try await self.engine.adminSecondFactors(try context.parameters.require("user"))
+            return JSONResponse.ok(["second_factors": .array(factors.map(Self.secondFactor))])
+        }
+        api.delete("/users/:user/second-factors") { _, context in
+            let removed = try await self.engine.adminResetSecondFactors(try context.parameters.require("user"), caller: Self.caller(context))
+            return JSONResponse.ok(["removed": .int(removed)])
         }
         api.get("/identities/:provider/:subject") { _, context in
             Self.user(try await self.engine.adminFindUser(provider: try context.parameters.require("provider"),
@@ -47,6 +55,14 @@ extension AdminRoutes {
     static func identity(_ identity: IdentityRecord) -> JSONValue {
         .object(["provider": .string(identity.provider), "subject": .string(identity.subject),
                  "created_at": .string(identity.createdAt.ISO8601Format()), "last_used_at": .string(identity.lastUsedAt.ISO8601Format())])
+    }
+
+    static func secondFactor(_ factor: SecondFactorSummary) -> JSONValue {
+        var object: [String: JSONValue] = ["id": .string(factor.id), "kind": .string(factor.kind.rawValue),
+                                           "created_at": .string(factor.createdAt.ISO8601Format())]
+        if let target = factor.target { object["target"] = .string(target) }
+        if let left = factor.recoveryCodesLeft { object["recovery_codes_left"] = .int(left) }
+        return .object(object)
     }
 
     static func apiKey(_ key: ApiKey) -> JSONValue {

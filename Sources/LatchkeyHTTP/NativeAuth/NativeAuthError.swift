@@ -63,11 +63,32 @@ enum NativeAuthError {
         case .linkTokenMalformed, .linkTokenInvalid, .userAlreadyConfirmed, .userPendingConfirmation, .sessionInvalid,
              .sessionExpired, .invalidFieldName, .fieldTypeMismatch, .fieldsOverLimit, .objectNotFound, .notPermitted, .fieldNotWritable, .unknownFunction, .functionFailed, .recoveryNotByMail, .verificationFunctionRefused, .recoveryFunctionRefused, .noVerificationFunction, .noRecoveryFunction,
              .providerNotEnabled, .identityRefused, .identityProviderUnavailable, .identityTaken, .providerAlreadyLinked,
-             .linkRefused, .lastWayIn, .apiKeyNotFound, .apiKeyRefused:
+             .linkRefused, .lastWayIn, .apiKeyNotFound, .apiKeyRefused, .secondFactorRequired:
             return body("invalid_request", "The request is not valid for this endpoint.", [90100])
+        case .secondFactorInvalid:
+            return body("invalid_grant", "The code is wrong.", [50181], extra: ["suberror": "invalid_oob_value"])
+        case .secondFactor(let problem):
+            return secondFactor(problem)
         case .storeFailure:
             return JSONResponse.make(.internalServerError, ["error": "server_error",
                                                             "error_description": "The server could not complete the request."])
+        }
+    }
+
+    /// `invalid_request` with 901001 makes MSAL's `isInvalidInput()` true (an unknown method, a bad contact).
+    static func secondFactor(_ problem: SecondFactorProblem) -> Response {
+        switch problem {
+        case .unknownMethod:
+            return body("invalid_request", "The id is not one of this account's authentication methods.", [901001])
+        case .invalidContact:
+            return body("invalid_request", "The challenge_target is not a valid email address or phone number.", [901001])
+        case .methodNotEnabled(let method):
+            return body("invalid_request", "The authentication method \(method) is not enabled on this server.", [901001])
+        case .deliveryFailed:
+            return JSONResponse.make(.badGateway, ["error": "server_error",
+                                                   "error_description": "The text message could not be sent; try again shortly."])
+        case .invalidData, .notPending, .alreadyEnrolled, .codeSent:
+            return body("invalid_request", "The request is not valid for this endpoint.", [90100])
         }
     }
 

@@ -14,19 +14,30 @@ struct NativeAuthForm: FormEncodedBody, Sendable {
     var scope: String?
     var refreshToken: String?
     var attributes: String?
+    /// `capabilities` as the SDKs send it (`capability`, comma-separated, in Microsoft's reference).
+    var capabilities: String?
+    /// The MFA method chosen from introspect; the contact and channel a method is registered with.
+    var methodId: String?
+    var challengeTarget: String?
+    var challengeChannel: String?
 
     init(form: FormFields) {
         clientId = form["client_id"]; username = form["username"]; password = form["password"]
         newPassword = form["new_password"]; challengeType = form["challenge_type"]
         continuationToken = form["continuation_token"]; grantType = form["grant_type"]; oob = form["oob"]
         scope = form["scope"]; refreshToken = form["refresh_token"]; attributes = form["attributes"]
+        capabilities = [form["capabilities"], form["capability"]].compactMap { $0 }.joined(separator: " ")
+        methodId = form["id"]; challengeTarget = form["challenge_target"]; challengeChannel = form["challenge_channel"]
     }
 
     /// `challenge_type`: space (or comma, or plus) separated; nil when absent or blank.
     var challengeTypes: ChallengeTypes? {
         guard let raw = challengeType, !raw.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
         let words = Set(raw.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "+" }).map { $0.lowercased() })
-        return ChallengeTypes(oob: words.contains("oob"), password: words.contains("password"), redirect: words.contains("redirect"))
+        var types = ChallengeTypes(oob: words.contains("oob"), password: words.contains("password"), redirect: words.contains("redirect"))
+        types.capabilities = Set((capabilities ?? "").split(whereSeparator: { $0 == " " || $0 == "," || $0 == "+" }).map { $0.lowercased() })
+            .intersection(ChallengeTypes.knownCapabilities)
+        return types
     }
 
     /// `attributes`: a JSON object in a string, as the SDKs send it; nil when absent or empty.

@@ -11,31 +11,46 @@ extension NativeAuthRoutes {
         }
     }
 
+    /// With `id` (a method from introspect): the second factor's code; without: the first factor's challenge.
     func signInChallenge(_ form: NativeAuthForm, _ caller: CallerInfo) async throws -> Response {
-        Self.challenge(try await engine.signInChallenge(continuationToken: form.continuationToken,
-                                                        challengeTypes: form.challengeTypes, caller: caller))
+        if let id = form.methodId, !id.isEmpty {
+            return Self.challenge(try await engine.mfaChallenge(continuationToken: form.continuationToken, methodId: id,
+                                                                challengeTypes: form.challengeTypes, caller: caller))
+        }
+        return Self.challenge(try await engine.signInChallenge(continuationToken: form.continuationToken,
+                                                               challengeTypes: form.challengeTypes, caller: caller))
     }
 
     func token(_ form: NativeAuthForm, _ caller: CallerInfo) async throws -> Response {
         let ct = form.continuationToken, scope = form.scope
-        let tokens: TokenSet
+        let outcome: SignInOutcome
         switch form.grantType {
         case "password":
-            tokens = try await engine.signInWithPassword(continuationToken: ct, username: form.username,
-                                                         password: form.password, scope: scope, caller: caller)
-        case "oob":
-            tokens = try await engine.signInWithCode(continuationToken: ct, code: form.oob, scope: scope, caller: caller)
+            outcome = try await engine.signInWithPassword(continuationToken: ct, username: form.username,
+                                                          password: form.password, scope: scope, caller: caller)
+        case "oob", "mfa_oob":
+            outcome = try await engine.signInWithCode(continuationToken: ct, code: form.oob, scope: scope,
+                                                      secondFactorOnly: form.grantType == "mfa_oob", caller: caller)
         case "continuation_token":
-            tokens = try await engine.signInWithContinuationToken(continuationToken: ct, username: form.username,
-                                                                  scope: scope, caller: caller)
+            outcome = try await engine.signInWithContinuationToken(continuationToken: ct, username: form.username,
+                                                                   scope: scope, caller: caller)
         case "refresh_token":
-            tokens = try await engine.refresh(refreshToken: form.refreshToken, scope: scope, caller: caller)
+            outcome = .tokens(try await engine.refresh(refreshToken: form.refreshToken, scope: scope, caller: caller))
         case nil, "":
             throw MalformedRequest(what: "grant_type")
         default:  // the client was checked before the endpoint ran
             return NativeAuthError.body("unsupported_grant_type", "The grant_type is not supported.", [70003])
         }
-        return Self.tokenResponse(tokens)
+        switch outcome {
+        case .tokens(let tokens): return Self.tokenResponse(tokens)
+        case .mfaRequired(let next):
+            return NativeAuthError.body("invalid_grant", "Multi-factor authentication required.", [50076],
+                                        extra: ["suberror": "mfa_required", "continuation_token": .string(next)])
+        case .registrationRequired(let next):
+            return NativeAuthError.body("invalid_grant", "A strong authentication method must be registered.", [50079],
+                                        extra: ["suberror": "registration_required", "continuation_token": .string(next)])
+        case .redirect(let reason): return Self.redirect(reason)
+        }
     }
 
     /// The token body MSAL requires: Bearer type, expiries as integers, and `client_info` (uid.utid).

@@ -4,6 +4,14 @@ import LatchkeyCore
 
 /// `authData` on `POST users`: sign up or log in through an identity.
 extension ParseRoutes {
+    /// `authData.mfa` is the second factor, not an identity.
+    static let secondFactorKey = "mfa"
+
+    /// The body's `authData.mfa` (a login's second factor), when there is one.
+    static func secondFactorEntry(_ body: [String: JSONValue]) throws -> [String: String]? {
+        guard let authData = body["authData"] else { return nil }
+        return try authDataEntries(authData)[secondFactorKey] ?? nil
+    }
     /// Each provider's entry: `null`, or an object whose values are strings (what ParseSwift sends and reads).
     static func authDataEntries(_ value: JSONValue) throws -> [String: [String: String]?] {
         guard case .object(let providers) = value, !providers.isEmpty else {
@@ -29,10 +37,11 @@ extension ParseRoutes {
     /// an account (Parse Server's answers, which ParseSwift decodes).
     func authDataLogin(_ authData: JSONValue, _ request: ParseRequest) async throws -> Response {
         let call = request.call
-        let entries = try Self.authDataEntries(authData).compactMapValues { $0 }
+        var entries = try Self.authDataEntries(authData).compactMapValues { $0 }
+        let secondFactor = entries.removeValue(forKey: Self.secondFactorKey)
         guard !entries.isEmpty else { throw ParseError(252, "This authentication method is unsupported.") }
         let (login, created) = try await engine.parseAuthDataLogin(app: call.app, authData: entries, username: try call.string("username"),
-                                                                   password: try call.string("password"),
+                                                                   password: try call.string("password"), secondFactor: secondFactor,
                                                                    installationId: call.installationId, caller: call.caller)
         guard created else {
             return JSONResponse.make(.ok, ParseObjects.user(login.user, showEmail: true, sessionToken: login.sessionToken,

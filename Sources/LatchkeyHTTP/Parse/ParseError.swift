@@ -66,6 +66,18 @@ struct ParseError: Error, Sendable {
         case .linkRefused: self.init(252, "Anonymous auth data cannot be added to an account with another way to sign in.")
         case .apiKeyNotFound, .apiKeyRefused: self.init(-1, "The request is not valid for this endpoint.")
         case .lastWayIn: self.init(-1, "Cannot remove the last way to sign in to this account.")
+        // Parse Server's `mfa` adapter's texts (its errors are plain strings, hence 141), and -1 for a missing token.
+        case .secondFactorRequired: self.init(-1, "Missing additional authData mfa")
+        case .secondFactorInvalid: self.init(141, "Invalid MFA token")
+        case .secondFactor(.invalidData): self.init(141, "Invalid MFA data")
+        case .secondFactor(.invalidContact): self.init(141, "Invalid mobile number.")
+        case .secondFactor(.notPending): self.init(141, "This number is not pending")
+        case .secondFactor(.alreadyEnrolled): self.init(141, "MFA is already set up on this account")
+        case .secondFactor(.methodNotEnabled(let method)):
+            self.init(252, "This authentication method is unsupported: mfa \(method) is not enabled for this app.")
+        case .secondFactor(.unknownMethod): self.init(141, "Invalid MFA data")
+        case .secondFactor(.deliveryFailed): self.init(141, "The text message could not be sent; try again later.")
+        case .secondFactor(.codeSent): self.init(141, "Please enter the token")
         case .unsupportedChallengeType, .invalidScope, .invalidCode, .flowTokenInvalid, .flowTokenExpired, .flowStepMismatch,
              .recoveryNotByMail, .verificationFunctionRefused,
              .recoveryFunctionRefused, .noVerificationFunction, .noRecoveryFunction:

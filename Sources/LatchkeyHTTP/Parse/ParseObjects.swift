@@ -27,6 +27,13 @@ enum ParseObjects {
         return body
     }
 
+    /// `authDataResponse`: `{mfa: {recovery: "c1, c2, ..."}}` when recovery codes were just made (one string, as
+    /// Parse Server joins them), else `{}`.
+    static func authDataResponse(recoveryCodes: [String]?) -> JSONValue {
+        guard let codes = recoveryCodes else { return .object([:]) }
+        return .object(["mfa": .object(["recovery": .string(codes.joined(separator: ", "))])])
+    }
+
     /// A `_Session`. Only hashes are stored, so only the caller's own session carries its token; the others carry an
     /// empty `sessionToken` (ParseSwift's `ParseSession` requires the key) and `installationId` is empty when none was
     /// sent (it is required too).

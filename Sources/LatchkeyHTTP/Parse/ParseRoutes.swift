@@ -75,8 +75,13 @@ struct ParseRoutes: Sendable {
     private func login(_ request: ParseRequest) async throws -> Response {
         let (username, email, password) = try request.credentials()
         let login = try await engine.parseLogin(app: request.call.app, username: username, email: email, password: password,
+                                                secondFactor: try Self.secondFactorEntry(request.call.body),
                                                 installationId: request.call.installationId, caller: request.call.caller)
-        return JSONResponse.make(.ok, ParseObjects.user(login.user, showEmail: true, sessionToken: login.sessionToken))
+        var body = ParseObjects.user(login.user, showEmail: true, sessionToken: login.sessionToken,
+                                     authData: login.secondFactorEnabled ? try await engine.parseAuthData(of: login.user) : [:])
+        // As Parse Server after an additional adapter: `authDataResponse`, with recovery codes when one was enrolled now.
+        if login.secondFactorEnabled { body["authDataResponse"] = ParseObjects.authDataResponse(recoveryCodes: login.recoveryCodes) }
+        return JSONResponse.make(.ok, body)
     }
 
     /// `logout`: ends the caller's session; without one there is nothing to end.

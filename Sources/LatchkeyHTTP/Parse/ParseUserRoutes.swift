@@ -83,14 +83,22 @@ extension ParseRoutes {
         }
         changes.fields = body.filter { !Self.serverOwnedKeys.contains($0.key) && !Self.accountKeys.contains($0.key) }.mapValues(Self.fieldChange)
         do {
+            var recoveryCodes: [String]?
             if let authData = body["authData"] {
-                changes.identities = try await engine.parseVerifyAuthData(app: request.call.app, objectId: id, authData: try Self.authDataEntries(authData),
+                var entries = try Self.authDataEntries(authData)
+                // The second factor first: a refused token changes nothing else.
+                if let secondFactor = entries.removeValue(forKey: Self.secondFactorKey) {
+                    recoveryCodes = try await engine.parseUpdateSecondFactor(app: request.call.app, objectId: id, fields: secondFactor,
+                                                                             actor: request.actor, caller: request.call.caller)
+                }
+                changes.identities = try await engine.parseVerifyAuthData(app: request.call.app, objectId: id, authData: entries,
                                                                          actor: request.actor)
             }
             let (user, token) = try await engine.parseUpdateUser(app: request.call.app, objectId: id, changes: changes, actor: request.actor,
                                                                  installationId: request.call.installationId, caller: request.call.caller)
             var answer: [String: JSONValue] = ["updatedAt": .string(ParseObjects.date(user.updatedAt))]
             if let token { answer["sessionToken"] = .string(token) }
+            if recoveryCodes != nil { answer["authDataResponse"] = ParseObjects.authDataResponse(recoveryCodes: recoveryCodes) }
             return JSONResponse.make(.ok, answer)
         } catch LatchkeyError.notPermitted, LatchkeyError.identityRefused {
             // As Parse Server: on an update, every "object not found" (an auth adapter's refusal included) is 206.

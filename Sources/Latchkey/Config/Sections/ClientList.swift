@@ -1,6 +1,6 @@
 import LatchkeyCore
 
-/// `clients`: the applications allowed to call the native API, each `{id, name, scopes}`.
+/// `clients`: the applications allowed to call the native API, each `{id, name, scopes, mfa}`.
 enum ClientList: ConfigSection {
     static let section = ""
     static let keys: [String] = []
@@ -11,12 +11,14 @@ enum ClientList: ConfigSection {
         var id: String
         var name: String?
         var scopes: [String]?
+        var mfa: String?
 
         init(from decoder: any Decoder) throws {
-            let entry = try decoder.entryKeys(known: ["id", "name", "scopes"])
+            let entry = try decoder.entryKeys(known: ["id", "name", "scopes", "mfa"])
             id = try entry.required("id")
             name = try entry.optional("name")
             scopes = try entry.optional("scopes")
+            mfa = try entry.optional("mfa")
         }
     }
 
@@ -32,7 +34,8 @@ enum ClientList: ConfigSection {
             guard scopes.allSatisfy({ !$0.isEmpty && !$0.contains(" ") }) else {
                 throw ConfigError(key: "\(key).scopes", message: "must be a list of scope names")
             }
-            return ClientApplication(id: entry.id, name: entry.name ?? entry.id, scopes: scopes)
+            return ClientApplication(id: entry.id, name: entry.name ?? entry.id, scopes: scopes,
+                                     mfa: try MFASettings.policy(entry.mfa, key: "\(key).mfa"))
         }
     }
 }

@@ -25,10 +25,11 @@ struct ParseSettings: ConfigSection {
         var preventLoginWithUnverifiedEmail: Bool?
         var cloudFunctions: [String]?
         var auth: [String]?
+        var mfa: String?
 
         init(from decoder: any Decoder) throws {
             let entry = try decoder.entryKeys(known: ["id", "client_key", "master_key", "master_key_file", "verify_user_emails",
-                                                      "prevent_login_with_unverified_email", "cloud_functions", "auth"])
+                                                      "prevent_login_with_unverified_email", "cloud_functions", "auth", "mfa"])
             id = try entry.required("id")
             clientKey = try entry.optional("client_key")
             masterKey = try entry.optional("master_key")
@@ -37,6 +38,7 @@ struct ParseSettings: ConfigSection {
             preventLoginWithUnverifiedEmail = try entry.optional("prevent_login_with_unverified_email")
             cloudFunctions = try entry.optional("cloud_functions")
             auth = try entry.optional("auth")
+            mfa = try entry.optional("mfa")
         }
     }
 
@@ -65,6 +67,7 @@ struct ParseSettings: ConfigSection {
             app.verifyUserEmails = entry.verifyUserEmails ?? false
             app.preventLoginWithUnverifiedEmail = entry.preventLoginWithUnverifiedEmail ?? false
             app.cloudFunctions = entry.cloudFunctions ?? []
+            app.mfa = try MFASettings.policy(entry.mfa, key: "\(key).mfa")
             if let unknown = app.cloudFunctions.first(where: { !functions.contains($0) }) {
                 throw ConfigError(key: "\(key).cloud_functions", message: "\(unknown) is not declared under functions:")
             }

@@ -1,0 +1,118 @@
+import Foundation
+
+/// What `/register/v1.0/challenge` answers: a code went out, or the contact is the mailbox the user just proved.
+public enum RegistrationChallengeResult: Sendable, Equatable {
+    case code(CodeChallenge, target: String, continuationToken: String)
+    case preverified(continuationToken: String)
+    case redirect
+}
+
+/// Just-in-time enrolment (`registration_required`), as MSAL drives it: `introspect` lists what can be enrolled,
+/// `challenge` sends a code to the address or number the user gives (or skips it for the address just proved),
+/// `continue` checks it and enrols the factor, and `/token` with `continuation_token` signs in.
+extension LatchkeyEngine {
+    /// `/register/v1.0/introspect`.
+    public func registrationIntrospect(continuationToken: String?, caller: CallerInfo) async throws
+        -> (methods: [AuthMethod], continuationToken: String) {
+        _ = try requireClient(caller.clientId)
+        return try await transaction { tx in
+            let (flow, user) = try await self.requireSecondFactorFlow(continuationToken, at: [.registrationRequired],
+                                                                      step: "enrolling a second factor", caller: caller, in: tx)
+            let methods = self.registrableMethods.map { method in
+                method == .email
+                    ? AuthMethod(id: "email", channel: "email", loginHint: user.email.map(EmailAddress.mask))
+                    : AuthMethod(id: "sms", channel: "sms", loginHint: nil)
+            }
+            return (methods, try await self.advance(flow, in: tx))
+        }
+    }
+
+    /// `/register/v1.0/challenge`: `challenge_target` is the address or phone number to enrol (again: a resend or a
+    /// changed contact).
+    public func registrationChallenge(continuationToken: String?, challengeType: String?, target: String?, channel: String?,
+                                      caller: CallerInfo) async throws -> RegistrationChallengeResult {
+        _ = try requireClient(caller.clientId)
+        let stages: Set<FlowState.Stage> = [.registrationRequired, .registrationChallenged, .registrationPreverified]
+        let (flow, user) = try await requireSecondFactorFlow(continuationToken, at: stages, step: "enrolling a second factor",
+                                                              caller: caller, in: reader)
+        guard challengeType?.split(separator: " ").contains("oob") ?? true else { return .redirect }
+        let raw = (target ?? "").trimmingCharacters(in: .whitespaces)
+        let method: MFASettings.Method = switch channel?.lowercased() {
+        case "sms"?: .sms
+        case "email"?: .email
+        default: raw.contains("@") ? .email : .sms
+        }
+        guard registrableMethods.contains(method) else { throw LatchkeyError.secondFactor(.methodNotEnabled(method.rawValue)) }
+        let contact: String
+        switch method {
+        case .email:
+            guard let address = EmailAddress.normalize(raw) else { throw LatchkeyError.secondFactor(.invalidContact) }
+            contact = address
+        default:
+            guard let number = Self.phoneNumber(raw) else { throw LatchkeyError.secondFactor(.invalidContact) }
+            contact = number
+        }
+        // The address the first factor just proved needs no second code.
+        let preverified = method == .email && contact == user.email && user.emailVerified && flow.state.mailboxProven == true
+        var texted: String?
+        if !preverified {
+            try await limit(.mailPerIP, caller.ip, caller: caller)
+            try await limit(.mailPerAddress, contact, caller: caller)
+            if method == .sms { texted = try await sendTextCode(to: contact, purpose: "enrol", user: user) }
+        }
+        let sentCode = texted
+        return try await transaction { tx in
+            guard var live = try await tx.flows.find(tokenHash: flow.tokenHash) else { throw LatchkeyError.flowTokenInvalid }
+            live.state.factorTarget = contact
+            live.state.factorChannel = method.rawValue
+            if preverified {
+                live.state.stage = .registrationPreverified
+                return .preverified(continuationToken: try await self.advance(live, in: tx))
+            }
+            var challenge: CodeChallenge
+            if let sentCode {
+                try await self.saveCode(sentCode, for: live, in: tx)
+                challenge = CodeChallenge(targetLabel: contact, channel: "sms", codeLength: self.settings.codes.length,
+                                          resendIntervalSeconds: self.settings.codes.resendIntervalSeconds)
+            } else {
+                challenge = try await self.issueCode(for: live, mail: .secondFactorCode, to: contact,
+                                                     locale: self.mailLocale(user.attributes, caller: caller), in: tx)
+            }
+            live.state.stage = .registrationChallenged
+            return .code(challenge, target: contact, continuationToken: try await self.advance(live, in: tx))
+        }
+    }
+
+    /// `/register/v1.0/continue`: `oob` with the code sent, or `continuation_token` after a preverified address.
+    /// Enrols the factor; the answer's token signs in. A wrong code keeps the token usable.
+    public func registrationContinue(continuationToken: String?, grantType: String?, code: String?,
+                                     caller: CallerInfo) async throws -> String {
+        _ = try requireClient(caller.clientId)
+        return try await transaction { tx -> Result<String, LatchkeyError> in
+            let stages: Set<FlowState.Stage> = [.registrationChallenged, .registrationPreverified]
+            var (flow, user) = try await self.requireSecondFactorFlow(continuationToken, at: stages, step: "enrolling a second factor",
+                                                                      caller: caller, in: tx)
+            switch (grantType, flow.state.stage) {
+            case ("oob"?, .registrationChallenged):
+                guard let code, !code.isEmpty else { return .failure(.invalidCode(attemptsLeft: 1)) }
+                if let limited = try await self.limit(.codePerAccount, flow.email, caller: caller, in: tx) { return .failure(limited) }
+                if let failure = try await self.checkCode(code, for: flow, in: tx) { return .failure(failure) }
+            case ("continuation_token"?, .registrationPreverified):
+                break
+            default:
+                throw LatchkeyError.flowStepMismatch("continue with grant_type=oob after a code, continuation_token after preverified")
+            }
+            guard let target = flow.state.factorTarget, let kind = SecondFactorRecord.Kind(rawValue: flow.state.factorChannel ?? "") else {
+                throw LatchkeyError.flowTokenInvalid
+            }
+            if kind == .email, target == user.email, !user.emailVerified {
+                user.emailVerified = true
+                try await tx.users.update(user)
+            }
+            let factor = SecondFactorRecord(id: SecureRandom.uuidString(), userId: user.id, kind: kind, target: target, createdAt: self.time.now())
+            try await self.enrol(factor, for: user, caller: caller, in: tx)
+            flow.state.stage = .registrationVerified
+            return .success(try await self.advance(flow, in: tx))
+        }.get()
+    }
+}

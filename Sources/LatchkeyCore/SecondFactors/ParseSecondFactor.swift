@@ -1,0 +1,135 @@
+import Foundation
+
+/// Parse's `authData.mfa`, as Parse Server's `mfa` adapter answers it: enrol an authenticator with `{secret, token}`
+/// (or change it with `old`), a phone with `{mobile}` then `{mobile, token}`, log in with `{token}` (an authenticator
+/// code, a recovery code, or a texted code after `{token: "request"}`). Unlike Parse Server, a recovery code works
+/// once, and turning the factor off needs a valid code (or the master key).
+extension LatchkeyEngine {
+    /// What the second factor of a Parse login came to.
+    struct ParseSecondFactorStep {
+        var enabled = false
+        var recoveryCodes: [String]?
+    }
+
+    /// The kinds a Parse client can answer: authenticator (and its recovery codes) and text messages.
+    private static let parseKinds: Set<SecondFactorRecord.Kind> = [.totp, .sms]
+
+    /// Checked after the first factor: nothing to do, a factor passed, or (`required`) an authenticator enrolled now.
+    /// `passwordCounted`: the login's password check already counted this attempt against the lockout.
+    func parseSecondFactorAtLogin(app: ParseApp, user: UserRecord, fields: [String: String]?, passwordCounted: Bool = false,
+                                  caller: CallerInfo) async throws -> ParseSecondFactorStep {
+        guard app.mfa != .off else {
+            if fields != nil { throw LatchkeyError.secondFactor(.methodNotEnabled("mfa")) }
+            return ParseSecondFactorStep()
+        }
+        let factors = try await challengeableFactors(userId: user.id, in: reader).filter { Self.parseKinds.contains($0.kind) }
+        if factors.isEmpty {
+            guard app.mfa == .required else { return ParseSecondFactorStep() }
+            // No factor yet and the app requires one: this login enrols an authenticator, or fails.
+            guard let fields, fields["secret"] != nil else { throw LatchkeyError.secondFactorRequired }
+            return ParseSecondFactorStep(enabled: true, recoveryCodes: try await parseEnrolAuthenticator(fields, user: user, caller: caller))
+        }
+        guard let token = fields?["token"], !token.isEmpty else { throw LatchkeyError.secondFactorRequired }
+        if factors.contains(where: { $0.kind == .totp }) {
+            try await checkAuthenticatorOrRecovery(token, for: user, alreadyCounted: passwordCounted, caller: caller)
+        } else if let phone = factors.first(where: { $0.kind == .sms }) {
+            if token == "request" {
+                try await parseSendPendingCode(.login, to: phone.target ?? "", user: user, app: app, caller: caller)
+                throw LatchkeyError.secondFactor(.codeSent)
+            }
+            let failures = passwordCounted ? 0 : try await countSecondFactorAttempt(user, caller: caller)
+            guard try await redeemPendingCode(.login, user: user, target: phone.target, code: token) else {
+                try await secondFactorFailed(user, failures: failures, what: "wrong text message code", caller: caller)
+                throw LatchkeyError.secondFactorInvalid
+            }
+        }
+        try await transaction { tx in
+            try await self.audit(tx, "mfa_passed", caller: caller, userId: user.id, email: user.email, detail: "parse")
+        }
+        return ParseSecondFactorStep(enabled: true)
+    }
+
+    /// `PUT users/:id` with `authData.mfa`; returns new recovery codes when an authenticator was (re)enrolled.
+    public func parseUpdateSecondFactor(app: ParseApp, objectId: String, fields: [String: String]?, actor: ParseActor,
+                                        caller: CallerInfo) async throws -> [String]? {
+        let user = try await actor.writableUser(objectId: objectId, in: reader.users)
+        guard app.mfa != .off else { throw LatchkeyError.secondFactor(.methodNotEnabled("mfa")) }
+        let factors = try await challengeableFactors(userId: user.id, in: reader).filter { Self.parseKinds.contains($0.kind) }
+        guard let fields else {
+            // `null`: the master key turns it off; a user proves a factor first (`{token, disable: "true"}`).
+            guard case .master = actor else { throw LatchkeyError.secondFactorInvalid }
+            try await transaction { tx in _ = try await self.removeFactors(of: user, kinds: [.totp, .sms, .recovery], reason: "parse master key", caller: caller, in: tx) }
+            return nil
+        }
+        // What a read showed, sent back (ParseSwift echoes the user's `authData`): nothing changes.
+        if fields.keys.sorted() == ["status"] { return nil }
+        if fields["disable"] == "true" {
+            guard !factors.isEmpty else { return nil }
+            try await parseProve(fields["token"], factors: factors, user: user, app: app, actor: actor, caller: caller)
+            try await transaction { tx in _ = try await self.removeFactors(of: user, kinds: [.totp, .sms, .recovery], reason: "parse", caller: caller, in: tx) }
+            return nil
+        }
+        if let mobile = fields["mobile"] {
+            guard settings.mfa.methods.contains(.sms) else { throw LatchkeyError.secondFactor(.methodNotEnabled("sms")) }
+            guard let number = Self.phoneNumber(mobile) else { throw LatchkeyError.secondFactor(.invalidContact) }
+            guard let token = fields["token"] else {
+                guard factors.isEmpty else { throw LatchkeyError.secondFactor(.alreadyEnrolled) }
+                try await parseSendPendingCode(.enrol, to: number, user: user, app: app, caller: caller)
+                return nil
+            }
+            guard try await pendingTarget(.enrol, user: user) == number else { throw LatchkeyError.secondFactor(.notPending) }
+            guard try await redeemPendingCode(.enrol, user: user, target: number, code: token) else { throw LatchkeyError.secondFactorInvalid }
+            try await transaction { tx in
+                _ = try await self.removeFactors(of: user, kinds: [.sms], reason: "replaced", caller: caller, in: tx)
+                try await self.enrol(SecondFactorRecord(id: SecureRandom.uuidString(), userId: user.id, kind: .sms, target: number,
+                                                        createdAt: self.time.now()), for: user, caller: caller, in: tx)
+            }
+            return nil
+        }
+        // An authenticator: a change must prove the current factor with `old` (the master key need not).
+        if !factors.isEmpty, fields["secret"] != nil {
+            try await parseProve(fields["old"], factors: factors, user: user, app: app, actor: actor, caller: caller)
+        }
+        return try await parseEnrolAuthenticator(fields, user: user, caller: caller)
+    }
+
+    /// Checks `{secret, token}`, then replaces the account's authenticator and recovery codes.
+    private func parseEnrolAuthenticator(_ fields: [String: String], user: UserRecord, caller: CallerInfo) async throws -> [String] {
+        guard settings.mfa.methods.contains(.totp) else { throw LatchkeyError.secondFactor(.methodNotEnabled("totp")) }
+        guard let secret = fields["secret"], secret.count >= 20, secret.count <= 256, let key = Base32.decode(secret), key.count >= 10,
+              let token = fields["token"] else {
+            throw LatchkeyError.secondFactor(.invalidData)
+        }
+        let failures = try await countSecondFactorAttempt(user, caller: caller)
+        guard let step = TOTP.matchingStep(key: key, code: token, at: time.now()) else {
+            try await secondFactorFailed(user, failures: failures, what: "wrong code for a new authenticator", caller: caller)
+            throw LatchkeyError.secondFactorInvalid
+        }
+        return try await transaction { tx in
+            try await tx.users.clearPasswordAttempts(userId: user.id)
+            _ = try await self.removeFactors(of: user, kinds: [.totp, .recovery], reason: "replaced", caller: caller, in: tx)
+            var factor = self.newTOTPFactor(userId: user.id, key: key)
+            factor.lastStep = step  // the code that proved it cannot sign in as well
+            try await self.enrol(factor, for: user, caller: caller, in: tx)
+            return try await self.replaceRecoveryCodes(userId: user.id, in: tx)
+        }
+    }
+
+    /// A change to an enrolled account proves a current factor first (the master key is exempt).
+    private func parseProve(_ token: String?, factors: [SecondFactorRecord], user: UserRecord, app: ParseApp, actor: ParseActor,
+                            caller: CallerInfo) async throws {
+        if case .master = actor { return }
+        guard let token, !token.isEmpty else { throw LatchkeyError.secondFactorInvalid }
+        if factors.contains(where: { $0.kind == .totp }) {
+            try await checkAuthenticatorOrRecovery(token, for: user, caller: caller)
+        } else if let phone = factors.first(where: { $0.kind == .sms }) {
+            if token == "request" {
+                try await parseSendPendingCode(.login, to: phone.target ?? "", user: user, app: app, caller: caller)
+                throw LatchkeyError.secondFactor(.codeSent)
+            }
+            guard try await redeemPendingCode(.login, user: user, target: phone.target, code: token) else {
+                throw LatchkeyError.secondFactorInvalid
+            }
+        }
+    }
+}
