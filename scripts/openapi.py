@@ -150,6 +150,18 @@ def paths():
     p["/discovery/v2.0/keys"] = {"get": {"summary": "The JWKS: the signing key and, after a rotation, the previous one",
                                          "tags": ["openid"], "responses": {"200": json_body(ref("JWKS"))}}}
     bearer = [{"bearerAccessToken": []}]
+    enrol_errors = {"401": json_body(ref("BearerError"), "Missing or invalid access token"),
+                    "4XX": json_body(ref("NativeError"), "Native error"), "503": json_body(ref("NativeError"), "Database unavailable")}
+    p["/mfa/v1.0/authenticator/start"] = {"post": {
+        "summary": "A new authenticator secret for the Bearer access token's user (its client's mfa is not off)", "tags": ["native"],
+        "security": bearer, "responses": {"200": json_body(obj(["secret", "otpauth_uri", "continuation_token", "code_length"], secret=S,
+                                                               otpauth_uri=S, continuation_token=S, code_length=I)), **enrol_errors}}}
+    p["/mfa/v1.0/authenticator/confirm"] = {"post": {
+        "summary": "Confirm the secret with the app's code: enrolled, with ten recovery codes shown once", "tags": ["native"],
+        "security": bearer,
+        "requestBody": {"required": True, "content": {"application/x-www-form-urlencoded": {"schema": obj(
+            ["continuation_token", "oob"], continuation_token=S, oob=S)}}},
+        "responses": {"200": json_body(obj(["recovery_codes"], recovery_codes={"type": "array", "items": S})), **enrol_errors}}}
     for method in ("get", "post"):
         p.setdefault("/oidc/userinfo", {})[method] = {
             "summary": "Claims of the Bearer access token's user", "tags": ["openid"], "security": bearer,

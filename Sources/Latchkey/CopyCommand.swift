@@ -41,7 +41,8 @@ struct CopyCommand: AsyncParsableCommand {
         try await store.transaction { tx in try await Self.write(snapshot, into: tx, progress: progress) }
         progress.finish()
         await store.shutdown()
-        print("copied \(snapshot.users.count) users, \(snapshot.sessions.count) sessions, \(snapshot.linkTokens.count) link tokens, "
+        print("copied \(snapshot.users.count) users, \(snapshot.identities.count) identities, \(snapshot.apiKeys.count) API keys, "
+              + "\(snapshot.secondFactors.count) second factors, \(snapshot.sessions.count) sessions, \(snapshot.linkTokens.count) link tokens, "
               + "\(snapshot.signingKeys.count) signing keys, \(snapshot.outbox.count) mails and \(snapshot.audit.count) audit events "
               + "from \(source.storeDescription) to \(target.safeDescription)")
     }
@@ -66,6 +67,9 @@ struct CopyCommand: AsyncParsableCommand {
         for value in snapshot.serverValues { _ = try await tx.serverValues.insertIfAbsent(name: value.name, value: value.value); progress.advance() }
         for key in snapshot.signingKeys { try await tx.serverValues.insert(signingKey: key); progress.advance() }
         for user in snapshot.users { try await tx.users.insert(user); progress.advance() }
+        for identity in snapshot.identities { try await tx.identities.link(identity); progress.advance() }
+        for key in snapshot.apiKeys { try await tx.apiKeys.insert(key); progress.advance() }
+        for factor in snapshot.secondFactors { try await tx.secondFactors.insert(factor); progress.advance() }
         for flow in snapshot.flows { try await tx.flows.insert(flow); progress.advance() }
         for code in snapshot.codes { try await tx.flows.saveCode(code); progress.advance() }
         for token in snapshot.linkTokens { try await tx.linkTokens.replace(token); progress.advance() }

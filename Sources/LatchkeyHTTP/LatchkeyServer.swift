@@ -50,6 +50,7 @@ public enum LatchkeyServer {
         let cors = options.corsAllowedOrigins.isEmpty ? nil : AllowListCORS(origins: options.corsAllowedOrigins)
         router.add(middleware: EdgeMiddleware(errors: errors, cors: cors, log: options.requestLog))
         NativeAuthRoutes(engine: engine, clientAddress: clientAddress, errors: NativeAuthErrors()).addRoutes(to: router)
+        AuthenticatorEndpoints(engine: engine, clientAddress: clientAddress).addRoutes(to: router)
         AppServicesRoutes(engine: engine, clientAddress: clientAddress.serving(.appServices), errors: appServicesErrors)
             .addRoutes(to: router)
         HostedPages(engine: engine, pages: pages, clientAddress: clientAddress.serving(.appServices)).addRoutes(to: router)

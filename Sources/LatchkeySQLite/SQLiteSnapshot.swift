@@ -8,6 +8,9 @@ public struct StoreSnapshot: Sendable {
     public var serverValues: [(name: String, value: Data)]
     public var signingKeys: [SigningKeyRecord]
     public var users: [UserRecord]
+    public var identities: [IdentityRecord]
+    public var apiKeys: [ApiKeyRecord]
+    public var secondFactors: [SecondFactorRecord]
     public var flows: [FlowRecord]
     public var codes: [OTPRecord]
     public var linkTokens: [ActionTokenRecord]
@@ -16,8 +19,8 @@ public struct StoreSnapshot: Sendable {
     public var audit: [AuditEvent]
 
     public var rowCount: Int {
-        serverValues.count + signingKeys.count + users.count + flows.count + codes.count + linkTokens.count + sessions.count
-            + outbox.count + audit.count
+        serverValues.count + signingKeys.count + users.count + identities.count + apiKeys.count + secondFactors.count + flows.count
+            + codes.count + linkTokens.count + sessions.count + outbox.count + audit.count
     }
 }
 
@@ -29,6 +32,9 @@ extension SQLiteStore {
                 serverValues: try Row.fetchAll(db, sql: "SELECT name, value FROM server_values ORDER BY name").map { ($0["name"], $0["value"]) },
                 signingKeys: try SigningKeyRecord.order(Column("created_at")).fetchAll(db),
                 users: try UserRecord.order(Column("created_at"), Column("id")).fetchAll(db),
+                identities: try IdentityRecord.fetchAll(db),
+                apiKeys: try ApiKeyRecord.fetchAll(db),
+                secondFactors: try SecondFactorRecord.fetchAll(db),
                 flows: try FlowRecord.fetchAll(db),
                 codes: try OTPRecord.fetchAll(db),
                 linkTokens: try ActionTokenRecord.fetchAll(db),

@@ -1,15 +1,16 @@
-"""`latchkey copy --to postgres://…`: a SQLite deployment moved to PostgreSQL keeps its users, their passwords and
-refresh tokens, its signing key and its queued mail; a non-empty target is refused."""
+"""`latchkey copy --to postgres://…`: a SQLite deployment moved to PostgreSQL keeps its users, their passwords,
+identities, second factors and refresh tokens, its signing key and its queued mail; a non-empty target is refused."""
 import os
 import re
 import subprocess
+import time
 
+import pyotp
 
 import strict
 from conftest import password_sign_in, sign_up, token_after_sign_up
 from harness import BINARY, Server, free_port
-from parse_client import ENV as PARSE_ENV
-from parse_client import ParseClient, ok
+from parse_client import MASTER_KEY, ParseClient, ok
 from postgres import fresh_database, psql
 from test_replicas import PASSWORD, mails_to, relay  # noqa: F401 (relay is a fixture)
 from test_smtp import smtp_env, wait_for
@@ -20,11 +21,19 @@ def copy(server, target):
                           capture_output=True, text=True, timeout=120)
 
 
+PARSE_ENV = {"LATCHKEY_PARSE_APPS": f'[{{"id": "myAppId", "master_key": "{MASTER_KEY}", "mfa": "optional"}}]'}
+ANONYMOUS = {"authData": {"anonymous": {"id": "5b0e8f9e-0000-4000-8000-00000000c0b7"}}}
+
+
 def test_copy_moves_everything_and_refuses_a_non_empty_target(relay):  # noqa: F811
     old = Server(env=PARSE_ENV).start()
     who = f"moving-{os.urandom(4).hex()}@example.com"
     tokens = strict.tokens(token_after_sign_up(old, who, sign_up(old, who, password=PASSWORD)))
-    ok(ParseClient(old).call("POST", "/users", {"username": "parse-mover", "password": PASSWORD}), 201)
+    mover = ok(ParseClient(old).call("POST", "/users", {"username": "parse-mover", "password": PASSWORD}), 201)
+    secret = pyotp.random_base32()
+    ok(ParseClient(old).call("PUT", f"/users/{mover['objectId']}", {"authData": {"mfa": {"secret": secret, "token": pyotp.TOTP(secret).now()}}},
+                             session_token=mover["sessionToken"]))
+    anonymous = ok(ParseClient(old).call("POST", "/users", ANONYMOUS), 201)
     keys = old.get("/discovery/v2.0/keys").json()
     old.stop()
     # A mail queued but not yet sent when the old server stopped: a reset request on a server whose relay is down.
@@ -37,7 +46,7 @@ def test_copy_moves_everything_and_refuses_a_non_empty_target(relay):  # noqa: F
     target = fresh_database()
     done = copy(old, target)
     assert done.returncode == 0, done.stderr
-    assert "copied 2 users" in done.stdout
+    assert "copied 3 users, 1 identities, 0 API keys, 11 second factors" in done.stdout
     assert re.search(r"latchkey: copy: rows: (\d+)/\1 \(\d+/s\)", done.stderr), done.stderr
     assert psql(target, "SELECT count(*) FROM outbox WHERE status = 'pending'") == "1"
 
@@ -46,7 +55,10 @@ def test_copy_moves_everything_and_refuses_a_non_empty_target(relay):  # noqa: F
         assert new.get("/discovery/v2.0/keys").json() == keys
         strict.tokens(password_sign_in(new, who, PASSWORD))
         strict.tokens(new.post("/oauth2/v2.0/token", {"grant_type": "refresh_token", "refresh_token": tokens["refresh_token"]}))
-        ok(ParseClient(new).call("POST", "/login", {"username": "parse-mover", "password": PASSWORD}))
+        # The authenticator and the anonymous identity came along.
+        ok(ParseClient(new).call("POST", "/login", {"username": "parse-mover", "password": PASSWORD,
+                                                    "authData": {"mfa": {"token": pyotp.TOTP(secret).at(time.time() + 30)}}}))
+        assert ok(ParseClient(new).call("POST", "/users", ANONYMOUS))["objectId"] == anonymous["objectId"]
         wait_for(lambda: mails_to(relay, who))  # the queued mail, sealed under the copied key, goes out from the new store
         again = copy(old, target)
         assert again.returncode != 0 and "already holds data" in again.stderr, again.stderr

@@ -5,6 +5,7 @@ import sqlite3
 import time
 
 import pyotp
+import requests
 import pytest
 
 import strict
@@ -116,7 +117,10 @@ def register_email(s, app, email):
     before = len(s.mails(email))
     sent = strict.ok(app.register_challenge(reg["continuation_token"], method, email), "register/challenge")
     done = strict.ok(app.register_continue(sent["continuation_token"], s.wait_for_code(email, before)), "register/continue")
-    return strict.tokens(app.token_after(done["continuation_token"]))
+    tokens = strict.tokens(app.token_after(done["continuation_token"]))
+    # The notice is mailed after the answer: wait for it, so the next code read is not mistaken for it.
+    s.wait_for_subject(email, "second factor was added")
+    return tokens
 
 
 def test_policy_per_client(mfa_server):
@@ -326,3 +330,96 @@ def test_second_factors_are_kept_sealed(mfa_server):
     db = sqlite3.connect(s.db_path)
     kinds = [r[0] for r in db.execute("SELECT kind FROM second_factors WHERE user_id = (SELECT id FROM users WHERE email = ?)", (email,))]
     assert sorted(set(kinds)) == ["recovery", "totp"] and kinds.count("recovery") == 10
+
+
+def enrol_authenticator(s, access_token):
+    """A signed-in user's authenticator, as a native app enrols one: the secret, then the app's first code."""
+    auth = {"Authorization": f"Bearer {access_token}"}
+    offer = requests.post(s.base + "/mfa/v1.0/authenticator/start", headers=auth, timeout=10)
+    assert offer.status_code == 200, offer.text
+    body = offer.json()
+    assert set(body) == {"secret", "otpauth_uri", "continuation_token", "code_length"} and body["code_length"] == 6
+    assert body["otpauth_uri"].startswith("otpauth://totp/Latchkey%20Test%3A") and f"secret={body['secret']}" in body["otpauth_uri"]
+    totp = pyotp.parse_uri(body["otpauth_uri"])
+    assert totp.secret == body["secret"] and totp.issuer == "Latchkey Test"
+    wrong = "123456" if totp.now() != "123456" else "654321"
+    form = {"continuation_token": body["continuation_token"]}
+    bad = requests.post(s.base + "/mfa/v1.0/authenticator/confirm", headers=auth, data={**form, "oob": wrong}, timeout=10)
+    strict.error(bad, "invalid_grant", suberror="invalid_oob_value")
+    done = requests.post(s.base + "/mfa/v1.0/authenticator/confirm", headers=auth, data={**form, "oob": totp.now()}, timeout=10)
+    assert done.status_code == 200, done.text
+    codes = done.json()["recovery_codes"]
+    assert len(codes) == 10 and len(set(codes)) == 10
+    return totp, codes
+
+
+def test_a_native_user_enrols_an_authenticator(mfa_server):
+    s, email = mfa_server, new_email()
+    Native(s, OFF).sign_up(email)
+    app = Native(s, OPTIONAL)
+    tokens = strict.tokens(app.password_token(email))
+    totp, _ = enrol_authenticator(s, tokens["access_token"])
+    assert s.wait_for_subject(email, "second factor was added")
+    # A second one is refused while the first is there; the next sign-in asks for its code.
+    again = requests.post(s.base + "/mfa/v1.0/authenticator/start", headers={"Authorization": f"Bearer {tokens['access_token']}"}, timeout=10)
+    strict.error(again, "invalid_request")
+    ct = suberror(app.password_token(email), "mfa_required")
+    methods = app.introspect(ct)
+    [method] = methods["methods"]
+    asked = code_challenge(app.challenge(methods["continuation_token"], method["id"]), "totp")
+    strict.tokens(app.submit(asked["continuation_token"], totp.at(time.time() + 30)))
+
+
+def test_authenticator_enrolment_needs_a_client_that_asks_for_second_factors(mfa_server):
+    s, email = mfa_server, new_email()
+    Native(s, OFF).sign_up(email)
+    tokens = strict.tokens(Native(s, OFF).password_token(email))
+    refused = requests.post(s.base + "/mfa/v1.0/authenticator/start", headers={"Authorization": f"Bearer {tokens['access_token']}"}, timeout=10)
+    strict.error(refused, "invalid_request", code=901001)
+    assert "not enabled for this client" in refused.json()["error_description"]
+    for headers in ({}, {"Authorization": "Bearer not-a-token"}, {"Authorization": f"Bearer {tokens['id_token']}"}):
+        r = requests.post(s.base + "/mfa/v1.0/authenticator/start", headers=headers, timeout=10)
+        assert r.status_code == 401 and r.json()["error"] == "invalid_token", r.text
+    # Another user's offer cannot be confirmed with one's own token.
+    other = new_email()
+    Native(s, OFF).sign_up(other)
+    mine = strict.tokens(Native(s, OPTIONAL).password_token(email))
+    theirs = strict.tokens(Native(s, OPTIONAL).password_token(other))
+    offer = requests.post(s.base + "/mfa/v1.0/authenticator/start", headers={"Authorization": f"Bearer {theirs['access_token']}"}, timeout=10).json()
+    stolen = requests.post(s.base + "/mfa/v1.0/authenticator/confirm", headers={"Authorization": f"Bearer {mine['access_token']}"},
+                           data={"continuation_token": offer["continuation_token"], "oob": pyotp.TOTP(offer["secret"]).now()}, timeout=10)
+    strict.error(stolen, "invalid_request")
+
+
+def test_a_mailed_second_factor_code_dies_after_five_wrong_tries(mfa_server):
+    s, email = mfa_server, new_email()
+    Native(s, OFF).sign_up(email)
+    app = Native(s, REQUIRED)
+    register_email(s, app, email)
+    ct = suberror(app.password_token(email), "mfa_required")
+    methods = app.introspect(ct)
+    before = len(s.mails(email))
+    sent = code_challenge(app.challenge(methods["continuation_token"], methods["methods"][0]["id"]), "email")
+    code = s.wait_for_code(email, before)
+    wrong = "00000000" if code != "00000000" else "11111111"
+    for _ in range(5):
+        strict.error(app.submit(sent["continuation_token"], wrong), "invalid_grant", suberror="invalid_oob_value")
+    dead = strict.error(app.submit(sent["continuation_token"], code), "invalid_grant", suberror="invalid_oob_value")
+    assert "no longer valid" in dead["error_description"]
+    # A resend on the same token mails a new code, which works.
+    resent = code_challenge(app.challenge(sent["continuation_token"], methods["methods"][0]["id"]), "email")
+    strict.tokens(app.submit(resent["continuation_token"], s.wait_for_code(email, before + 1)))
+
+
+def test_msal_js_may_call_the_new_paths_from_an_allowed_origin():
+    s = Server(env={"LATCHKEY_SERVER_CORS_ALLOWED_ORIGINS": "[https://app.example.com]"}).start()
+    try:
+        for path in ("/oauth2/v2.0/introspect", "/register/v1.0/introspect", "/register/v1.0/challenge", "/register/v1.0/continue"):
+            pre = requests.options(s.base + path, headers={"Origin": "https://app.example.com", "Access-Control-Request-Method": "POST",
+                                                           "Access-Control-Request-Headers": "content-type,client-request-id,x-client-sku"},
+                                   timeout=10)
+            assert pre.status_code == 204 and pre.headers["Access-Control-Allow-Origin"] == "https://app.example.com", (path, pre.headers)
+            r = s.post(path, {"continuation_token": "x"}, headers={"Origin": "https://app.example.com"})
+            assert r.headers["Access-Control-Allow-Origin"] == "https://app.example.com" and r.json()["error"] == "invalid_grant"
+    finally:
+        s.cleanup()

@@ -83,7 +83,7 @@ def test_walkthrough_runs_as_written():
         assert '"count":1' in text
         # Second factors: registered just in time, then signed in through mfa_required; Parse's authenticator.
         assert "registration_required" in text and "mfa_required" in text and '"challenge_channel":"email"' in text
-        assert '"recovery":"' in text and '"mfa":{"status":"enabled"}' in text
+        assert '"recovery":"' in text and '"mfa":{"status":"enabled"}' in text and '"recovery_codes":["' in text
         assert os.path.exists(f"{server.folder}/data/dev.sqlite")  # relative to the config file, as it says
     finally:
         server.stop()

@@ -52,9 +52,11 @@ extension LatchkeyEngine {
     @discardableResult
     func removeFactors(of user: UserRecord, kinds: [SecondFactorRecord.Kind]? = nil, reason: String, caller: CallerInfo,
                        in tx: any Repositories) async throws -> Int {
-        let removed = try await tx.secondFactors.deleteSecondFactors(userId: user.id, kinds: kinds ?? SecondFactorRecord.Kind.allCases)
+        let kinds = kinds ?? SecondFactorRecord.Kind.allCases
+        let going = try await tx.secondFactors.secondFactors(userId: user.id).filter { kinds.contains($0.kind) && $0.kind != .recovery }
+        let removed = try await tx.secondFactors.deleteSecondFactors(userId: user.id, kinds: kinds)
         guard removed > 0 else { return 0 }
-        let what = (kinds ?? [.email, .sms, .totp]).filter { $0 != .recovery }.map(\.rawValue).joined(separator: ", ")
+        let what = going.isEmpty ? "recovery codes" : going.map(Self.describe).joined(separator: ", ")
         try await audit(tx, "mfa_removed", caller: caller, userId: user.id, email: user.email, detail: "\(what): \(reason)")
         EngineMetrics.secondFactor("removed", nil)
         try await notify(.secondFactorRemoved, user: user, factor: what, caller: caller, in: tx)

@@ -83,7 +83,7 @@ enum NativeAuthError {
         case .invalidContact:
             return body("invalid_request", "The challenge_target is not a valid email address or phone number.", [901001])
         case .methodNotEnabled(let method):
-            return body("invalid_request", "The authentication method \(method) is not enabled on this server.", [901001])
+            return body("invalid_request", "The authentication method \(method) is not enabled for this client.", [901001])
         case .deliveryFailed:
             return JSONResponse.make(.badGateway, ["error": "server_error",
                                                    "error_description": "The text message could not be sent; try again shortly."])

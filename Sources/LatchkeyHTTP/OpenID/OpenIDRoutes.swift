@@ -43,7 +43,7 @@ struct OpenIDRoutes: Sendable {
             "subject_types_supported": ["public"],
             "id_token_signing_alg_values_supported": ["ES256"],
             "token_endpoint_auth_methods_supported": ["none"],
-            "grant_types_supported": ["password", "oob", "continuation_token", "refresh_token"],
+            "grant_types_supported": ["password", "oob", "mfa_oob", "continuation_token", "refresh_token"],
             "scopes_supported": .array(LatchkeyEngine.standardScopes.map(JSONValue.string)),
             "claims_supported": ["sub", "iss", "aud", "exp", "iat", "nbf", "oid", "tid", "ver", "preferred_username",
                                  "email", "email_verified", "name"],

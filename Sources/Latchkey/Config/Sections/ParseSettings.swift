@@ -8,7 +8,7 @@ struct ParseSettings: ConfigSection {
     static let lists = ["apps"]
     /// Paths the other dialects own; the mount may not shadow them.
     static let takenPaths = ["/oauth2", "/signup", "/signin", "/resetpassword", "/api", "/oidc", "/discovery", "/.well-known",
-                             "/health", "/testing", "/confirm", "/reset-password"]
+                             "/health", "/testing", "/confirm", "/reset-password", "/mfa", "/register"]
 
     var mount: String
     var masterKeyIPs: [String]
