@@ -123,6 +123,21 @@ def register_email(s, app, email):
     return tokens
 
 
+def emailed_second_factor(s, app, email):
+    """Password sign-in -> mfa_required -> introspect -> challenge the (only) email factor: the challenge, its code
+    and the method id."""
+    methods = app.introspect(suberror(app.password_token(email), "mfa_required"))
+    before = len(s.mails(email))
+    method = methods["methods"][0]["id"]
+    sent = code_challenge(app.challenge(methods["continuation_token"], method), "email")
+    code = s.wait_for_code(email, before)
+    return sent, code, method
+
+
+def wrong_code(code):
+    return "00000000" if code != "00000000" else "11111111"
+
+
 def test_policy_per_client(mfa_server):
     s, email = mfa_server, new_email()
     Native(s, OFF).sign_up(email)
@@ -267,15 +282,10 @@ def test_code_attempts_run_out_and_the_account_locks():
         Native(s, OFF).sign_up(email)
         app = Native(s, REQUIRED)
         register_email(s, app, email)
-        ct = suberror(app.password_token(email), "mfa_required")
-        methods = app.introspect(ct)
-        before = len(s.mails(email))
-        sent = code_challenge(app.challenge(methods["continuation_token"], methods["methods"][0]["id"]), "email")
-        code = s.wait_for_code(email, before)
-        wrong = "00000000" if code != "00000000" else "11111111"
+        sent, code, _ = emailed_second_factor(s, app, email)
         # The password counted one attempt; three wrong codes make four: the next attempt is locked out.
         for _ in range(3):
-            strict.error(app.submit(sent["continuation_token"], wrong), "invalid_grant", suberror="invalid_oob_value")
+            strict.error(app.submit(sent["continuation_token"], wrong_code(code)), "invalid_grant", suberror="invalid_oob_value")
         locked = app.submit(sent["continuation_token"], code)
         assert locked.status_code == 429 and locked.json()["error"] == "slow_down" and int(locked.headers["Retry-After"]) > 0
         events = [json.loads(line) for line in audit_lines(s, email)]
@@ -396,19 +406,15 @@ def test_a_mailed_second_factor_code_dies_after_five_wrong_tries(mfa_server):
     Native(s, OFF).sign_up(email)
     app = Native(s, REQUIRED)
     register_email(s, app, email)
-    ct = suberror(app.password_token(email), "mfa_required")
-    methods = app.introspect(ct)
-    before = len(s.mails(email))
-    sent = code_challenge(app.challenge(methods["continuation_token"], methods["methods"][0]["id"]), "email")
-    code = s.wait_for_code(email, before)
-    wrong = "00000000" if code != "00000000" else "11111111"
+    sent, code, method = emailed_second_factor(s, app, email)
     for _ in range(5):
-        strict.error(app.submit(sent["continuation_token"], wrong), "invalid_grant", suberror="invalid_oob_value")
+        strict.error(app.submit(sent["continuation_token"], wrong_code(code)), "invalid_grant", suberror="invalid_oob_value")
     dead = strict.error(app.submit(sent["continuation_token"], code), "invalid_grant", suberror="invalid_oob_value")
     assert "no longer valid" in dead["error_description"]
     # A resend on the same token mails a new code, which works.
-    resent = code_challenge(app.challenge(sent["continuation_token"], methods["methods"][0]["id"]), "email")
-    strict.tokens(app.submit(resent["continuation_token"], s.wait_for_code(email, before + 1)))
+    before = len(s.mails(email))
+    resent = code_challenge(app.challenge(sent["continuation_token"], method), "email")
+    strict.tokens(app.submit(resent["continuation_token"], s.wait_for_code(email, before)))
 
 
 def test_msal_js_may_call_the_new_paths_from_an_allowed_origin():

@@ -18,13 +18,7 @@ extension LatchkeyEngine {
     func countedPasswordCheck(_ password: String, for user: UserRecord, caller: CallerInfo) async throws -> PasswordHasher.Verdict {
         guard let phc = user.passwordHash else { try await refuseAfterDummyCheck(password) }
         let now = time.now()
-        let attempt = try await transaction { tx -> PasswordAttempt? in
-            let attempt = try await tx.users.takePasswordAttempt(userId: user.id, now: now)
-            if case .counted(let failures)? = attempt, let delay = self.lockoutDelay(afterFailures: failures) {
-                try await tx.users.lock(userId: user.id, until: now + Double(delay))
-            }
-            return attempt
-        }
+        let attempt = try await takeAttempt(userId: user.id, now: now)
         let failures: Int
         switch attempt {
         case nil: throw LatchkeyError.invalidCredentials
@@ -47,6 +41,18 @@ extension LatchkeyEngine {
             }
         }
         return verdict
+    }
+
+    /// Counts one attempt at a credential of the account (a password, a second factor) and starts the lock when
+    /// this attempt reaches it, in one write: parallel guesses each take a slot. Nil when the account is gone.
+    func takeAttempt(userId: String, now: Date) async throws -> PasswordAttempt? {
+        try await transaction { tx -> PasswordAttempt? in
+            let attempt = try await tx.users.takePasswordAttempt(userId: userId, now: now)
+            if case .counted(let failures)? = attempt, let delay = self.lockoutDelay(afterFailures: failures) {
+                try await tx.users.lock(userId: userId, until: now + Double(delay))
+            }
+            return attempt
+        }
     }
 
     /// Refuses a sign-in for an account that cannot pass (unknown, without a password, disabled) only after checking

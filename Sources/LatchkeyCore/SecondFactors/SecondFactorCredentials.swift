@@ -91,14 +91,7 @@ extension LatchkeyEngine {
     /// take a slot); a locked account is refused. The count clears on a completed sign-in.
     func countSecondFactorAttempt(_ user: UserRecord, caller: CallerInfo) async throws -> Int {
         let now = time.now()
-        let attempt = try await transaction { tx -> PasswordAttempt? in
-            let attempt = try await tx.users.takePasswordAttempt(userId: user.id, now: now)
-            if case .counted(let failures)? = attempt, let delay = self.lockoutDelay(afterFailures: failures) {
-                try await tx.users.lock(userId: user.id, until: now + Double(delay))
-            }
-            return attempt
-        }
-        switch attempt {
+        switch try await takeAttempt(userId: user.id, now: now) {
         case nil: throw LatchkeyError.secondFactorInvalid
         case .locked(let until)?:
             EngineMetrics.secondFactor("locked", nil)
