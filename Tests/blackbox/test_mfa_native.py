@@ -158,6 +158,8 @@ def test_text_message_registration_and_sign_in(mfa_server, sms):
     method = next(m for m in reg["methods"] if m["challenge_channel"] == "sms")
     bad = app.register_challenge(reg["continuation_token"], method, "not a number")
     strict.error(bad, "invalid_request", code=901001)
+    fax = app.register_challenge(reg["continuation_token"], {**method, "challenge_channel": "fax"}, phone)
+    assert "fax" in strict.error(fax, "invalid_request", code=901001)["error_description"]
     sent = strict.ok(app.register_challenge(reg["continuation_token"], method, phone), "register/challenge")
     assert sent["challenge_channel"] == "sms" and sent["challenge_target"] == phone
     done = strict.ok(app.register_continue(sent["continuation_token"], sms.wait_for_code(phone)), "register/continue")

@@ -116,6 +116,9 @@ def test_bad_enrolment_data(mfa_server):
         error(c.call("PUT", url, {"authData": {"mfa": bad}}, session_token=token), 141, "Invalid MFA data")
     wrong = "123456" if pyotp.TOTP(secret).now() != "123456" else "654321"
     error(c.call("PUT", url, {"authData": {"mfa": {"secret": secret, "token": wrong}}}, session_token=token), 141, "Invalid MFA token")
+    # A token that is not a string is an invalid token, as in Parse Server (ParseSwift sends strings only).
+    error(c.call("PUT", url, {"authData": {"mfa": {"secret": secret, "token": 123456}}}, session_token=token), 141)
+    error(c.call("POST", "/login", {"username": "x", "password": "y", "authData": {"mfa": {"token": 123456}}}), 141)
     # Another user's object: 206 as every update of someone else.
     other_c, _, other = signed_up(mfa_server)
     error(c.call("PUT", f"/users/{other['objectId']}", {"authData": {"mfa": {"secret": secret, "token": pyotp.TOTP(secret).now()}}},

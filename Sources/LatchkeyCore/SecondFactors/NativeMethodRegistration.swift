@@ -37,10 +37,12 @@ extension LatchkeyEngine {
                                                               caller: caller, in: reader)
         guard challengeType?.split(separator: " ").contains("oob") ?? true else { return .redirect }
         let raw = (target ?? "").trimmingCharacters(in: .whitespaces)
-        let method: MFASettings.Method = switch channel?.lowercased() {
-        case "sms"?: .sms
-        case "email"?: .email
-        default: raw.contains("@") ? .email : .sms
+        let method: MFASettings.Method
+        switch channel?.lowercased() {
+        case "sms"?: method = .sms
+        case "email"?: method = .email
+        case nil, ""?: method = raw.contains("@") ? .email : .sms  // MSAL sends the channel only when it has one
+        case let other?: throw LatchkeyError.secondFactor(.methodNotEnabled(other))
         }
         guard registrableMethods.contains(method) else { throw LatchkeyError.secondFactor(.methodNotEnabled(method.rawValue)) }
         let contact: String

@@ -10,8 +10,18 @@ extension ParseRoutes {
     /// The body's `authData.mfa` (a login's second factor), when there is one.
     static func secondFactorEntry(_ body: [String: JSONValue]) throws -> [String: String]? {
         guard let authData = body["authData"] else { return nil }
+        try requireStringSecondFactor(authData)
         return try authDataEntries(authData)[secondFactorKey] ?? nil
     }
+
+    /// Parse Server's adapter refuses a token that is not a string as an invalid token (not an unsupported method).
+    static func requireStringSecondFactor(_ authData: JSONValue) throws {
+        if case .object(let providers) = authData, case .object(let fields)? = providers[secondFactorKey],
+           fields.values.contains(where: { $0.stringValue == nil && $0 != .null }) {
+            throw ParseError(141, "Invalid MFA token: the values of authData.mfa must be strings")
+        }
+    }
+
     /// Each provider's entry: `null`, or an object whose values are strings (what ParseSwift sends and reads).
     static func authDataEntries(_ value: JSONValue) throws -> [String: [String: String]?] {
         guard case .object(let providers) = value, !providers.isEmpty else {

@@ -85,6 +85,7 @@ extension ParseRoutes {
         do {
             var recoveryCodes: [String]?
             if let authData = body["authData"] {
+                try Self.requireStringSecondFactor(authData)
                 var entries = try Self.authDataEntries(authData)
                 // The second factor first: a refused token changes nothing else.
                 if let secondFactor = entries.removeValue(forKey: Self.secondFactorKey) {
