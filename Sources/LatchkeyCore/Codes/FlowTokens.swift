@@ -55,8 +55,13 @@ extension LatchkeyEngine {
     func loadFlow(_ token: String?, where accepts: (FlowRecord.Kind) -> Bool, client: String?, in tx: any Repositories) async throws
         -> FlowRecord {
         guard let token, !token.isEmpty else { throw LatchkeyError.missing(.continuationToken) }
-        guard token.utf8.count <= SecretToken.maxPresentedBytes, let flow = try await tx.flows.find(tokenHash: secretHash(token)),
-              accepts(flow.kind), ClientApplication.sameID(flow.state.clientId, client ?? "") else {
+        guard token.utf8.count <= SecretToken.maxPresentedBytes else { throw LatchkeyError.flowTokenInvalid }
+        return try live(try await tx.flows.find(tokenHash: secretHash(token)), where: accepts, client: client)
+    }
+
+    /// `flow` (found by its token) when it is of a kind `accepts`, started by `client`, and not expired.
+    func live(_ flow: FlowRecord?, where accepts: (FlowRecord.Kind) -> Bool, client: String?) throws -> FlowRecord {
+        guard let flow, accepts(flow.kind), ClientApplication.sameID(flow.state.clientId, client ?? "") else {
             throw LatchkeyError.flowTokenInvalid
         }
         guard flow.expiresAt > time.now() else { throw LatchkeyError.flowTokenExpired }

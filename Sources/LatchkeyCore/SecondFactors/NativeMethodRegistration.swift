@@ -57,10 +57,11 @@ extension LatchkeyEngine {
         // The address the first factor just proved needs no second code.
         let preverified = method == .email && contact == user.email && user.emailVerified && flow.state.mailboxProven == true
         var texted: String?
-        if !preverified {
+        if method == .sms {
+            texted = try await sendTextCode(to: contact, purpose: "enrol", user: user, caller: caller)
+        } else if !preverified {
             try await limit(.mailPerIP, caller.ip, caller: caller)
             try await limit(.mailPerAddress, contact, caller: caller)
-            if method == .sms { texted = try await sendTextCode(to: contact, purpose: "enrol", user: user) }
         }
         let sentCode = texted
         return try await transaction { tx in

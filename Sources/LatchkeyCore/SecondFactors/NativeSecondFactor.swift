@@ -67,7 +67,7 @@ extension LatchkeyEngine {
               let flow = try await reader.flows.find(tokenHash: secretHash(token)) else { return nil }
         switch flow.state.stage {
         case .mfaRequired, .mfaChallenged, .registrationRequired, .registrationChallenged, .registrationPreverified, .registrationVerified:
-            return try await loadFlow(token, where: { _ in true }, client: caller.clientId, in: reader)
+            return try live(flow, where: { _ in true }, client: caller.clientId)
         default: return nil
         }
     }
@@ -119,11 +119,7 @@ extension LatchkeyEngine {
         guard types.oob else { return .redirect }
         // A text message goes out before anything is written: if it fails, the token is still good for a retry.
         var texted: String?
-        if factor.kind == .sms {
-            try await limit(.mailPerIP, caller.ip, caller: caller)
-            try await limit(.mailPerAddress, factor.target, caller: caller)
-            texted = try await sendTextCode(to: factor.target ?? "", purpose: "sign_in", user: user)
-        }
+        if factor.kind == .sms { texted = try await sendTextCode(to: factor.target ?? "", purpose: "sign_in", user: user, caller: caller) }
         let sentCode = texted
         return try await transaction { tx -> Result<ChallengeResult, LatchkeyError> in
             guard var live = try await tx.flows.find(tokenHash: flow.tokenHash) else { throw LatchkeyError.flowTokenInvalid }

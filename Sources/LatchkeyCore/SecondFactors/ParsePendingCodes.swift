@@ -10,9 +10,7 @@ extension LatchkeyEngine {
 
     /// Texts a new code to `number` (outside any transaction), then stores it.
     func parseSendPendingCode(_ purpose: PendingPurpose, to number: String, user: UserRecord, app: ParseApp, caller: CallerInfo) async throws {
-        try await limit(.mailPerIP, caller.ip, caller: caller)
-        try await limit(.mailPerAddress, number, caller: caller)
-        let code = try await sendTextCode(to: number, purpose: purpose == .login ? "sign_in" : "enrol", user: user)
+        let code = try await sendTextCode(to: number, purpose: purpose == .login ? "sign_in" : "enrol", user: user, caller: caller)
         let hash = secretHash(pendingName(purpose, user: user))
         let now = time.now()
         try await transaction { tx in

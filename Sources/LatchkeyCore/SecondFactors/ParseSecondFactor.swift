@@ -13,6 +13,8 @@ extension LatchkeyEngine {
 
     /// The kinds a Parse client can answer: authenticator (and its recovery codes) and text messages.
     private static let parseKinds: Set<SecondFactorRecord.Kind> = [.totp, .sms]
+    /// What turning Parse's factor off removes (an email factor enrolled natively stays).
+    private static let parseRemovable: [SecondFactorRecord.Kind] = [.totp, .sms, .recovery]
 
     /// Checked after the first factor: nothing to do, a factor passed, or (`required`) an authenticator enrolled now.
     /// `passwordCounted`: the login's password check already counted this attempt against the lockout.
@@ -30,19 +32,7 @@ extension LatchkeyEngine {
             return ParseSecondFactorStep(enabled: true, recoveryCodes: try await parseEnrolAuthenticator(fields, user: user, caller: caller))
         }
         guard let token = fields?["token"], !token.isEmpty else { throw LatchkeyError.secondFactorRequired }
-        if factors.contains(where: { $0.kind == .totp }) {
-            try await checkAuthenticatorOrRecovery(token, for: user, alreadyCounted: passwordCounted, caller: caller)
-        } else if let phone = factors.first(where: { $0.kind == .sms }) {
-            if token == "request" {
-                try await parseSendPendingCode(.login, to: phone.target ?? "", user: user, app: app, caller: caller)
-                throw LatchkeyError.secondFactor(.codeSent)
-            }
-            let failures = passwordCounted ? 0 : try await countSecondFactorAttempt(user, caller: caller)
-            guard try await redeemPendingCode(.login, user: user, target: phone.target, code: token) else {
-                try await secondFactorFailed(user, failures: failures, what: "wrong text message code", caller: caller)
-                throw LatchkeyError.secondFactorInvalid
-            }
-        }
+        try await parseCheck(token, factors: factors, user: user, app: app, alreadyCounted: passwordCounted, caller: caller)
         try await transaction { tx in
             try await self.audit(tx, "mfa_passed", caller: caller, userId: user.id, email: user.email, detail: "parse")
         }
@@ -58,7 +48,9 @@ extension LatchkeyEngine {
         guard let fields else {
             // `null`: the master key turns it off; a user proves a factor first (`{token, disable: "true"}`).
             guard case .master = actor else { throw LatchkeyError.secondFactorInvalid }
-            try await transaction { tx in _ = try await self.removeFactors(of: user, kinds: [.totp, .sms, .recovery], reason: "parse master key", caller: caller, in: tx) }
+            try await transaction { tx in
+                _ = try await self.removeFactors(of: user, kinds: Self.parseRemovable, reason: "parse master key", caller: caller, in: tx)
+            }
             return nil
         }
         // What a read showed, sent back (ParseSwift echoes the user's `authData`): nothing changes.
@@ -66,7 +58,9 @@ extension LatchkeyEngine {
         if fields["disable"] == "true" {
             guard !factors.isEmpty else { return nil }
             try await parseProve(fields["token"], factors: factors, user: user, app: app, actor: actor, caller: caller)
-            try await transaction { tx in _ = try await self.removeFactors(of: user, kinds: [.totp, .sms, .recovery], reason: "parse", caller: caller, in: tx) }
+            try await transaction { tx in
+                _ = try await self.removeFactors(of: user, kinds: Self.parseRemovable, reason: "parse", caller: caller, in: tx)
+            }
             return nil
         }
         if let mobile = fields["mobile"] {
@@ -120,14 +114,24 @@ extension LatchkeyEngine {
                             caller: CallerInfo) async throws {
         if case .master = actor { return }
         guard let token, !token.isEmpty else { throw LatchkeyError.secondFactorInvalid }
+        try await parseCheck(token, factors: factors, user: user, app: app, caller: caller)
+    }
+
+    /// The one check of a Parse token against the account's factors: an authenticator code or a recovery code, or
+    /// for a phone a texted code (`"request"` texts one). Counted against the lockout unless the request already
+    /// counted its attempt, and audited when wrong.
+    private func parseCheck(_ token: String, factors: [SecondFactorRecord], user: UserRecord, app: ParseApp, alreadyCounted: Bool = false,
+                            caller: CallerInfo) async throws {
         if factors.contains(where: { $0.kind == .totp }) {
-            try await checkAuthenticatorOrRecovery(token, for: user, caller: caller)
+            try await checkAuthenticatorOrRecovery(token, for: user, alreadyCounted: alreadyCounted, caller: caller)
         } else if let phone = factors.first(where: { $0.kind == .sms }) {
             if token == "request" {
                 try await parseSendPendingCode(.login, to: phone.target ?? "", user: user, app: app, caller: caller)
                 throw LatchkeyError.secondFactor(.codeSent)
             }
+            let failures = alreadyCounted ? 0 : try await countSecondFactorAttempt(user, caller: caller)
             guard try await redeemPendingCode(.login, user: user, target: phone.target, code: token) else {
+                try await secondFactorFailed(user, failures: failures, what: "wrong text message code", caller: caller)
                 throw LatchkeyError.secondFactorInvalid
             }
         }

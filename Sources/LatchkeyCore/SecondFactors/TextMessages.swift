@@ -13,9 +13,13 @@ extension LatchkeyEngine {
 
     var smsSender: (any OperatorFunction)? { settings.mfa.smsFunction.flatMap { functions[$0] } }
 
-    /// Sends a new code to `number`; returns the code for the caller to store. Runs outside any transaction.
-    func sendTextCode(to number: String, purpose: String, user: UserRecord) async throws -> String {
+    /// Sends a new code to `number` within the per-IP and per-recipient message quotas (the mail quotas: one budget
+    /// for every message sent on a client's request); returns the code for the caller to store. Runs outside any
+    /// transaction.
+    func sendTextCode(to number: String, purpose: String, user: UserRecord, caller: CallerInfo) async throws -> String {
         guard let sender = smsSender else { throw LatchkeyError.secondFactor(.methodNotEnabled("sms")) }
+        try await limit(.mailPerIP, caller.ip, caller: caller)
+        try await limit(.mailPerAddress, number, caller: caller)
         let code = newCode()
         let outcome = await sender.call([.object([
             "to": .string(number), "code": .string(code), "valid_minutes": .int(settings.codes.ttlSeconds / 60),
