@@ -9,8 +9,8 @@ import PackagePlugin
 struct EmbedDefaults: BuildToolPlugin {
     /// Folders (walked for files with the suffix) and single files, relative to the package root.
     static let folders = [("Migrations/sqlite", ".sql"), ("Migrations/postgres", ".sql"), ("config/templates", ".mustache"),
-                          ("config/pages", ".mustache")]
-    static let files = ["config/common-passwords.txt", "openapi/openapi.json"]
+                          ("config/pages", ".mustache"), ("config/pages", ".strings")]
+    static let files = ["config/common-passwords.txt", "openapi/openapi.json", "config/pages/style.css"]
 
     func createBuildCommands(context: PluginContext, target: any Target) throws -> [Command] {
         let root = context.package.directoryURL

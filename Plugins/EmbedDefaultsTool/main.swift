@@ -42,6 +42,9 @@ out += table("migrations", "Migrations/sqlite/*.sql, in order.", try tree("Migra
 out += table("postgresMigrations", "Migrations/postgres/*.sql, in order.", try tree("Migrations/postgres", ".sql"))
 out += table("mailTemplates", "config/templates/<locale>/<kind>.<part>.mustache", try tree("config/templates", ".mustache"))
 out += table("pages", "config/pages/*.mustache", try tree("config/pages", ".mustache"))
+out += table("pageStrings", "config/pages/<locale>.strings: the pages' words in each language", try tree("config/pages", ".strings"))
+out.append("    /// config/pages/style.css")
+out.append("    static let pageStyle = \(literal(try read(root.appending(path: "config/pages/style.css"))))")
 out.append("    /// config/common-passwords.txt")
 out.append("    static let commonPasswords = \(literal(try read(root.appending(path: "config/common-passwords.txt"))))")
 // Compacted, with its keys sorted: what the server serves (after adjusting it to the deployment).

@@ -73,7 +73,7 @@ func buildApplication(_ config: LatchkeyConfig) async throws -> Application<Rout
     var serverOptions = ServerOptions(host: config.server.host, port: config.server.port, testingMailbox: mailbox)
     serverOptions.listener = listenerHardening(config)
     serverOptions.trustedProxies = config.server.trustedProxies
-    serverOptions.pages = try pages(config)
+    (serverOptions.pages, serverOptions.pageStrings, serverOptions.pageStyle) = try pages(config)
     serverOptions.corsAllowedOrigins = config.server.corsAllowedOrigins
     serverOptions.parseMount = config.parse.mount
     serverOptions.parseMasterKeyIPs = config.parse.masterKeyIPs
@@ -111,15 +111,29 @@ private func mailComposer(_ config: LatchkeyConfig) throws -> MailComposer {
     }
 }
 
-private func pages(_ config: LatchkeyConfig) throws -> MustacheLibrary {
+/// The hosted pages: their templates, their words by language (`<language>.strings`) and their style sheet, from
+/// `app_services.pages` when set (a missing words file or style sheet falls back to the built-in one), else built in.
+private func pages(_ config: LatchkeyConfig) throws -> (MustacheLibrary, [String: [String: String]], String) {
     do {
-        let files = try config.pagesDirectory.map { try TemplateFiles.read(directory: $0, suffix: ".mustache") } ?? EmbeddedDefaults.pages
+        let folder = config.pagesDirectory
+        let files = try folder.map { try TemplateFiles.read(directory: $0, suffix: ".mustache") } ?? EmbeddedDefaults.pages
         var library = MustacheLibrary()
         for (name, text) in files { try library.register(text, named: name) }
-        guard library.getTemplate(named: "reset_form") != nil, library.getTemplate(named: "message") != nil else {
-            throw TemplateFiles.Missing(description: "reset_form.mustache and message.mustache are required")
+        let required = ["reset_form", "message", "sign_in", "code", "sign_up", "reset", "second_factor", "enrol", "consent", "logout"]
+        if let missing = required.first(where: { library.getTemplate(named: $0) == nil }) {
+            throw TemplateFiles.Missing(description: "\(missing).mustache is required (the built-in pages are in config/pages)")
         }
-        return library
+        let stringFiles = (try? folder.map { try TemplateFiles.read(directory: $0, suffix: ".strings") }) ?? nil
+        var strings: [String: [String: String]] = [:]
+        for (language, text) in stringFiles ?? EmbeddedDefaults.pageStrings { strings[language] = PageStrings.parse(text) }
+        guard let english = strings["en"] else { throw TemplateFiles.Missing(description: "en.strings is required") }
+        for (language, table) in strings {
+            if let missing = Set(english.keys).subtracting(table.keys).sorted().first {
+                throw TemplateFiles.Missing(description: "\(language).strings lacks \(missing)")
+            }
+        }
+        let style = folder.flatMap { try? String(contentsOfFile: ($0 as NSString).appendingPathComponent("style.css"), encoding: .utf8) }
+        return (library, strings, style ?? EmbeddedDefaults.pageStyle)
     } catch {
         throw StartupError(key: "app_services.pages", message: "\(error)", exitCode: .config)
     }

@@ -16,8 +16,10 @@ public struct ServerOptions: Sendable {
     public var listener = ListenerHardening()
     public var trustedProxies: [String] = []
     public var corsAllowedOrigins: [String] = []
-    /// Templates of the hosted confirm / reset pages (config/pages).
+    /// Templates of the hosted pages (config/pages), their words by language and their style sheet.
     public var pages: MustacheLibrary = MustacheLibrary()
+    public var pageStrings: [String: [String: String]] = [:]
+    public var pageStyle = ""
     /// The Parse dialect's mount path and the addresses a master key is accepted from.
     public var parseMount = "/parse"
     public var parseMasterKeyIPs: [String] = ["127.0.0.1", "::1"]
@@ -35,7 +37,7 @@ public struct ServerOptions: Sendable {
 public enum LatchkeyServer {
     public static func router(engine: LatchkeyEngine, options: ServerOptions) -> Router<LatchkeyRequestContext> {
         let router = Router(context: LatchkeyRequestContext.self)
-        let pages = HTMLPages(templates: options.pages)
+        let pages = HTMLPages(templates: options.pages, strings: options.pageStrings)
         let clientAddress = ClientAddress(trustedProxies: options.trustedProxies)
         let appServicesErrors = AppServicesError(passwords: engine.settings.passwords)
         // Server-wide: what no dialect's own middleware answered (404, 405, 413, broken framing), in the path's dialect.
@@ -60,7 +62,11 @@ public enum LatchkeyServer {
                         pages: pages)
                 .addRoutes(to: router)
         }
-        OpenIDRoutes(engine: engine).addRoutes(to: router)
+        OpenIDRoutes(engine: engine, clientAddress: clientAddress.serving(.openID), languages: options.pageStrings.keys.sorted())
+            .addRoutes(to: router)
+        InteractionPages(engine: engine, pages: pages, clientAddress: clientAddress.serving(.openID),
+                         cookies: PageCookies(secure: engine.settings.publicURL.lowercased().hasPrefix("https://")), style: options.pageStyle)
+            .addRoutes(to: router)
         if let openAPI { router.get("/openapi.json") { _, _ in openAPI.document.response() } }
         OperatorRoutes(engine: engine, testingMailbox: options.testingMailbox).addRoutes(to: router)
         return router

@@ -28,7 +28,7 @@ struct LatchkeyConfig {
         ClientList.self, AttributeList.self, CodePolicy.self, PasswordSettings.self, LimitSettings.self, TokenPolicy.self,
         ResetSettings.self, AppServicesSettings.self, ParseSettings.self, FunctionDefinitions.self, RetentionSettings.self,
         TestingSettings.self, LogSettings.self, AdminSettings.self, IdentityProviderSettings.self, AnonymousSettings.self,
-        MFASettings.self,
+        MFASettings.self, OpenIDProviderSettings.self,
     ]
 
     /// Where `latchkey` looks for a configuration file when `--config` is not given: the working directory's
@@ -89,6 +89,7 @@ struct LatchkeyConfig {
         engine.mfa = try MFASettings(source.section(MFASettings.section), functions: Set(functions.keys))
         engine.identities = try IdentityProviderSettings(source.section(IdentityProviderSettings.section)).settings
         engine.identities.anonymousIdleDays = try AnonymousSettings(source.section(AnonymousSettings.section)).idleDays
+        engine.openID = try OpenIDProviderSettings(source.section(OpenIDProviderSettings.section)).settings
         let issuers = Set(engine.identities.providers.keys)
         let appServices = try AppServicesSettings(source.section(AppServicesSettings.section), functions: Set(functions.keys),
                                                   identityProviders: issuers, customJWT: Set(engine.identities.customJWT.keys))

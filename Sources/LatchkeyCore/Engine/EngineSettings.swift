@@ -8,9 +8,23 @@ public struct ClientApplication: Sendable, Equatable {
     public var scopes: [String]
     /// Whether its sign-ins ask for a second factor (`clients[].mfa`).
     public var mfa: MFAPolicy
-    public init(id: String, name: String, scopes: [String] = [], mfa: MFAPolicy = .off) {
-        self.id = id; self.name = name; self.scopes = scopes; self.mfa = mfa
+    /// Where the browser sign-in (the OpenID provider) may send users back to, matched exactly (a loopback URI
+    /// with any port, RFC 8252 §7.3); none: the client does not sign in through the browser.
+    public var redirectURIs: [String]
+    /// Where a sign-out it asks for may send users back to, matched exactly.
+    public var postLogoutRedirectURIs: [String]
+    /// SHA-256 of a confidential client's secret (`clients[].secret_file`); nil for a public client.
+    public var secretDigest: [UInt8]?
+    /// First-party clients sign users in without asking; third-party ones ask for consent once per scope set.
+    public var firstParty: Bool
+
+    public init(id: String, name: String, scopes: [String] = [], mfa: MFAPolicy = .off, redirectURIs: [String] = [],
+                postLogoutRedirectURIs: [String] = [], secretDigest: [UInt8]? = nil, firstParty: Bool = true) {
+        self.id = id; self.name = name; self.scopes = scopes; self.mfa = mfa; self.redirectURIs = redirectURIs
+        self.postLogoutRedirectURIs = postLogoutRedirectURIs; self.secretDigest = secretDigest; self.firstParty = firstParty
     }
+
+    public var isConfidential: Bool { secretDigest != nil }
 
     /// Client ids are GUIDs, which SDKs send in either case. Compared byte by byte with ASCII letters folded:
     /// Foundation's `caseInsensitiveCompare` goes through a locale-aware comparison, 2 % of a refresh grant's CPU.
@@ -92,6 +106,8 @@ public struct EngineSettings: Sendable {
     public var identities = IdentitySettings()
     /// Second factors: which ones users may enrol, and how they are delivered.
     public var mfa = MFASettings()
+    /// The OpenID provider's browser sessions and codes.
+    public var openID = OpenIDSettings()
     /// How long a replaced signing key stays published: the longest-lived token it signs (access and ID tokens of
     /// every dialect) plus five minutes of clock skew between replicas and verifiers.
     public var signingKeyRetentionSeconds: Double { Double(max(tokens.accessTTLSeconds, appAccessTTLSeconds) + 300) }

@@ -3,7 +3,8 @@ import Logging
 import Synchronization
 
 /// Which surface a call came through: metrics count sign-ins and sign-ups by it.
-public enum CallerDialect: String, Sendable { case native, appServices = "app_services", parse, admin }
+/// Who is calling: a dialect's router, the hosted pages of the OpenID provider (`openid`), or the operator.
+public enum CallerDialect: String, Sendable { case native, appServices = "app_services", parse, openID = "openid", admin }
 
 /// Who is calling: the app's client id and where the request came from (for audit and, later, limits).
 public struct CallerInfo: Sendable {
@@ -31,6 +32,9 @@ public final class LatchkeyEngine: Sendable {
     let mailBox: SecretBox
     /// Seals authenticator (TOTP) secrets at rest.
     let factorBox: SecretBox
+    /// Seals the hosted pages' interactions; keys their CSRF tokens.
+    let interactionBox: SecretBox
+    let pageKey: [UInt8]
     public let keyRing: SigningKeyRing
     /// The published keys, newest (the one that signs) first.
     public var signingKeys: [SigningKey] { keyRing.published }
@@ -53,6 +57,8 @@ public final class LatchkeyEngine: Sendable {
         self.tokenKey = Digest.hmacSHA256(key: serverKey, data: Array("latchkey token hmac".utf8))
         self.mailBox = SecretBox(key: Digest.hmacSHA256(key: serverKey, data: Array("latchkey outbox seal".utf8)))
         self.factorBox = SecretBox(key: Digest.hmacSHA256(key: serverKey, data: Array("latchkey second factor seal".utf8)))
+        self.interactionBox = SecretBox(key: Digest.hmacSHA256(key: serverKey, data: Array("latchkey interaction seal".utf8)))
+        self.pageKey = Digest.hmacSHA256(key: serverKey, data: Array("latchkey page mac".utf8))
         self.keyRing = keyRing
         self.tenantId = tenantId
         self.mailComposer = mailComposer

@@ -119,6 +119,8 @@ public enum LatchkeyError: Error, Sendable, Equatable {
     case secondFactorInvalid
     /// A second-factor request the server cannot take; the problem says which.
     case secondFactor(SecondFactorProblem)
+    /// An OpenID provider request refused (issue R); the problem names the OAuth error.
+    case openID(OpenIDProblem)
 }
 
 /// Why a second-factor enrolment or challenge was refused.

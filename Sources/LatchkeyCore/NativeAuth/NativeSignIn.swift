@@ -14,6 +14,7 @@ extension LatchkeyEngine {
         }
         guard types.oob || (types.password && user.passwordHash != nil) else { return .redirect }
         var state = FlowState(stage: .started, clientId: client.id, acceptsCode: types.oob, acceptsPassword: types.password)
+        state.browser = caller.dialect == .openID ? true : nil
         state.capabilities = types.capabilities.sorted()
         let initial = state
         let token = try await newFlow(.signIn, email: email, userId: user.id, state: initial)
@@ -80,7 +81,7 @@ extension LatchkeyEngine {
         try await limit(.credentialPerIP, caller.ip, caller: caller)
         let pending = try await secondFactorFlow(continuationToken, caller: caller)
         if let flow = pending, flow.state.stage == .mfaChallenged {
-            return .tokens(try await signInWithSecondFactor(flow, code: code, scope: scope, client: client, caller: caller))
+            return try await signInWithSecondFactor(flow, code: code, scope: scope, client: client, caller: caller)
         }
         if secondFactorOnly || pending != nil {
             // An unknown or finished token is invalid (or expired); a live one at another step is the wrong step.
@@ -126,8 +127,10 @@ extension LatchkeyEngine {
             }
             if flow.state.stage == .registrationVerified {
                 try await self.finish(flow, in: tx)
-                return .tokens(try await self.completeSignIn(user, rehash: nil, client: client, scope: scope,
-                                                             method: "second factor enrolled", caller: caller, in: tx))
+                var enrolled = flow
+                enrolled.state.amr = (flow.state.amr ?? []) + ["otp", "mfa"]
+                return try await self.completeSignIn(enrolled, user: user, rehash: nil, client: client, scope: scope,
+                                                     method: "second factor enrolled", caller: caller, in: tx)
             }
             // The token a finished sign-up or reset handed out (a sign-in's own tokens are not for this grant).
             guard flow.kind != .signIn, flow.state.stage == .completed else { throw LatchkeyError.flowTokenInvalid }
@@ -139,9 +142,11 @@ extension LatchkeyEngine {
         }
     }
 
-    func completeSignIn(_ user: UserRecord, rehash: String?, client: ClientApplication, scope: String?, method: String,
-                                caller: CallerInfo, in tx: any Repositories) async throws -> TokenSet {
+    /// The end of every sign-in flow: tokens for an app, or (for the hosted pages) the signed-in account.
+    func completeSignIn(_ flow: FlowRecord, user: UserRecord, rehash: String?, client: ClientApplication, scope: String?,
+                        method: String, caller: CallerInfo, in tx: any Repositories) async throws -> SignInOutcome {
         let user = try await recordSignIn(user, rehash: rehash, method: method, caller: caller, in: tx)
-        return try await issueTokens(for: user, client: client, scope: scope, familyId: nil, in: tx)
+        if flow.state.browser == true { return .signedIn(BrowserSignIn(user: user, amr: flow.state.amr ?? ["pwd"])) }
+        return .tokens(try await issueTokens(for: user, client: client, scope: scope, familyId: nil, in: tx))
     }
 }

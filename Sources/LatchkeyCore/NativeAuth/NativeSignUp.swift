@@ -35,6 +35,7 @@ extension LatchkeyEngine {
         let passwordHash: String? = if let password { try await passwords.hash(password) } else { nil }
 
         var state = FlowState(stage: .started, clientId: client.id, acceptsCode: types.oob, acceptsPassword: types.password)
+        state.browser = caller.dialect == .openID ? true : nil
         state.passwordHash = passwordHash
         state.attributes = accepted
         state.capabilities = types.capabilities.sorted()

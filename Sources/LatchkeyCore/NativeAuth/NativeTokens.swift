@@ -35,12 +35,19 @@ extension LatchkeyEngine {
     }
 
     func issueTokens(for user: UserRecord, client: ClientApplication, scope: String?, familyId: String?, parentId: String? = nil,
-                     in tx: any Repositories) async throws -> TokenSet {
+                     authentication: Authentication? = nil, in tx: any Repositories) async throws -> TokenSet {
         let scopes = try grantedScopes(scope, client: client)
         let refresh = scopes.contains("offline_access")
             ? newRefreshToken(for: user, client: client, scopes: scopes, familyId: familyId, parentId: parentId) : nil
         if let refresh { try await tx.sessions.insert(refresh.session) }
-        return try signTokens(for: user, client: client, scopes: scopes, refreshToken: refresh?.token)
+        return try signTokens(for: user, client: client, scopes: scopes, refreshToken: refresh?.token, authentication: authentication)
+    }
+
+    /// What an ID token from the browser sign-in says about how the user signed in (OpenID Connect Core §2).
+    struct Authentication {
+        var nonce: String?
+        var authTime: Date
+        var amr: [String]
     }
 
     /// A refresh token and the session row that stands for it (only its HMAC is stored).
@@ -60,7 +67,8 @@ extension LatchkeyEngine {
     }
 
     /// The signed access token (and ID token with `openid`); pure computation, kept out of write transactions.
-    func signTokens(for user: UserRecord, client: ClientApplication, scopes: [String], refreshToken: String?) throws -> TokenSet {
+    func signTokens(for user: UserRecord, client: ClientApplication, scopes: [String], refreshToken: String?,
+                    authentication: Authentication? = nil) throws -> TokenSet {
         let iat = Int(time.now().timeIntervalSince1970)
         let exp = iat + settings.tokens.accessTTLSeconds
         let key = keyRing.current
@@ -83,6 +91,15 @@ extension LatchkeyEngine {
                 id["email_verified"] = .bool(user.emailVerified)
             }
             if case .string(let name)? = user.attributes["displayName"] { id["name"] = .string(name) }
+            if let authentication {
+                if let nonce = authentication.nonce { id["nonce"] = .string(nonce) }
+                id["auth_time"] = .int(Int(authentication.authTime.timeIntervalSince1970))
+                id["amr"] = .array(authentication.amr.map(JSONValue.string))
+                id["acr"] = .string(authentication.amr.contains("mfa") ? "2" : "1")
+                // at_hash: the left half of the access token's SHA-256 (ES256), base64url.
+                id["at_hash"] = .string(Base64URL.encode(Digest.sha256(Array(accessToken.utf8)).prefix(16)))
+                id["azp"] = .string(client.id)
+            }
             idToken = try JWT.sign(claims: id, key: key)
         }
         return TokenSet(accessToken: accessToken, idToken: idToken, refreshToken: refreshToken,

@@ -9,6 +9,8 @@ public enum SignInOutcome: Sendable, Equatable {
     case registrationRequired(continuationToken: String)
     /// The client did not say it can do the step the account needs: the browser must take over.
     case redirect(reason: String)
+    /// A hosted-page flow ended: the account is signed in; the page opens a browser session (no tokens yet).
+    case signedIn(BrowserSignIn)
 
     /// The tokens, when the sign-in ended with them.
     public var tokenSet: TokenSet? {
@@ -33,6 +35,7 @@ extension LatchkeyEngine {
                           method: String, mailboxProven: Bool, caller: CallerInfo, in tx: any Repositories) async throws -> SignInOutcome {
         var next = flow
         next.state.mailboxProven = mailboxProven
+        next.state.amr = mailboxProven ? ["otp"] : ["pwd"]
         let capabilities = Set(flow.state.capabilities ?? [])
         if client.mfa != .off {
             if !(try await challengeableFactors(userId: user.id, in: tx)).isEmpty {
@@ -57,7 +60,7 @@ extension LatchkeyEngine {
             }
         }
         try await finish(flow, in: tx)
-        return .tokens(try await completeSignIn(user, rehash: rehash, client: client, scope: scope, method: method, caller: caller, in: tx))
+        return try await completeSignIn(next, user: user, rehash: rehash, client: client, scope: scope, method: method, caller: caller, in: tx)
     }
 
     /// The flow behind a continuation token when it is at a second-factor step (of any kind of flow: sign-in,
@@ -148,7 +151,7 @@ extension LatchkeyEngine {
     /// SDK retries with it); every attempt counts against the account's lockout, and a mailed or texted code also
     /// has its own attempt cap.
     func signInWithSecondFactor(_ flow: FlowRecord, code: String?, scope: String?, client: ClientApplication,
-                                caller: CallerInfo) async throws -> TokenSet {
+                                caller: CallerInfo) async throws -> SignInOutcome {
         guard let code, !code.isEmpty else { throw LatchkeyError.missing(.code) }
         _ = try grantedScopes(scope, client: client)
         guard let userId = flow.userId, let user = try await reader.users.find(id: userId), user.status == .active,
@@ -164,13 +167,15 @@ extension LatchkeyEngine {
                 throw LatchkeyError.invalidCode(attemptsLeft: 1)
             }
         }
-        let result = try await transaction { tx -> Result<TokenSet, LatchkeyError> in
+        let result = try await transaction { tx -> Result<SignInOutcome, LatchkeyError> in
             guard let current = try await tx.users.find(id: user.id) else { throw LatchkeyError.userNotFound }
             if factor.kind != .totp, let failure = try await self.checkCode(code, for: flow, in: tx) { return .failure(failure) }
             try await self.finish(flow, in: tx)
             try await self.audit(tx, "mfa_passed", caller: caller, userId: user.id, email: user.email, detail: Self.describe(factor))
             EngineMetrics.secondFactor("passed", factor.kind)
-            return .success(try await self.completeSignIn(current, rehash: nil, client: client, scope: scope,
+            var passed = flow
+            passed.state.amr = (flow.state.amr ?? []) + ["otp", "mfa"]
+            return .success(try await self.completeSignIn(passed, user: current, rehash: nil, client: client, scope: scope,
                                                           method: "second factor \(factor.kind.rawValue)", caller: caller, in: tx))
         }
         if case .failure(let failure) = result {

@@ -102,6 +102,10 @@ public struct FlowState: Codable, Sendable, Equatable {
     public var factorId: String?
     public var factorTarget: String?
     public var factorChannel: String?
+    /// Started by the hosted pages (issue R): it ends in a browser session, not in tokens.
+    public var browser: Bool?
+    /// How the first factor was proved (RFC 8176 `amr` values), kept for the ID token once a second factor passes.
+    public var amr: [String]?
 
     public init(stage: Stage, clientId: String, acceptsCode: Bool, acceptsPassword: Bool) {
         self.stage = stage; self.clientId = clientId; self.clientAcceptsCode = acceptsCode; self.clientAcceptsPassword = acceptsPassword

@@ -55,7 +55,7 @@ struct AppServicesError: Sendable {
         case .apiKeyRefused(let reason): return Self.body(.badRequest, "InvalidParameter", reason)
         case .lastWayIn: return Self.body(.badRequest, "BadRequest", "cannot remove the last identity of a user")
         case .unsupportedChallengeType, .invalidScope, .userHasNoPassword, .invalidAttributes, .invalidCode, .flowTokenInvalid,
-             .flowTokenExpired, .flowStepMismatch, .secondFactorRequired, .secondFactorInvalid, .secondFactor, .invalidFieldName, .fieldTypeMismatch, .fieldsOverLimit, .objectNotFound, .notPermitted, .fieldNotWritable, .unknownFunction, .functionFailed:
+             .flowTokenExpired, .flowStepMismatch, .secondFactorRequired, .secondFactorInvalid, .secondFactor, .openID, .invalidFieldName, .fieldTypeMismatch, .fieldsOverLimit, .objectNotFound, .notPermitted, .fieldNotWritable, .unknownFunction, .functionFailed:
             return Self.body(.badRequest, "BadRequest", "bad request")
         }
     }

@@ -8,6 +8,11 @@ import LatchkeyCore
 enum NativeAuthError {
     static func response(for error: LatchkeyError) -> Response {
         switch error {
+        case .openID(let problem):
+            // The token endpoint's OAuth errors (RFC 6749 §5.2): a failed client authentication is 401.
+            return problem.code == "invalid_client"
+                ? body(problem.code, problem.description, [7000215], status: .unauthorized, headers: [.wwwAuthenticate: "Basic realm=\"latchkey\""])
+                : body(problem.code, problem.description, [9002313])
         case .unknownClient:
             return body("unauthorized_client", "The client_id is not registered with this server.", [700016])
         case .missing(.clientId):

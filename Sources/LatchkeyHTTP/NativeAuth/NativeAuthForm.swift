@@ -20,6 +20,11 @@ struct NativeAuthForm: FormEncodedBody, Sendable {
     var methodId: String?
     var challengeTarget: String?
     var challengeChannel: String?
+    /// The browser sign-in's `authorization_code` grant (issue R) and `client_secret_post`.
+    var code: String?
+    var redirectUri: String?
+    var codeVerifier: String?
+    var clientSecret: String?
 
     init(form: FormFields) {
         clientId = form["client_id"]; username = form["username"]; password = form["password"]
@@ -28,6 +33,7 @@ struct NativeAuthForm: FormEncodedBody, Sendable {
         scope = form["scope"]; refreshToken = form["refresh_token"]; attributes = form["attributes"]
         capabilities = [form["capabilities"], form["capability"]].compactMap { $0 }.joined(separator: " ")
         methodId = form["id"]; challengeTarget = form["challenge_target"]; challengeChannel = form["challenge_channel"]
+        code = form["code"]; redirectUri = form["redirect_uri"]; codeVerifier = form["code_verifier"]; clientSecret = form["client_secret"]
     }
 
     /// `challenge_type`: space (or comma, or plus) separated; nil when absent or blank.

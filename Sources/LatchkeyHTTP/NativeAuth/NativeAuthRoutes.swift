@@ -15,7 +15,7 @@ struct NativeAuthRoutes: Sendable {
             ("signup/v1.0/start", signUpStart), ("signup/v1.0/challenge", signUpChallenge),
             ("signup/v1.0/continue", signUpContinue),
             ("oauth2/v2.0/initiate", signInInitiate), ("oauth2/v2.0/challenge", signInChallenge),
-            ("oauth2/v2.0/token", token), ("oauth2/v2.0/introspect", mfaIntrospect),
+            ("oauth2/v2.0/introspect", mfaIntrospect),
             ("register/v1.0/introspect", registerIntrospect), ("register/v1.0/challenge", registerChallenge),
             ("register/v1.0/continue", registerContinue),
             ("resetpassword/v1.0/start", resetStart), ("resetpassword/v1.0/challenge", resetChallenge),
@@ -30,6 +30,12 @@ struct NativeAuthRoutes: Sendable {
                     _ = try engine.requireClient(form.clientId)  // before anything else, as the SDK expects
                     return try await handler(form, clientAddress.caller(request, context: context, clientId: form.clientId))
                 }
+            }
+            // Shared with the browser sign-in's clients, which may authenticate (client_secret_basic or _post).
+            group.post("\(prefix)/oauth2/v2.0/token") { request, context in
+                let form = try await request.decodeForm(as: NativeAuthForm.self, context: context)
+                let client = try ClientCredentials.authenticate(request, clientId: form.clientId, clientSecret: form.clientSecret, engine: engine)
+                return try await token(form, clientAddress.caller(request, context: context, clientId: client.id))
             }
         }
     }

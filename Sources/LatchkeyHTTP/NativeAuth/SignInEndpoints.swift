@@ -36,6 +36,10 @@ extension NativeAuthRoutes {
                                                                    scope: scope, caller: caller)
         case "refresh_token":
             outcome = .tokens(try await engine.refresh(refreshToken: form.refreshToken, scope: scope, caller: caller))
+        case "authorization_code":
+            let client = try engine.requireClient(caller.clientId)
+            outcome = .tokens(try await engine.exchangeAuthorizationCode(code: form.code, redirectUri: form.redirectUri,
+                                                                         codeVerifier: form.codeVerifier, client: client, caller: caller))
         case nil, "":
             throw MalformedRequest(what: "grant_type")
         default:  // the client was checked before the endpoint ran
@@ -50,6 +54,7 @@ extension NativeAuthRoutes {
             return NativeAuthError.body("invalid_grant", "A strong authentication method must be registered.", [50079],
                                         extra: ["suberror": "registration_required", "continuation_token": .string(next)])
         case .redirect(let reason): return Self.redirect(reason)
+        case .signedIn: throw LatchkeyError.flowTokenInvalid  // a hosted-page flow's token, presented to the native API
         }
     }
 

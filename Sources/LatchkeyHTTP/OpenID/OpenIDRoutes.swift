@@ -3,9 +3,13 @@ import Hummingbird
 import LatchkeyCore
 import Synchronization
 
-/// OpenID Connect discovery, the JWKS that verifies our tokens, and userinfo for access tokens.
+/// OpenID Connect discovery, the JWKS that verifies our tokens, userinfo, and RFC 7662 introspection and RFC 7009
+/// revocation for clients' own tokens. (The browser side, `/authorize` and the pages, is `InteractionPages`.)
 struct OpenIDRoutes: Sendable {
     let engine: LatchkeyEngine
+    let clientAddress: ClientAddress
+    /// The languages the hosted pages speak.
+    let languages: [String]
 
     func addRoutes(to router: Router<LatchkeyRequestContext>) {
         // Discovery is fixed for the life of the process and encoded once; the JWKS once per set of published keys.
@@ -17,14 +21,30 @@ struct OpenIDRoutes: Sendable {
                 JSONResponse.ok(self.discoveryDocument(tenant: context.parameters.get("tenant")))
             }
         }
-        for prefix in ["", "/:tenant"] {
-            router.post("\(prefix)/oauth2/v2.0/authorize") { _, _ in Self.noBrowserFlow() }
-            router.get("\(prefix)/oauth2/v2.0/authorize") { _, _ in Self.noBrowserFlow() }
-        }
         router.get("/discovery/v2.0/keys") { _, _ in jwks.response() }
-        let userInfo = router.group("/oidc/userinfo").add(middleware: DialectErrorMiddleware(NativeAuthErrors()))
-        userInfo.get { request, _ in try await self.userInfo(request) }
-        userInfo.post { request, _ in try await self.userInfo(request) }
+        let oidc = router.group("/oidc").add(middleware: DialectErrorMiddleware(NativeAuthErrors()))
+        oidc.get("userinfo") { request, _ in try await self.userInfo(request) }
+        oidc.post("userinfo") { request, _ in try await self.userInfo(request) }
+        oidc.post("introspect") { request, context in
+            let (form, client) = try await authenticated(request, context)
+            guard client.isConfidential else {
+                throw LatchkeyError.openID(.unauthorizedClient("Only confidential clients may introspect tokens."))
+            }
+            return JSONResponse.ok(try await engine.introspect(token: form.fields["token"], client: client))
+        }
+        oidc.post("revoke") { request, context in
+            let (form, client) = try await authenticated(request, context)
+            try await engine.revoke(token: form.fields["token"], client: client,
+                                    caller: clientAddress.caller(request, context: context, clientId: client.id))
+            return Response(status: .ok, headers: [.cacheControl: "no-store"])
+        }
+    }
+
+    private func authenticated(_ request: Request, _ context: LatchkeyRequestContext) async throws -> (PageForm, ClientApplication) {
+        let form = try await request.decodeForm(as: PageForm.self, context: context)
+        let client = try ClientCredentials.authenticate(request, clientId: form.fields["client_id"], clientSecret: form.fields["client_secret"],
+                                                        engine: engine)
+        return (form, client)
     }
 
     func discoveryDocument(tenant: String?) -> [String: JSONValue] {
@@ -32,34 +52,39 @@ struct OpenIDRoutes: Sendable {
         let root = tenant.map { "\(base)/\($0)" } ?? base
         return [
             "issuer": .string(engine.settings.issuer),
-            // MSAL's metadata parser requires the string (docs/native-auth.md); the endpoint answers every
-            // request with unsupported_response_type, which is why no response type is advertised.
             "authorization_endpoint": .string("\(root)/oauth2/v2.0/authorize"),
             "token_endpoint": .string("\(root)/oauth2/v2.0/token"),
             "jwks_uri": .string("\(base)/discovery/v2.0/keys"),
             "userinfo_endpoint": .string("\(base)/oidc/userinfo"),
-            // Native authentication only: no browser authorization endpoint, so no response types.
-            "response_types_supported": [],
+            "end_session_endpoint": .string("\(base)/oauth2/v2.0/logout"),
+            "introspection_endpoint": .string("\(base)/oidc/introspect"),
+            "revocation_endpoint": .string("\(base)/oidc/revoke"),
+            "response_types_supported": ["code"],
+            "response_modes_supported": ["query"],
             "subject_types_supported": ["public"],
             "id_token_signing_alg_values_supported": ["ES256"],
-            "token_endpoint_auth_methods_supported": ["none"],
-            "grant_types_supported": ["password", "oob", "mfa_oob", "continuation_token", "refresh_token"],
+            "code_challenge_methods_supported": ["S256"],
+            "token_endpoint_auth_methods_supported": ["none", "client_secret_basic", "client_secret_post"],
+            "introspection_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post"],
+            "revocation_endpoint_auth_methods_supported": ["none", "client_secret_basic", "client_secret_post"],
+            // The native API's grants (docs/native-auth.md) are served at the same token endpoint.
+            "grant_types_supported": ["authorization_code", "refresh_token", "password", "oob", "mfa_oob", "continuation_token"],
             "scopes_supported": .array(LatchkeyEngine.standardScopes.map(JSONValue.string)),
-            "claims_supported": ["sub", "iss", "aud", "exp", "iat", "nbf", "oid", "tid", "ver", "preferred_username",
-                                 "email", "email_verified", "name"],
+            "prompt_values_supported": .array(LatchkeyEngine.promptValues.sorted().map(JSONValue.string)),
+            "acr_values_supported": ["1", "2"],
+            "ui_locales_supported": .array(languages.map(JSONValue.string)),
+            "claims_supported": ["sub", "iss", "aud", "exp", "iat", "nbf", "auth_time", "nonce", "acr", "amr", "at_hash", "azp", "oid", "tid",
+                                 "ver", "preferred_username", "email", "email_verified", "name"],
+            "claims_parameter_supported": .bool(false),
+            "request_parameter_supported": .bool(false),
+            "request_uri_parameter_supported": .bool(false),
+            "authorization_response_iss_parameter_supported": .bool(true),
         ]
     }
 
     func userInfo(_ request: Request) async throws -> Response {
         guard let token = BearerToken.read(request) else { throw LatchkeyError.accessTokenInvalid }
-        let user = try await engine.userForAccessToken(token, audience: .nativeClients)
-        var body: [String: JSONValue] = ["sub": .string(user.id), "preferred_username": .string(user.displayName)]
-        if let email = user.email {
-            body["email"] = .string(email)
-            body["email_verified"] = .bool(user.emailVerified)
-        }
-        if let name = user.attributes["displayName"] { body["name"] = name }
-        return JSONResponse.ok(body)
+        return JSONResponse.ok(try await engine.userInfo(accessToken: token))
     }
 }
 
@@ -78,14 +103,6 @@ final class PreparedJWKS: Sendable {
             cached = (snapshot.generation, document)
             return document.response()
         }
-    }
-}
-
-extension OpenIDRoutes {
-    /// Latchkey signs users in through its APIs only; there is no browser authorization flow.
-    static func noBrowserFlow() -> Response {
-        JSONResponse.make(.badRequest, ["error": "unsupported_response_type",
-                                        "error_description": "This server supports native authentication only."])
     }
 }
 

@@ -1,22 +1,58 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 import Mustache
 
-/// The hosted pages' templates and the headers every page carries; also renders the HTML errors raised
-/// before a page's route runs, so they look like the pages and are escaped by Mustache like them.
+/// The hosted pages' templates, their words in each language and the headers every page carries; also renders the
+/// HTML errors raised before a page's route runs, so they look like the pages and are escaped by Mustache like them.
 struct HTMLPages: Sendable {
     let templates: MustacheLibrary
+    /// Language -> key -> text (config/pages/<language>.strings).
+    var strings: [String: [String: String]] = [:]
 
-    func render(_ name: String, _ status: HTTPResponse.Status, _ context: [String: Any]) -> Response {
+    /// `formTargets` are the origins a form on the page may end up at (a redirect after a post counts for CSP).
+    func render(_ name: String, _ status: HTTPResponse.Status, _ context: [String: Any], language: String = "en",
+                formTargets: [String] = [], cookies: [String] = []) -> Response {
+        var context = context
+        context["t"] = strings[language] ?? strings["en"] ?? [:]
+        context["lang"] = language
         let html = templates.render(context, withTemplate: name) ?? "<!doctype html><title>Latchkey</title>"
-        return Response(status: status, headers: [
+        let formAction = (["'self'"] + formTargets).joined(separator: " ")
+        var headers: HTTPFields = [
             .contentType: "text/html; charset=utf-8", .cacheControl: "no-store", HTTPField.Name("Referrer-Policy")!: "no-referrer",
-            HTTPField.Name("Content-Security-Policy")!: "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
-        ], body: .init(byteBuffer: .init(string: html)))
+            HTTPField.Name("X-Content-Type-Options")!: "nosniff",
+            HTTPField.Name("Content-Security-Policy")!:
+                "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action \(formAction); frame-ancestors 'none'; base-uri 'none'",
+        ]
+        for cookie in cookies { headers.append(HTTPField(name: .setCookie, value: cookie)) }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: .init(string: html)))
     }
 
     func error(_ status: HTTPResponse.Status, message: String) -> Response {
         render("message", status, ["title": status.code >= 500 ? "Something went wrong" : "Request not understood",
                                    "message": message, "isError": true])
+    }
+
+    /// The language to speak: the first of `ui_locales`, then of Accept-Language, that the pages have; else English.
+    func language(uiLocales: String?, acceptLanguage: String?) -> String {
+        let asked = (uiLocales ?? "").split(separator: " ").map(String.init)
+            + (acceptLanguage ?? "").split(separator: ",").map { $0.split(separator: ";").first.map(String.init) ?? "" }
+        for tag in asked {
+            let primary = tag.trimmingCharacters(in: .whitespaces).lowercased().split(separator: "-").first.map(String.init) ?? ""
+            if strings[primary] != nil { return primary }
+        }
+        return "en"
+    }
+}
+
+/// The pages' words files (`<language>.strings`): `key = text` lines, `#` comments.
+public enum PageStrings {
+    public static func parse(_ text: String) -> [String: String] {
+        var table: [String: String] = [:]
+        for line in text.split(whereSeparator: \.isNewline) where !line.hasPrefix("#") {
+            guard let equals = line.firstIndex(of: "=") else { continue }
+            table[line[..<equals].trimmingCharacters(in: .whitespaces)] = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+        }
+        return table
     }
 }

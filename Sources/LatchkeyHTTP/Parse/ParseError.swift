@@ -80,7 +80,7 @@ struct ParseError: Error, Sendable {
         case .secondFactor(.codeSent): self.init(141, "Please enter the token")
         case .unsupportedChallengeType, .invalidScope, .invalidCode, .flowTokenInvalid, .flowTokenExpired, .flowStepMismatch,
              .recoveryNotByMail, .verificationFunctionRefused,
-             .recoveryFunctionRefused, .noVerificationFunction, .noRecoveryFunction:
+             .recoveryFunctionRefused, .noVerificationFunction, .noRecoveryFunction, .openID:
             self.init(-1, "The request is not valid for this endpoint.")
         }
     }

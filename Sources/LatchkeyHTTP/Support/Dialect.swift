@@ -9,7 +9,7 @@ enum Dialect {
 
     static let appServicesPrefix = "/api/client/v2.0"
     /// The hosted pages and anything below them answer in HTML.
-    static let pagePaths = ["/confirm", "/reset-password"]
+    static let pagePaths = ["/confirm", "/reset-password", "/ui", "/oauth2/v2.0/logout"]
 
     /// `parseMount` is nil when no Parse app is configured (then nothing is mounted there).
     init(path raw: String, parseMount: String?) {
@@ -20,6 +20,7 @@ enum Dialect {
         else if let parseMount, path == parseMount || path.hasPrefix(parseMount + "/") { self = .parse }
         else if path.hasPrefix(Self.appServicesPrefix) { self = .appServices }
         else if Self.pagePaths.contains(where: { path == $0 || path.hasPrefix($0 + "/") }) { self = .pages }
+        else if path.hasSuffix("/oauth2/v2.0/authorize") { self = .pages }  // a browser's, also under a tenant
         else { self = .native }
     }
 

@@ -23,6 +23,9 @@ struct FormFields: Sendable {
 
     subscript(_ name: String) -> String? { values[name] }
 
+    /// Every field, for a form whose names are not fixed (`/authorize` by POST, a sign-up's attributes).
+    var pairs: [(String, String)] { values.map { ($0.key, $0.value) } }
+
     /// Percent-decodes one key or value; nil for a malformed escape or for bytes that are not UTF-8. Done on the
     /// bytes: Foundation's `removingPercentEncoding` and `replacingOccurrences` go through CFString on Linux and
     /// cost more than the rest of the form put together.

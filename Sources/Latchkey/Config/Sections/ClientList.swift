@@ -1,6 +1,9 @@
+import Foundation
 import LatchkeyCore
 
-/// `clients`: the applications allowed to call the native API, each `{id, name, scopes, mfa}`.
+/// `clients`: the applications allowed to sign users in, each `{id, name, scopes, mfa}`; those that sign in through
+/// the browser (the OpenID provider) add `redirect_uris`, `post_logout_redirect_uris`, `secret_file` (present:
+/// confidential) and `first_party` (`false`: users are asked for consent).
 enum ClientList: ConfigSection {
     static let section = ""
     static let keys: [String] = []
@@ -12,13 +15,22 @@ enum ClientList: ConfigSection {
         var name: String?
         var scopes: [String]?
         var mfa: String?
+        var redirectURIs: [String]?
+        var postLogoutRedirectURIs: [String]?
+        var secretFile: String?
+        var firstParty: Bool?
 
         init(from decoder: any Decoder) throws {
-            let entry = try decoder.entryKeys(known: ["id", "name", "scopes", "mfa"])
+            let entry = try decoder.entryKeys(known: ["id", "name", "scopes", "mfa", "redirect_uris", "post_logout_redirect_uris",
+                                                      "secret_file", "first_party"])
             id = try entry.required("id")
             name = try entry.optional("name")
             scopes = try entry.optional("scopes")
             mfa = try entry.optional("mfa")
+            redirectURIs = try entry.optional("redirect_uris")
+            postLogoutRedirectURIs = try entry.optional("post_logout_redirect_uris")
+            secretFile = try entry.optional("secret_file")
+            firstParty = try entry.optional("first_party")
         }
     }
 
@@ -34,8 +46,37 @@ enum ClientList: ConfigSection {
             guard scopes.allSatisfy({ !$0.isEmpty && !$0.contains(" ") }) else {
                 throw ConfigError(key: "\(key).scopes", message: "must be a list of scope names")
             }
+            var secretDigest: [UInt8]?
+            if let secret = try EntryFiles.secret(entry.secretFile, key: "\(key).secret_file", folder: config.source.fileDirectory) {
+                guard secret.utf8.count >= 32 else {
+                    throw ConfigError(key: "\(key).secret_file", message: "must hold a secret of at least 32 characters (openssl rand -hex 32)")
+                }
+                secretDigest = Digest.sha256(Array(secret.utf8))
+            }
             return ClientApplication(id: entry.id, name: entry.name ?? entry.id, scopes: scopes,
-                                     mfa: try MFASettings.policy(entry.mfa, key: "\(key).mfa"))
+                                     mfa: try MFASettings.policy(entry.mfa, key: "\(key).mfa"),
+                                     redirectURIs: try redirectURIs(entry.redirectURIs, key: "\(key).redirect_uris"),
+                                     postLogoutRedirectURIs: try redirectURIs(entry.postLogoutRedirectURIs, key: "\(key).post_logout_redirect_uris"),
+                                     secretDigest: secretDigest, firstParty: entry.firstParty ?? true)
+        }
+    }
+
+    /// Absolute URIs without a fragment: `https`, `http` only to this machine (loopback), or an app's own scheme.
+    static func redirectURIs(_ uris: [String]?, key: String) throws -> [String] {
+        try (uris ?? []).map { uri in
+            guard let parts = URLComponents(string: uri), let scheme = parts.scheme?.lowercased(), parts.fragment == nil else {
+                throw ConfigError(key: key, message: "\(uri) is not an absolute URI without a fragment")
+            }
+            if scheme == "http" {
+                guard let host = parts.host, ["127.0.0.1", "[::1]", "::1", "localhost"].contains(host) else {
+                    throw ConfigError(key: key, message: "\(uri) must use https (plain http only to 127.0.0.1, [::1] or localhost)")
+                }
+            } else if scheme == "https" {
+                guard parts.host?.isEmpty == false else { throw ConfigError(key: key, message: "\(uri) has no host") }
+            } else if ["javascript", "data", "file", "vbscript"].contains(scheme) {
+                throw ConfigError(key: key, message: "\(uri) uses a scheme that cannot be a redirect")
+            }
+            return uri
         }
     }
 }

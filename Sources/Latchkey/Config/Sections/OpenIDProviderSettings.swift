@@ -1,0 +1,13 @@
+import LatchkeyCore
+
+/// `openid.*`: the OpenID provider's browser sessions (the hosted pages' sign-in cookie).
+struct OpenIDProviderSettings: ConfigSection {
+    static let section = "openid"
+    static let keys = ["session_hours"]
+
+    var settings = OpenIDSettings()
+
+    init(_ config: SectionReader) throws {
+        settings.sessionTTLSeconds = try config.int("session_hours", default: 336, range: 1...8760) * 3600
+    }
+}

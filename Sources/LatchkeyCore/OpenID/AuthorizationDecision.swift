@@ -1,0 +1,98 @@
+import Foundation
+
+/// Where a visit to the hosted pages goes next.
+public enum AuthorizationStep: Sendable, Equatable {
+    /// The user must sign in (again: `prompt=login`, `max_age`, or a second factor this client needs).
+    case signIn
+    /// A third-party client asks for these scopes.
+    case consent(scopes: [String])
+    /// Back to the client: with a code, or with an OAuth error.
+    case redirect(String)
+}
+
+/// The authorization endpoint's decision (modelled on fosite's authorize-code handler and node-oidc-provider's
+/// prompts): sign in, ask for consent, or redirect with a code bound to client, redirect URI, PKCE and nonce.
+extension LatchkeyEngine {
+    public func nextStep(_ interaction: Interaction, session: BrowserSessionRecord?, consentGiven: Bool = false,
+                         caller: CallerInfo) async throws -> AuthorizationStep {
+        let request = interaction.request
+        let client = try requireClient(request.clientId)
+        let noPrompt = request.prompt.contains("none")
+        guard let session, try await sessionSuffices(session, for: interaction, client: client) else {
+            return noPrompt ? .redirect(errorRedirect(.loginRequired, request)) : .signIn
+        }
+        if !consentGiven, try await needsConsent(request, client: client, userId: session.userId) {
+            return noPrompt ? .redirect(errorRedirect(.consentRequired, request)) : .consent(scopes: request.scopes)
+        }
+        return .redirect(try await issueCode(request, session: session, caller: caller))
+    }
+
+    /// Whether the browser's session answers this request: a sign-in during this visit always does; otherwise not
+    /// under `prompt=login`, not when older than `max_age`, and not without a second factor the client needs.
+    func sessionSuffices(_ session: BrowserSessionRecord, for interaction: Interaction, client: ClientApplication) async throws -> Bool {
+        if interaction.signedInSession == session.id { return true }
+        let request = interaction.request
+        if request.prompt.contains("login") { return false }
+        if let maxAge = request.maxAge, time.now().timeIntervalSince(session.authTime) > Double(maxAge) { return false }
+        if client.mfa != .off, !session.amr.split(separator: " ").contains("mfa") {
+            if client.mfa == .required { return false }
+            if !(try await challengeableFactors(userId: session.userId, in: reader)).isEmpty { return false }
+        }
+        return true
+    }
+
+    func needsConsent(_ request: AuthorizationRequest, client: ClientApplication, userId: String) async throws -> Bool {
+        if request.prompt.contains("consent") { return true }
+        guard !client.firstParty else { return false }
+        guard let consent = try await reader.openID.consent(userId: userId, clientId: client.id) else { return true }
+        return !Set(request.scopes).isSubset(of: Set(consent.scope.split(separator: " ").map(String.init)))
+    }
+
+    /// Records the user's consent to the scopes this visit asks for (added to what they gave before).
+    public func grantConsent(_ interaction: Interaction, userId: String, caller: CallerInfo) async throws {
+        let request = interaction.request
+        let earlier = try await reader.openID.consent(userId: userId, clientId: request.clientId)
+        let scopes = Set(request.scopes).union(earlier.map { Set($0.scope.split(separator: " ").map(String.init)) } ?? [])
+        try await transaction { tx in
+            try await tx.openID.saveConsent(ConsentRecord(userId: userId, clientId: request.clientId, scope: scopes.sorted().joined(separator: " "),
+                                                          grantedAt: self.time.now()))
+            try await self.audit(tx, "consent_granted", caller: caller, userId: userId, detail: "\(request.clientId): \(request.scopes.joined(separator: " "))")
+        }
+    }
+
+    /// The redirect that tells the client the user declined.
+    public func declineConsent(_ interaction: Interaction) -> String { errorRedirect(.accessDenied, interaction.request) }
+
+    /// A new single-use code for this request and session; the redirect URI that carries it.
+    func issueCode(_ request: AuthorizationRequest, session: BrowserSessionRecord, caller: CallerInfo) async throws -> String {
+        let code = SecureRandom.token()
+        let now = time.now()
+        let record = AuthorizationCodeRecord(
+            codeHash: secretHash(code), clientId: request.clientId, userId: session.userId, redirectUri: request.redirectUri,
+            codeChallenge: request.codeChallenge, nonce: request.nonce, scope: request.scopes.joined(separator: " "), amr: session.amr,
+            authTime: session.authTime, familyId: SecureRandom.uuidString(), browserSessionId: session.id,
+            expiresAt: now + Double(settings.openID.codeTTLSeconds))
+        try await standaloneWrite { try await $0.openID.insert(record) }
+        return Self.redirect(request.redirectUri, ["code": code, "state": request.state, "iss": settings.issuer])
+    }
+
+    /// The OAuth error for a request whose redirect URI is registered (RFC 6749 §4.1.2.1, with `iss`: RFC 9207).
+    public func errorRedirect(_ problem: OpenIDProblem, _ request: AuthorizationRequest) -> String {
+        errorRedirect(problem, redirectUri: request.redirectUri, state: request.state)
+    }
+
+    public func errorRedirect(_ problem: OpenIDProblem, redirectUri: String, state: String?) -> String {
+        Self.redirect(redirectUri, ["error": problem.code, "error_description": problem.description, "state": state, "iss": settings.issuer])
+    }
+
+    /// `uri` with `parameters` added to its query (a registered URI may have one of its own).
+    static func redirect(_ uri: String, _ parameters: KeyValuePairs<String, String?>) -> String {
+        var components = URLComponents(string: uri) ?? URLComponents()
+        var items = components.queryItems ?? []
+        for (name, value) in parameters { if let value { items.append(URLQueryItem(name: name, value: value)) } }
+        components.queryItems = items
+        // URLComponents leaves + and other sub-delimiters as they are in a query; form decoders read + as a space.
+        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        return components.string ?? uri
+    }
+}

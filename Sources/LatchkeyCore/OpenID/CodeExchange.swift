@@ -1,0 +1,67 @@
+import Foundation
+
+/// The token endpoint's side of the browser sign-in: client authentication, and the `authorization_code` grant.
+extension LatchkeyEngine {
+    /// The client a token-endpoint request speaks for. A confidential client proves itself with its secret
+    /// (`client_secret_basic` or `client_secret_post`); a public client sends none.
+    public func authenticateClient(id: String?, secret: String?) throws -> ClientApplication {
+        guard let id, !id.isEmpty else { throw LatchkeyError.openID(.invalidClient("client_id is missing.")) }
+        guard let client = settings.clients.first(where: { ClientApplication.sameID($0.id, id) }) else {
+            throw LatchkeyError.openID(.invalidClient("The client is not registered."))
+        }
+        switch (client.secretDigest, secret) {
+        case (nil, nil): return client
+        case (nil, _?): throw LatchkeyError.openID(.invalidClient("This client is public: it has no secret to send."))
+        case (_?, nil): throw LatchkeyError.openID(.invalidClient("This client must authenticate with its secret."))
+        case (let digest?, let secret?):
+            guard Digest.constantTimeEqual(Digest.sha256(Array(secret.utf8)), digest) else {
+                throw LatchkeyError.openID(.invalidClient("The client secret is wrong."))
+            }
+            return client
+        }
+    }
+
+    /// Redeems a code once: bound to its client, its redirect URI and its PKCE challenge. A code presented again
+    /// revokes the refresh tokens its first use gave (RFC 6749 §4.1.2).
+    public func exchangeAuthorizationCode(code: String?, redirectUri: String?, codeVerifier: String?, client: ClientApplication,
+                                          caller: CallerInfo) async throws -> TokenSet {
+        guard let code, !code.isEmpty else { throw LatchkeyError.openID(.invalidRequest("code is missing.")) }
+        guard let redirectUri, !redirectUri.isEmpty else { throw LatchkeyError.openID(.invalidRequest("redirect_uri is missing.")) }
+        guard code.utf8.count <= SecretToken.maxPresentedBytes else { throw LatchkeyError.openID(.invalidGrant("The code is not valid.")) }
+        let now = time.now()
+        let hash = secretHash(code)
+        guard let record = try await standaloneWrite({ try await $0.openID.redeemAuthorizationCode(codeHash: hash, at: now) }) else {
+            if let used = try await reader.openID.authorizationCode(codeHash: hash), used.usedAt != nil,
+               ClientApplication.sameID(used.clientId, client.id) {
+                try await transaction { tx in
+                    try await tx.sessions.revoke(familyId: used.familyId, at: now)
+                    try await self.audit(tx, "authorization_code_reuse", caller: caller, userId: used.userId, detail: "tokens revoked")
+                }
+                throw LatchkeyError.openID(.invalidGrant("The code was used before; the tokens it gave are revoked."))
+            }
+            throw LatchkeyError.openID(.invalidGrant("The code is unknown or expired."))
+        }
+        guard ClientApplication.sameID(record.clientId, client.id) else {
+            throw LatchkeyError.openID(.invalidGrant("The code was issued to another client."))
+        }
+        guard record.redirectUri == redirectUri else {
+            throw LatchkeyError.openID(.invalidGrant("redirect_uri differs from the one the code was requested with."))
+        }
+        switch (record.codeChallenge, codeVerifier) {
+        case (nil, nil): break
+        case (nil, _?): throw LatchkeyError.openID(.invalidGrant("code_verifier was sent but no code_challenge was."))
+        case (_?, nil): throw LatchkeyError.openID(.invalidGrant("code_verifier is missing."))
+        case (let challenge?, let verifier?):
+            guard PKCE.verifies(verifier, challenge: challenge) else { throw LatchkeyError.openID(.invalidGrant("code_verifier does not match.")) }
+        }
+        guard let user = try await reader.users.find(id: record.userId), user.status == .active else {
+            throw LatchkeyError.openID(.invalidGrant("The account is no longer active."))
+        }
+        let authentication = Authentication(nonce: record.nonce, authTime: record.authTime, amr: record.amr.split(separator: " ").map(String.init))
+        return try await transaction { tx in
+            try await self.audit(tx, "token_issued", caller: caller, userId: user.id, detail: "authorization_code for \(client.id)")
+            return try await self.issueTokens(for: user, client: client, scope: record.scope, familyId: record.familyId,
+                                              authentication: authentication, in: tx)
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// The OpenID provider's lifetimes (`openid.*`).
+public struct OpenIDSettings: Sendable, Equatable {
+    /// How long a browser stays signed in at the hosted pages (the SSO cookie), from its sign-in.
+    public var sessionTTLSeconds = 14 * 86_400
+    /// How long one visit to the hosted pages (from `/authorize` to the redirect back) may take.
+    public var interactionTTLSeconds = 1800
+    /// Authorization codes: single use, this short (RFC 6749 §4.1.2 recommends at most ten minutes).
+    public var codeTTLSeconds = 60
+    public init() {}
+}
+
+/// Why the OpenID provider refused a request, as OAuth 2.0 and OpenID Connect name it.
+public enum OpenIDProblem: Sendable, Equatable {
+    /// `invalid_request`: a parameter is missing, repeated or malformed; the text names it.
+    case invalidRequest(String)
+    /// `invalid_client`: unknown client, or its authentication failed (401).
+    case invalidClient(String)
+    /// `invalid_grant`: the code or refresh token is unknown, used, expired, or bound to something else.
+    case invalidGrant(String)
+    /// `unauthorized_client`: the client may not use this grant or flow.
+    case unauthorizedClient(String)
+    case unsupportedGrantType
+    case unsupportedResponseType
+    /// `login_required`, `consent_required`: `prompt=none` and the user would have to act.
+    case loginRequired
+    case consentRequired
+    /// `access_denied`: the user refused.
+    case accessDenied
+
+    /// The OAuth `error` value.
+    public var code: String {
+        switch self {
+        case .invalidRequest: "invalid_request"
+        case .invalidClient: "invalid_client"
+        case .invalidGrant: "invalid_grant"
+        case .unauthorizedClient: "unauthorized_client"
+        case .unsupportedGrantType: "unsupported_grant_type"
+        case .unsupportedResponseType: "unsupported_response_type"
+        case .loginRequired: "login_required"
+        case .consentRequired: "consent_required"
+        case .accessDenied: "access_denied"
+        }
+    }
+
+    /// The `error_description`: what was wrong, never the value that was sent.
+    public var description: String {
+        switch self {
+        case .invalidRequest(let text), .invalidClient(let text), .invalidGrant(let text), .unauthorizedClient(let text): text
+        case .unsupportedGrantType: "This grant_type is not supported."
+        case .unsupportedResponseType: "Only response_type=code is supported."
+        case .loginRequired: "The user is not signed in and prompt=none was asked."
+        case .consentRequired: "The user has not consented to this client and prompt=none was asked."
+        case .accessDenied: "The user declined."
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// RFC 7662 introspection and RFC 7009 revocation, for a client's own tokens. Access tokens are signed and
+/// self-contained: one stays valid until it expires (minutes); revoking a refresh token ends its whole family.
+extension LatchkeyEngine {
+    /// What a client may know about one of its tokens; `{"active": false}` for anything else.
+    public func introspect(token: String?, client: ClientApplication) async throws -> [String: JSONValue] {
+        let inactive: [String: JSONValue] = ["active": .bool(false)]
+        guard let token, !token.isEmpty, token.utf8.count <= 8192 else { return inactive }
+        if token.contains("."), let (claims, user) = try? await authenticatedAccess(token, audience: .nativeClients) {
+            guard ClientApplication.sameID(claims.aud, client.id) else { return inactive }
+            return ["active": .bool(true), "token_type": .string("access_token"), "scope": .string(claims.scp ?? ""),
+                    "client_id": .string(claims.aud), "sub": .string(user.id), "username": .string(user.displayName),
+                    "exp": .int(claims.exp), "iss": .string(settings.issuer), "aud": .string(claims.aud)]
+        }
+        guard let (session, user) = try await findSession(token: token), session.kind == .native, session.revokedAt == nil,
+              session.rotatedAt == nil, session.expiresAt > time.now(), user.status == .active,
+              ClientApplication.sameID(session.audience, client.id) else { return inactive }
+        return ["active": .bool(true), "token_type": .string("refresh_token"), "scope": .string(session.scope),
+                "client_id": .string(session.audience), "sub": .string(user.id), "username": .string(user.displayName),
+                "exp": .int(Int(session.expiresAt.timeIntervalSince1970)), "iat": .int(Int(session.createdAt.timeIntervalSince1970)),
+                "iss": .string(settings.issuer)]
+    }
+
+    /// Revokes a refresh token's family when it belongs to the client; anything else is answered the same way
+    /// (RFC 7009 §2.2: an unknown token is no error).
+    public func revoke(token: String?, client: ClientApplication, caller: CallerInfo) async throws {
+        guard let token, !token.isEmpty, !token.contains("."),
+              let (session, _) = try await findSession(token: token), session.kind == .native, session.revokedAt == nil,
+              ClientApplication.sameID(session.audience, client.id) else { return }
+        try await transaction { tx in
+            try await tx.sessions.revoke(familyId: session.familyId, at: self.time.now())
+            try await self.audit(tx, "token_revoked", caller: caller, userId: session.userId, detail: "refresh token family of \(client.id)")
+        }
+    }
+}
+
+extension LatchkeyEngine {
+    /// The userinfo claims an access token's scopes open (OpenID Connect Core §5.4): `sub` always, the name claims
+    /// with `profile`, the address with `email`.
+    public func userInfo(accessToken: String) async throws -> [String: JSONValue] {
+        let (claims, user) = try await authenticatedAccess(accessToken, audience: .nativeClients)
+        let scopes = Set((claims.scp ?? "").split(separator: " ").map(String.init))
+        var body: [String: JSONValue] = ["sub": .string(user.id)]
+        if scopes.contains("profile") {
+            body["preferred_username"] = .string(user.displayName)
+            if let name = user.attributes["displayName"] { body["name"] = name }
+        }
+        if scopes.contains("email"), let email = user.email {
+            body["email"] = .string(email)
+            body["email_verified"] = .bool(user.emailVerified)
+        }
+        return body
+    }
+}

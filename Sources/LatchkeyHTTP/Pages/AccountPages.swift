@@ -1,0 +1,92 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LatchkeyCore
+
+/// Sign-up (the address proved by a mailed code, the schema's attributes asked for) and password reset by code.
+/// Both end signed in, through the same flows as the native API.
+extension InteractionPages {
+    func addAccountRoutes(to router: Router<LatchkeyRequestContext>) {
+        router.get("/ui/sign-up") { request, context in
+            let visit = visit(request, context)
+            guard visit.interaction != nil else { return problem("expired", visit, status: .badRequest) }
+            return signUpPage(visit)
+        }
+        post(router, "/ui/sign-up") { visit, interaction in
+            let email = visit.field("email")
+            var attributes: [String: JSONValue] = [:]
+            for attribute in engine.settings.attributes {
+                guard let value = visit.field("attr.\(attribute.name)") else { continue }
+                switch attribute.kind {
+                case .string: attributes[attribute.name] = .string(value)
+                case .boolean: attributes[attribute.name] = .bool(["true", "on", "yes", "1"].contains(value.lowercased()))
+                case .number: attributes[attribute.name] = Double(value).map(JSONValue.double) ?? .string(value)
+                }
+            }
+            do {
+                let types = LatchkeyEngine.browserChallengeTypes
+                guard case .started(let started) = try await engine.signUpStart(username: email, password: visit.field("password"),
+                                                                                 attributes: attributes, challengeTypes: types, caller: visit.caller),
+                      case .code(let challenge, let token) = try await engine.signUpChallenge(continuationToken: started, challengeTypes: types,
+                                                                                              caller: visit.caller) else {
+                    return problem("not_possible", visit, status: .badRequest)
+                }
+                var visit = visit, interaction = interaction
+                interaction.flowToken = token
+                visit.interaction = interaction
+                return codePage(visit, target: challenge.targetLabel, action: "/ui/sign-up/code", resend: nil)
+            } catch let error as LatchkeyError where Self.status(error) == .badRequest {
+                var message = text(Self.explain(error), visit)
+                if case .invalidAttributes(let names) = error { message += " " + names.joined(separator: ", ") }
+                return signUpPage(visit, email: email, error: message)
+            }
+        }
+        post(router, "/ui/sign-up/code") { visit, interaction in
+            do {
+                guard case .completed(let token, _) = try await engine.signUpContinueWithCode(continuationToken: interaction.flowToken,
+                                                                                              code: visit.field("code"), caller: visit.caller) else {
+                    return problem("not_possible", visit, status: .badRequest)
+                }
+                return try await finish(try await engine.signInWithContinuationToken(continuationToken: token, username: nil, scope: nil,
+                                                                                     caller: visit.caller), interaction, visit)
+            } catch let error as LatchkeyError where Self.explain(error) == "wrong_code" {
+                return codePage(visit, target: "", action: "/ui/sign-up/code", resend: nil, error: text("wrong_code", visit))
+            }
+        }
+        router.get("/ui/reset") { request, context in
+            let visit = visit(request, context)
+            guard visit.interaction != nil else { return problem("expired", visit, status: .badRequest) }
+            return render("reset", .ok, ["email": visit.interaction?.request.loginHint ?? ""], visit)
+        }
+        post(router, "/ui/reset") { visit, interaction in
+            do {
+                let (token, challenge) = try await engine.hostedResetStart(email: visit.field("email"), caller: visit.caller)
+                var visit = visit, interaction = interaction
+                interaction.flowToken = token
+                visit.interaction = interaction
+                return codePage(visit, target: challenge.targetLabel, action: "/ui/reset/code", resend: nil, askPassword: true)
+            } catch let error as LatchkeyError where Self.status(error) == .badRequest {
+                return render("reset", .badRequest, ["email": visit.field("email") ?? "", "error": text(Self.explain(error), visit)], visit)
+            }
+        }
+        post(router, "/ui/reset/code") { visit, interaction in
+            do {
+                return try await finish(try await engine.hostedResetFinish(continuationToken: interaction.flowToken, code: visit.field("code"),
+                                                                           newPassword: visit.field("password"), caller: visit.caller),
+                                        interaction, visit)
+            } catch let error as LatchkeyError where Self.status(error) == .badRequest && Self.explain(error) != "expired" {
+                return codePage(visit, target: "", action: "/ui/reset/code", resend: nil, askPassword: true,
+                                error: text(Self.explain(error), visit))
+            }
+        }
+    }
+
+    func signUpPage(_ visit: PageVisit, email: String? = nil, error: String? = nil) -> Response {
+        var context: [String: Any] = [
+            "email": email ?? visit.interaction?.request.loginHint ?? "", "minLength": engine.settings.passwords.minLength,
+            "attributes": engine.settings.attributes.map { ["name": $0.name, "required": $0.required] as [String: Any] },
+        ]
+        if let error { context["error"] = error }
+        return render("sign_up", error == nil ? .ok : .badRequest, context, visit)
+    }
+}

@@ -1,0 +1,216 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LatchkeyCore
+
+/// The OpenID provider's browser side (issue R): `/authorize` and the hosted sign-in pages under `/ui/`. Every
+/// page is rendered on the server (no JavaScript needed), every form carries a CSRF token bound to the browser's
+/// cookie, and the visit's request travels sealed in the forms, so any replica can serve the next step.
+struct InteractionPages: Sendable {
+    let engine: LatchkeyEngine
+    let pages: HTMLPages
+    let clientAddress: ClientAddress
+    let cookies: PageCookies
+    let style: String
+
+    func addRoutes(to router: Router<LatchkeyRequestContext>) {
+        for prefix in ["", "/:tenant"] {
+            router.get("\(prefix)/oauth2/v2.0/authorize") { request, context in
+                await authorize(request.uri.queryParameters.map { (String($0.key), String($0.value)) }, visit(request, context))
+            }
+            router.post("\(prefix)/oauth2/v2.0/authorize") { request, context in
+                let form = try await request.decodeForm(as: PageForm.self, context: context).fields
+                return await authorize(form.pairs, visit(request, context))
+            }
+        }
+        let css = ByteBuffer(string: style)
+        router.get("/ui/style.css") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=3600"],
+                     body: .init(byteBuffer: css))
+        }
+        addSignInRoutes(to: router)
+        addAccountRoutes(to: router)
+        addSecondFactorRoutes(to: router)
+        addSignOutRoutes(to: router)
+    }
+
+    // MARK: The visit
+
+    func visit(_ request: Request, _ context: LatchkeyRequestContext, form: FormFields? = nil) -> PageVisit {
+        let existing = PageCookies.read(cookies.csrfName, from: request)
+        let csrf = existing ?? SecureRandom.token()
+        let sealed = form?["interaction"] ?? request.uri.queryParameters["interaction"].map(String.init)
+        let interaction = engine.openInteraction(sealed, csrfCookie: existing)
+        var caller = clientAddress.caller(request, context: context, clientId: interaction?.request.clientId)
+        let language = pages.language(uiLocales: interaction?.request.uiLocales, acceptLanguage: request.headers[.acceptLanguage])
+        if interaction?.request.uiLocales != nil { caller.acceptLanguage = language }  // mails in the language the app asked for
+        var visit = PageVisit(csrfCookie: csrf, newCSRFCookie: existing == nil, interaction: interaction, caller: caller,
+                              language: language, form: form, sessionCookie: PageCookies.read(cookies.sessionName, from: request))
+        if existing == nil { visit.cookies.append(cookies.set(cookies.csrfName, csrf)) }
+        return visit
+    }
+
+    /// A posted form's visit, when its CSRF token and interaction hold; otherwise the page that says why.
+    func posted(_ request: Request, _ context: LatchkeyRequestContext) async throws -> Posted {
+        let form = try await request.decodeForm(as: PageForm.self, context: context).fields
+        let visit = visit(request, context, form: form)
+        guard !visit.newCSRFCookie, engine.csrfTokenMatches(form["csrf"], cookie: visit.csrfCookie) else {
+            return .refused(problem("csrf", visit, status: .forbidden))
+        }
+        guard let interaction = visit.interaction else { return .refused(problem("expired", visit, status: .badRequest)) }
+        return .accepted(visit, interaction)
+    }
+
+    // MARK: Authorize
+
+    func authorize(_ parameters: [(String, String)], _ visit: PageVisit) async -> Response {
+        var visit = visit
+        switch engine.checkAuthorization(parameters) {
+        case .failure(.errorPage(let message)):
+            return pages.render("message", .badRequest, ["title": text("error_title", visit), "message": message, "isError": true],
+                                language: visit.language, cookies: visit.cookies)
+        case .failure(.redirect(let problem, let uri, let state)):
+            return redirect(engine.errorRedirect(problem, redirectUri: uri, state: state), visit)
+        case .success(let (_, request)):
+            let interaction = engine.newInteraction(request, csrfCookie: visit.csrfCookie)
+            visit.interaction = interaction
+            visit.language = pages.language(uiLocales: request.uiLocales, acceptLanguage: visit.caller.acceptLanguage)
+            visit.caller.clientId = request.clientId
+            return await step { try await proceed(interaction, visit) }
+        }
+    }
+
+    /// Where the visit goes next: the sign-in page, the consent page, or back to the app.
+    func proceed(_ interaction: Interaction, _ visit: PageVisit, consentGiven: Bool = false) async throws -> Response {
+        var visit = visit
+        visit.interaction = interaction
+        let signedIn = try await engine.browserSession(cookie: visit.sessionCookie)
+        switch try await engine.nextStep(interaction, session: signedIn?.session, consentGiven: consentGiven, caller: visit.caller) {
+        case .signIn: return signInPage(visit, email: interaction.request.loginHint)
+        case .consent(let scopes):
+            let client = try engine.requireClient(interaction.request.clientId)
+            return render("consent", .ok, ["clientName": client.name, "scopes": scopes, "account": signedIn?.user.displayName ?? ""], visit)
+        case .redirect(let uri): return redirect(uri, visit)
+        }
+    }
+
+    /// Where a finished step of a sign-in flow leads: a browser session and on to the app, or a second factor.
+    func finish(_ outcome: SignInOutcome, _ interaction: Interaction, _ visit: PageVisit) async throws -> Response {
+        var interaction = interaction, visit = visit
+        switch outcome {
+        case .signedIn(let signIn):
+            let (cookie, session) = try await engine.openBrowserSession(signIn, caller: visit.caller)
+            visit.cookies.append(cookies.set(cookies.sessionName, cookie, maxAge: engine.settings.openID.sessionTTLSeconds))
+            visit.sessionCookie = cookie
+            interaction.signedInSession = session.id
+            interaction.flowToken = nil
+            return try await proceed(interaction, visit)
+        case .mfaRequired(let token):
+            let (methods, next) = try await engine.mfaIntrospect(continuationToken: token, caller: visit.caller)
+            interaction.flowToken = next
+            visit.interaction = interaction
+            return secondFactorPage(methods, visit)
+        case .registrationRequired(let token):
+            let (methods, next) = try await engine.registrationIntrospect(continuationToken: token, caller: visit.caller)
+            interaction.flowToken = next
+            visit.interaction = interaction
+            return enrolPage(methods, visit)
+        case .redirect: return problem("no_second_factor", visit, status: .badRequest)
+        case .tokens: return problem("not_possible", visit, status: .badRequest)
+        }
+    }
+
+    // MARK: Rendering
+
+    func render(_ name: String, _ status: HTTPResponse.Status, _ context: [String: Any], _ visit: PageVisit) -> Response {
+        var context = context
+        context["csrf"] = engine.csrfToken(for: visit.csrfCookie)
+        if let interaction = visit.interaction { context["interaction"] = engine.seal(interaction) }
+        context["title"] = context["title"] ?? text("\(name)_title", visit)
+        return pages.render(name, status, context, language: visit.language, formTargets: formTargets(visit), cookies: visit.cookies)
+    }
+
+    func signInPage(_ visit: PageVisit, email: String? = nil, error: String? = nil, status: HTTPResponse.Status = .ok) -> Response {
+        let client = visit.interaction.flatMap { try? engine.requireClient($0.request.clientId) }
+        var context: [String: Any] = ["clientName": client?.name ?? "", "email": email ?? "", "providers": [[String: String]]()]
+        if let error { context["error"] = error }
+        return render("sign_in", status, context, visit)
+    }
+
+    /// A page that only explains (`key` in the pages' words).
+    func problem(_ key: String, _ visit: PageVisit, status: HTTPResponse.Status) -> Response {
+        pages.render("message", status, ["title": text("error_title", visit), "message": text(key, visit), "isError": true],
+                     language: visit.language, cookies: visit.cookies)
+    }
+
+    func redirect(_ uri: String, _ visit: PageVisit) -> Response {
+        var headers: HTTPFields = [.location: uri, .cacheControl: "no-store", HTTPField.Name("Referrer-Policy")!: "no-referrer"]
+        for cookie in visit.cookies { headers.append(HTTPField(name: .setCookie, value: cookie)) }
+        return Response(status: .seeOther, headers: headers)
+    }
+
+    func text(_ key: String, _ visit: PageVisit) -> String {
+        pages.strings[visit.language]?[key] ?? pages.strings["en"]?[key] ?? key
+    }
+
+    /// A post on these pages may end in a redirect to the app: CSP's form-action must allow its origin.
+    private func formTargets(_ visit: PageVisit) -> [String] {
+        guard let uri = visit.interaction?.request.redirectUri, let parts = URLComponents(string: uri), let scheme = parts.scheme else { return [] }
+        guard let host = parts.host, !host.isEmpty else { return ["\(scheme):"] }
+        return ["\(scheme)://\(host)\(parts.port.map { ":\($0)" } ?? "")"]
+    }
+
+    /// Runs a step; an engine refusal that no page handles becomes the page that explains it.
+    func step(_ body: () async throws -> Response, visit: PageVisit? = nil) async -> Response {
+        do { return try await body() } catch let error as LatchkeyError {
+            let fallback = visit ?? PageVisit(csrfCookie: "", newCSRFCookie: false, caller: CallerInfo(clientId: nil), language: "en")
+            return problem(Self.explain(error), fallback, status: Self.status(error))
+        } catch {
+            let fallback = visit ?? PageVisit(csrfCookie: "", newCSRFCookie: false, caller: CallerInfo(clientId: nil), language: "en")
+            return problem("not_possible", fallback, status: .internalServerError)
+        }
+    }
+
+    /// The pages' words for an engine refusal.
+    static func explain(_ error: LatchkeyError) -> String {
+        switch error {
+        case .invalidCredentials, .userNotFound, .userHasNoPassword, .missing(.password): "wrong_credentials"
+        case .invalidCode, .secondFactorInvalid, .missing(.code): "wrong_code"
+        case .rateLimited: "too_many"
+        case .accountLocked: "locked"
+        case .serverBusy: "server_busy"
+        case .flowTokenExpired, .flowTokenInvalid, .missing(.continuationToken): "expired"
+        case .emailTaken, .usernameTaken: "account_exists"
+        case .passwordRejected(.tooShort): "password_short"
+        case .passwordRejected(.tooLong): "password_long"
+        case .passwordRejected(.recentlyUsed): "password_reused"
+        case .passwordRejected: "password_weak"
+        case .invalidEmail, .missing(.email), .missing(.username), .invalidUsername: "invalid_email"
+        case .invalidAttributes: "attributes_invalid"
+        case .secondFactor(.deliveryFailed): "delivery_failed"
+        case .secondFactor(.invalidContact): "invalid_contact"
+        default: "not_possible"
+        }
+    }
+
+    static func status(_ error: LatchkeyError) -> HTTPResponse.Status {
+        switch error {
+        case .rateLimited, .accountLocked: .tooManyRequests
+        case .serverBusy: .serviceUnavailable
+        case .storeFailure: .internalServerError
+        default: .badRequest
+        }
+    }
+}
+
+/// A posted form: checked, or the page that says why not.
+enum Posted {
+    case accepted(PageVisit, Interaction)
+    case refused(Response)
+}
+
+/// A posted page form, every field kept.
+struct PageForm: FormEncodedBody, Sendable {
+    let fields: FormFields
+    init(form: FormFields) { fields = form }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LatchkeyCore
+
+/// One request to the hosted sign-in pages: the browser's CSRF cookie (made on its first visit), the visit's sealed
+/// interaction when the request carried a good one, the caller, the language, and the posted form.
+struct PageVisit: Sendable {
+    var csrfCookie: String
+    var newCSRFCookie: Bool
+    var interaction: Interaction?
+    var caller: CallerInfo
+    var language: String
+    var form: FormFields?
+    /// The SSO cookie's value, if the browser sent one.
+    var sessionCookie: String?
+    /// Cookies this answer sets.
+    var cookies: [String] = []
+
+    func field(_ name: String) -> String? { form?[name].flatMap { $0.isEmpty ? nil : $0 } }
+}
+
+/// The cookies the pages use. Over HTTPS they carry the `__Host-` prefix (Secure, Path=/, no Domain: no sibling
+/// host can set or read them); both are HttpOnly and SameSite=Lax, so the SSO cookie rides the top-level
+/// navigation from an app to `/authorize` and no cross-site post.
+struct PageCookies: Sendable {
+    let secure: Bool
+
+    var csrfName: String { secure ? "__Host-latchkey_csrf" : "latchkey_csrf" }
+    var sessionName: String { secure ? "__Host-latchkey_session" : "latchkey_session" }
+
+    func set(_ name: String, _ value: String, maxAge: Int? = nil) -> String {
+        var cookie = "\(name)=\(value); Path=/; HttpOnly; SameSite=Lax"
+        if secure { cookie += "; Secure" }
+        if let maxAge { cookie += "; Max-Age=\(maxAge)" }
+        return cookie
+    }
+
+    func clear(_ name: String) -> String { set(name, "", maxAge: 0) }
+
+    /// A cookie's value from the request (the first, when a browser sends several).
+    static func read(_ name: String, from request: Request) -> String? {
+        for header in request.headers[values: .cookie] {
+            for pair in header.split(separator: ";") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == name {
+                    let value = parts[1].trimmingCharacters(in: .whitespaces)
+                    return value.isEmpty || value.utf8.count > 512 ? nil : value
+                }
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import Hummingbird
+import LatchkeyCore
+
+/// How a client names (and, when confidential, proves) itself at the token, introspection and revocation
+/// endpoints: `client_secret_basic` (RFC 6749 §2.3.1: each part form-encoded, then Base64) or `client_secret_post`;
+/// a public client sends its `client_id` alone. Using both methods at once is refused.
+enum ClientCredentials {
+    static func authenticate(_ request: Request, clientId: String?, clientSecret: String?, engine: LatchkeyEngine) throws -> ClientApplication {
+        if let header = request.headers[.authorization], header.lowercased().hasPrefix("basic ") {
+            guard clientSecret == nil else { throw LatchkeyError.openID(.invalidRequest("Use one client authentication method, not two.")) }
+            guard header.utf8.count <= 2048, let decoded = Data(base64Encoded: String(header.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
+                  let pair = String(data: decoded, encoding: .utf8), let colon = pair.firstIndex(of: ":"),
+                  let id = formDecoded(pair[..<colon]), let secret = formDecoded(pair[pair.index(after: colon)...]) else {
+                throw LatchkeyError.openID(.invalidClient("The Basic credentials cannot be read."))
+            }
+            if let clientId, !ClientApplication.sameID(clientId, id) {
+                throw LatchkeyError.openID(.invalidRequest("client_id differs from the authenticated client."))
+            }
+            return try engine.authenticateClient(id: id, secret: secret)
+        }
+        if let clientSecret { return try engine.authenticateClient(id: clientId, secret: clientSecret) }
+        // A public client: the native API's own errors for a missing or unknown id, as the SDKs expect.
+        let client = try engine.requireClient(clientId)
+        guard !client.isConfidential else { throw LatchkeyError.openID(.invalidClient("This client must authenticate with its secret.")) }
+        return client
+    }
+
+    private static func formDecoded(_ part: Substring) -> String? {
+        part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import LatchkeyCore
+import PostgresNIO
+
+extension BrowserSessionRecord: PostgresRowDecodable {
+    init(row: Columns) throws {
+        self.init(id: try row.value("id"), userId: try row.value("user_id"), tokenHash: try row.value("token_hash"), amr: try row.value("amr"),
+                  authTime: try row.value("auth_time"), expiresAt: try row.value("expires_at"), revokedAt: try row.value("revoked_at"),
+                  ip: try row.value("ip"), userAgent: try row.value("user_agent"))
+    }
+}
+
+extension AuthorizationCodeRecord: PostgresRowDecodable {
+    init(row: Columns) throws {
+        self.init(codeHash: try row.value("code_hash"), clientId: try row.value("client_id"), userId: try row.value("user_id"),
+                  redirectUri: try row.value("redirect_uri"), codeChallenge: try row.value("code_challenge"), nonce: try row.value("nonce"),
+                  scope: try row.value("scope"), amr: try row.value("amr"), authTime: try row.value("auth_time"),
+                  familyId: try row.value("family_id"), browserSessionId: try row.value("browser_session_id"),
+                  expiresAt: try row.value("expires_at"), usedAt: try row.value("used_at"))
+    }
+}
+
+extension ConsentRecord: PostgresRowDecodable {
+    init(row: Columns) throws {
+        self.init(userId: try row.value("user_id"), clientId: try row.value("client_id"), scope: try row.value("scope"),
+                  grantedAt: try row.value("granted_at"))
+    }
+}
+
+// MARK: OpenIDRepository
+extension PostgresRepositories {
+    func insert(_ session: BrowserSessionRecord) async throws {
+        try await rows("""
+            INSERT INTO browser_sessions (id, user_id, token_hash, amr, auth_time, expires_at, revoked_at, ip, user_agent)
+            VALUES (\(session.id), \(session.userId), \(session.tokenHash), \(session.amr), \(session.authTime), \(session.expiresAt),
+                    \(session.revokedAt), \(session.ip), \(session.userAgent))
+            """)
+    }
+
+    func browserSession(tokenHash: Data) async throws -> BrowserSessionRecord? {
+        try BrowserSessionRecord.decode(try await rows("SELECT * FROM browser_sessions WHERE token_hash = \(tokenHash)")).first
+    }
+
+    func browserSessions(userId: String, now: Date) async throws -> [BrowserSessionRecord] {
+        try BrowserSessionRecord.decode(try await rows("""
+            SELECT * FROM browser_sessions WHERE user_id = \(userId) AND revoked_at IS NULL AND expires_at > \(now)
+            ORDER BY auth_time DESC, id
+            """))
+    }
+
+    func revokeBrowserSession(id: String, at: Date) async throws -> Bool {
+        !(try await rows("UPDATE browser_sessions SET revoked_at = \(at) WHERE id = \(id) AND revoked_at IS NULL RETURNING 1")).isEmpty
+    }
+
+    func revokeBrowserSessions(userId: String, at: Date) async throws {
+        try await rows("UPDATE browser_sessions SET revoked_at = \(at) WHERE user_id = \(userId) AND revoked_at IS NULL")
+    }
+
+    func insert(_ code: AuthorizationCodeRecord) async throws {
+        try await rows("""
+            INSERT INTO authorization_codes (code_hash, client_id, user_id, redirect_uri, code_challenge, nonce, scope, amr, auth_time,
+                                             family_id, browser_session_id, expires_at, used_at)
+            VALUES (\(code.codeHash), \(code.clientId), \(code.userId), \(code.redirectUri), \(code.codeChallenge), \(code.nonce),
+                    \(code.scope), \(code.amr), \(code.authTime), \(code.familyId), \(code.browserSessionId), \(code.expiresAt),
+                    \(code.usedAt))
+            """)
+    }
+
+    func redeemAuthorizationCode(codeHash: Data, at now: Date) async throws -> AuthorizationCodeRecord? {
+        try AuthorizationCodeRecord.decode(try await rows("""
+            UPDATE authorization_codes SET used_at = \(now)
+            WHERE code_hash = \(codeHash) AND used_at IS NULL AND expires_at > \(now) RETURNING *
+            """)).first
+    }
+
+    func authorizationCode(codeHash: Data) async throws -> AuthorizationCodeRecord? {
+        try AuthorizationCodeRecord.decode(try await rows("SELECT * FROM authorization_codes WHERE code_hash = \(codeHash)")).first
+    }
+
+    func tokenFamilies(browserSessionId: String) async throws -> [String] {
+        try await rows("""
+            SELECT DISTINCT family_id FROM authorization_codes WHERE browser_session_id = \(browserSessionId) AND used_at IS NOT NULL
+            """).map { try $0.columns.value("family_id", as: String.self) }
+    }
+
+    func consent(userId: String, clientId: String) async throws -> ConsentRecord? {
+        try ConsentRecord.decode(try await rows("SELECT * FROM consents WHERE user_id = \(userId) AND client_id = \(clientId)")).first
+    }
+
+    func saveConsent(_ consent: ConsentRecord) async throws {
+        try await rows("""
+            INSERT INTO consents (user_id, client_id, scope, granted_at) VALUES (\(consent.userId), \(consent.clientId), \(consent.scope),
+                                                                                 \(consent.grantedAt))
+            ON CONFLICT (user_id, client_id) DO UPDATE SET scope = EXCLUDED.scope, granted_at = EXCLUDED.granted_at
+            """)
+    }
+
+    func consents(userId: String) async throws -> [ConsentRecord] {
+        try ConsentRecord.decode(try await rows("SELECT * FROM consents WHERE user_id = \(userId) ORDER BY client_id"))
+    }
+
+    func deleteConsent(userId: String, clientId: String) async throws -> Bool {
+        !(try await rows("DELETE FROM consents WHERE user_id = \(userId) AND client_id = \(clientId) RETURNING 1")).isEmpty
+    }
+}

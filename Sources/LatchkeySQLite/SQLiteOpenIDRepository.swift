@@ -1,0 +1,82 @@
+import Foundation
+import GRDB
+import LatchkeyCore
+
+extension BrowserSessionRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
+    public static let databaseTableName = "browser_sessions"
+}
+
+extension AuthorizationCodeRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
+    public static let databaseTableName = "authorization_codes"
+}
+
+extension ConsentRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
+    public static let databaseTableName = "consents"
+}
+
+// MARK: OpenIDRepository
+extension SQLiteRepositories {
+    func insert(_ session: BrowserSessionRecord) async throws { try await write { try session.insert($0) } }
+
+    func browserSession(tokenHash: Data) async throws -> BrowserSessionRecord? {
+        try await lookup { try $0.one(BrowserSessionRecord.self, "SELECT * FROM browser_sessions WHERE token_hash = ?", [tokenHash]) }
+    }
+
+    func browserSessions(userId: String, now: Date) async throws -> [BrowserSessionRecord] {
+        try await read { db in
+            try BrowserSessionRecord.filter(Column("user_id") == userId && Column("revoked_at") == nil && Column("expires_at") > now)
+                .order(Column("auth_time").desc, Column("id")).fetchAll(db)
+        }
+    }
+
+    func revokeBrowserSession(id: String, at: Date) async throws -> Bool {
+        try await write { db in
+            try db.execute(sql: "UPDATE browser_sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", arguments: [at, id])
+            return db.changesCount > 0
+        }
+    }
+
+    func revokeBrowserSessions(userId: String, at: Date) async throws {
+        try await write { db in
+            try db.execute(sql: "UPDATE browser_sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL", arguments: [at, userId])
+        }
+    }
+
+    func insert(_ code: AuthorizationCodeRecord) async throws { try await write { try code.insert($0) } }
+
+    func redeemAuthorizationCode(codeHash: Data, at now: Date) async throws -> AuthorizationCodeRecord? {
+        try await write { db in
+            try db.execute(sql: "UPDATE authorization_codes SET used_at = ? WHERE code_hash = ? AND used_at IS NULL AND expires_at > ?",
+                           arguments: [now, codeHash, now])
+            guard db.changesCount > 0 else { return nil }
+            return try db.one(AuthorizationCodeRecord.self, "SELECT * FROM authorization_codes WHERE code_hash = ?", [codeHash])
+        }
+    }
+
+    func authorizationCode(codeHash: Data) async throws -> AuthorizationCodeRecord? {
+        try await lookup { try $0.one(AuthorizationCodeRecord.self, "SELECT * FROM authorization_codes WHERE code_hash = ?", [codeHash]) }
+    }
+
+    func tokenFamilies(browserSessionId: String) async throws -> [String] {
+        try await read { db in
+            try String.fetchAll(db, sql: "SELECT DISTINCT family_id FROM authorization_codes WHERE browser_session_id = ? AND used_at IS NOT NULL",
+                                arguments: [browserSessionId])
+        }
+    }
+
+    func consent(userId: String, clientId: String) async throws -> ConsentRecord? {
+        try await read { try ConsentRecord.filter(Column("user_id") == userId && Column("client_id") == clientId).fetchOne($0) }
+    }
+
+    func saveConsent(_ consent: ConsentRecord) async throws { try await write { try consent.save($0) } }
+
+    func consents(userId: String) async throws -> [ConsentRecord] {
+        try await read { try ConsentRecord.filter(Column("user_id") == userId).order(Column("client_id")).fetchAll($0) }
+    }
+
+    func deleteConsent(userId: String, clientId: String) async throws -> Bool {
+        try await write { db in
+            try ConsentRecord.filter(Column("user_id") == userId && Column("client_id") == clientId).deleteAll(db) > 0
+        }
+    }
+}
