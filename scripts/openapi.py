@@ -7,6 +7,9 @@ import json
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from openapi_openid import add_openid_paths  # noqa: E402
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 OUT = os.path.join(ROOT, "openapi", "openapi.json")
 
@@ -52,7 +55,10 @@ SCHEMAS = {
         "attributes": {**S, "description": "A JSON object, as a string."}, "client_info": S,
         "capabilities": {**S, "description": "Space-separated: mfa_required registration_required (first step only)."},
         "id": {**S, "description": "A second-factor method id from oauth2/v2.0/introspect."},
-        "challenge_target": {**S, "description": "The address or phone number to register."}, "challenge_channel": S}},
+        "challenge_target": {**S, "description": "The address or phone number to register."}, "challenge_channel": S,
+        "code": {**S, "description": "grant_type=authorization_code: the code from /authorize."}, "redirect_uri": S,
+        "code_verifier": {**S, "description": "The PKCE verifier of the code's challenge."},
+        "client_secret": {**S, "description": "client_secret_post (or send it by HTTP Basic)."}}},
     "UserInfo": obj(["sub", "preferred_username"], sub=S, preferred_username=S, email=S, email_verified=B, name=S),
     "Discovery": obj(["issuer", "token_endpoint", "jwks_uri"], issuer=S, authorization_endpoint=S, token_endpoint=S, jwks_uri=S,
                      userinfo_endpoint=S),
@@ -167,12 +173,7 @@ def paths():
             "summary": "Claims of the Bearer access token's user", "tags": ["openid"], "security": bearer,
             "responses": {"200": json_body(ref("UserInfo")), "4XX": json_body(ref("BearerError"), "Missing or invalid token"),
                           "503": json_body(ref("NativeError"), "Database unavailable")}}
-        for prefix in ("", "/{tenant}"):
-            item = p.setdefault(f"{prefix}/oauth2/v2.0/authorize", {"parameters": [tenant]} if prefix else {})
-            item[method] = {
-                "summary": "No browser flow: always unsupported_response_type", "tags": ["openid"],
-                "responses": {"400": json_body(obj(["error", "error_description"], error={"const": "unsupported_response_type"},
-                                                    error_description=S))}}
+    add_openid_paths(p, tenant, S, I, B, obj, json_body, html, ref)
     p["/health/live"] = {"get": {"summary": "Liveness", "tags": ["operations"], "responses": {"200": json_body(ref("Status"))}}}
     p["/health/ready"] = {"get": {"summary": "Readiness: the database answers and is migrated", "tags": ["operations"],
                                   "responses": {"200": json_body(ref("Status")), "503": json_body(ref("Status"))}}}
@@ -374,7 +375,8 @@ def document(version):
             "AppServicesApp": {"name": "app", "in": "path", "required": True, "schema": S}}, "securitySchemes": {
             "bearerAccessToken": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"},
             "bearerRefreshToken": {"type": "http", "scheme": "bearer"},
-            "adminToken": {"type": "http", "scheme": "bearer", "description": "The token in admin.token_file"}}},
+            "adminToken": {"type": "http", "scheme": "bearer", "description": "The token in admin.token_file"},
+            "clientBasic": {"type": "http", "scheme": "basic", "description": "A confidential client's id and secret (client_secret_basic)"}}},
     }
 
 

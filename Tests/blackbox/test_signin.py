@@ -140,11 +140,13 @@ def test_discovery(server, path):
         assert isinstance(doc[key], str) and doc[key].startswith("http://127.0.0.1:")
     if "tenant" in path:
         assert "/tenant.onmicrosoft.com/oauth2/v2.0/token" in doc["token_endpoint"]
-    # Only what is served: MSAL requires the authorization_endpoint string, which answers unsupported_response_type,
-    # so no response type is advertised.
-    assert doc["response_types_supported"] == []
-    r = server.get(doc["authorization_endpoint"].replace(doc["issuer"], "") + "?response_type=code&client_id=x")
-    assert r.status_code == 400 and r.json()["error"] == "unsupported_response_type"
+    # Only what is served: the authorization code flow with PKCE (S256), and the native grants beside it.
+    assert doc["response_types_supported"] == ["code"] and doc["code_challenge_methods_supported"] == ["S256"]
+    assert "mfa_oob" in doc["grant_types_supported"] and "authorization_code" in doc["grant_types_supported"]
+    # An unknown client is an error page, never a redirect.
+    r = server.get(doc["authorization_endpoint"].replace(doc["issuer"], "") + "?response_type=code&client_id=x",
+                   allow_redirects=False)
+    assert r.status_code == 400 and r.headers["Content-Type"].startswith("text/html") and "Location" not in r.headers
     jwks_doc = server.get(doc["jwks_uri"].replace(doc["issuer"], "")).json()
     assert jwks_doc["keys"] and jwks_doc["keys"][0]["alg"] == "ES256" and "d" not in jwks_doc["keys"][0]
 

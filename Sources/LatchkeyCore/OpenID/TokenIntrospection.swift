@@ -37,10 +37,12 @@ extension LatchkeyEngine {
 
 extension LatchkeyEngine {
     /// The userinfo claims an access token's scopes open (OpenID Connect Core §5.4): `sub` always, the name claims
-    /// with `profile`, the address with `email`.
+    /// with `profile`, the address with `email`, for a third-party client (it gets what the user consented to). The
+    /// operator's own (first-party) apps get every claim, as the native API always gave them.
     public func userInfo(accessToken: String) async throws -> [String: JSONValue] {
         let (claims, user) = try await authenticatedAccess(accessToken, audience: .nativeClients)
-        let scopes = Set((claims.scp ?? "").split(separator: " ").map(String.init))
+        var scopes = Set((claims.scp ?? "").split(separator: " ").map(String.init))
+        if (try? requireClient(claims.aud))?.firstParty != false { scopes.formUnion(["profile", "email"]) }
         var body: [String: JSONValue] = ["sub": .string(user.id)]
         if scopes.contains("profile") {
             body["preferred_username"] = .string(user.displayName)

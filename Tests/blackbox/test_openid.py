@@ -1,0 +1,302 @@
+"""The OpenID provider as relying parties see it, without a browser: discovery, client authentication, codes bound to
+client, redirect URI and PKCE, replay and expiry, prompts, consent, CSRF, introspection, revocation and logout.
+Authlib (an unmodified OpenID client library) plays the relying party; the hosted pages' forms are posted with
+requests. test_openid_browser.py drives the same pages in Chromium."""
+import base64
+import hashlib
+import secrets
+import time
+import uuid
+from urllib.parse import parse_qs, urlencode, urlparse
+
+import pytest
+import requests
+from authlib.integrations.base_client.errors import OAuthError
+from authlib.integrations.requests_client import OAuth2Session
+from authlib.jose import JsonWebKey, jwt
+from authlib.oidc.core import CodeIDToken
+
+from conftest import password_sign_in as native_password_sign_in
+from harness import Server
+from openid_support import CALLBACK, PASSWORD, PUBLIC, SECRET, THIRD, WEB, Pages, oidc, provider_config  # noqa: F401
+
+
+def query(response):
+    return {k: v[0] for k, v in parse_qs(urlparse(response.headers["Location"]).query).items()}
+
+
+def pkce():
+    verifier = secrets.token_urlsafe(48)
+    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+    return verifier, challenge
+
+
+def authorize_url(server, client=WEB, redirect=CALLBACK.replace("127.0.0.1", "127.0.0.1:4999"), **extra):
+    verifier, challenge = pkce()
+    params = {"client_id": client, "redirect_uri": redirect, "response_type": "code", "scope": "openid email offline_access",
+              "state": "st-" + secrets.token_hex(4), "nonce": "nn", "code_challenge": challenge, "code_challenge_method": "S256", **extra}
+    return server.base + "/oauth2/v2.0/authorize?" + urlencode({k: v for k, v in params.items() if v is not None}), verifier
+
+
+def exchange(server, code, verifier, client=WEB, secret=SECRET, redirect=CALLBACK.replace("127.0.0.1", "127.0.0.1:4999")):
+    form = {"grant_type": "authorization_code", "code": code, "redirect_uri": redirect}
+    if verifier is not None:
+        form["code_verifier"] = verifier
+    return requests.post(server.base + "/oauth2/v2.0/token", data=form, auth=(client, secret) if secret else None,
+                         timeout=30) if secret else requests.post(server.base + "/oauth2/v2.0/token", data={**form, "client_id": client},
+                                                                  timeout=30)
+
+
+def new_user(server, pages=None):
+    """An account made through the sign-up page; its first code is exchanged. Returns (pages, email, tokens)."""
+    pages, email = pages or Pages(server), f"rp-{uuid.uuid4().hex[:10]}@example.com"
+    url, verifier = authorize_url(server)
+    back = pages.sign_up(url, email)
+    assert back.status_code == 303, back.text
+    tokens = exchange(server, query(back)["code"], verifier)
+    assert tokens.status_code == 200, tokens.text
+    return pages, email, tokens.json()
+
+
+def test_discovery_lists_what_is_served_and_each_endpoint_answers(oidc):
+    server, _ = oidc
+    doc = requests.get(server.base + "/.well-known/openid-configuration", timeout=10).json()
+    assert doc["response_types_supported"] == ["code"] and doc["code_challenge_methods_supported"] == ["S256"]
+    assert doc["response_modes_supported"] == ["query"] and doc["authorization_response_iss_parameter_supported"] is True
+    assert set(doc["token_endpoint_auth_methods_supported"]) == {"none", "client_secret_basic", "client_secret_post"}
+    assert doc["request_uri_parameter_supported"] is False and set(doc["ui_locales_supported"]) == {"en", "de"}
+    for key in ("authorization_endpoint", "end_session_endpoint", "introspection_endpoint", "revocation_endpoint", "userinfo_endpoint"):
+        r = requests.get(doc[key], allow_redirects=False, timeout=10)
+        assert r.status_code != 404, (key, r.status_code)
+    for grant in ("authorization_code", "refresh_token"):
+        assert grant in doc["grant_types_supported"]
+
+
+def test_a_relying_party_library_completes_the_flow(oidc):
+    """Authlib end to end: code with PKCE, ID token validation (signature, iss, aud, nonce, at_hash), userinfo,
+    refresh, introspection and revocation."""
+    server, _ = oidc
+    doc = requests.get(server.base + "/.well-known/openid-configuration", timeout=10).json()
+    redirect = "http://127.0.0.1:4999/callback"
+    client = OAuth2Session(WEB, SECRET, scope="openid profile email offline_access", redirect_uri=redirect, code_challenge_method="S256")
+    verifier = secrets.token_urlsafe(48)
+    url, state = client.create_authorization_url(doc["authorization_endpoint"], code_verifier=verifier, nonce="n-42")
+    email = f"lib-{uuid.uuid4().hex[:8]}@example.com"
+    back = Pages(server).sign_up(url, email)
+    assert back.status_code == 303 and back.headers["Location"].startswith(redirect + "?")
+    assert query(back)["state"] == state and query(back)["iss"] == doc["issuer"]
+    token = client.fetch_token(doc["token_endpoint"], authorization_response=back.headers["Location"], code_verifier=verifier)
+    keys = JsonWebKey.import_key_set(requests.get(doc["jwks_uri"], timeout=10).json())
+    claims = jwt.decode(token["id_token"], keys, claims_cls=CodeIDToken,
+                        claims_params={"nonce": "n-42", "client_id": WEB, "access_token": token["access_token"]})
+    claims.validate()
+    assert claims["iss"] == doc["issuer"] and claims["email"] == email and claims["amr"] == ["otp"] and claims["acr"] == "1"
+    assert abs(claims["auth_time"] - time.time()) < 120
+    assert client.get(doc["userinfo_endpoint"]).json()["email"] == email
+    refreshed = client.refresh_token(doc["token_endpoint"], refresh_token=token["refresh_token"])
+    assert refreshed["refresh_token"] != token["refresh_token"]
+    active = client.introspect_token(doc["introspection_endpoint"], token=refreshed["refresh_token"]).json()
+    assert active["active"] is True and active["client_id"] == WEB and active["sub"] == claims["sub"]
+    assert client.introspect_token(doc["introspection_endpoint"], token=refreshed["access_token"]).json()["active"] is True
+    assert client.revoke_token(doc["revocation_endpoint"], token=refreshed["refresh_token"]).status_code == 200
+    assert client.introspect_token(doc["introspection_endpoint"], token=refreshed["refresh_token"]).json() == {"active": False}
+    with pytest.raises(OAuthError):
+        client.refresh_token(doc["token_endpoint"], refresh_token=refreshed["refresh_token"])
+
+
+@pytest.mark.parametrize("change", [{"client_id": "not-a-client"}, {"redirect_uri": "https://evil.example/callback"},
+                                    {"redirect_uri": "http://127.0.0.1:4999/callback/../evil"}, {"redirect_uri": None},
+                                    {"client_id": None}])
+def test_an_unregistered_client_or_redirect_is_an_error_page_never_a_redirect(oidc, change):
+    server, _ = oidc
+    url, _ = authorize_url(server, **change) if "client_id" not in change else authorize_url(server, client=change["client_id"])
+    r = requests.get(url, allow_redirects=False, timeout=10)
+    assert r.status_code == 400 and "Location" not in r.headers and r.headers["Content-Type"].startswith("text/html")
+    assert "evil" not in r.text and "not-a-client" not in r.text  # never reflects what was sent
+    assert "frame-ancestors 'none'" in r.headers["Content-Security-Policy"]
+
+
+@pytest.mark.parametrize("change, error", [({"response_type": "token"}, "unsupported_response_type"),
+                                           ({"code_challenge_method": "plain"}, "invalid_request"),
+                                           ({"prompt": "none login"}, "invalid_request"),
+                                           ({"scope": "openid admin"}, "invalid_request"),
+                                           ({"request_uri": "https://x.example/r"}, "invalid_request")])
+def test_other_mistakes_go_back_to_the_client_with_state_and_iss(oidc, change, error):
+    server, _ = oidc
+    url, _ = authorize_url(server, **change)
+    r = requests.get(url, allow_redirects=False, timeout=10)
+    assert r.status_code == 303 and query(r)["error"] == error and query(r)["state"].startswith("st-")
+    assert query(r)["iss"] == server.base
+
+
+def test_a_public_client_must_use_pkce_and_sends_no_secret(oidc):
+    server, _ = oidc
+    r = requests.get(authorize_url(server, client=PUBLIC, code_challenge=None, code_challenge_method=None)[0], allow_redirects=False,
+                     timeout=10)
+    assert query(r)["error"] == "invalid_request" and "PKCE" in query(r)["error_description"]
+    pages, email, _ = new_user(server)
+    url, verifier = authorize_url(server, client=PUBLIC, redirect="com.example.app:/oauth", prompt="none")
+    back = pages.get(url)
+    assert back.headers["Location"].startswith("com.example.app:/oauth?code=")
+    wrong = requests.post(server.base + "/oauth2/v2.0/token", timeout=10, data={
+        "grant_type": "authorization_code", "code": query(back)["code"], "redirect_uri": "com.example.app:/oauth",
+        "code_verifier": verifier, "client_id": PUBLIC, "client_secret": "guess-guess-guess-guess-guess-guess"})
+    assert wrong.status_code == 401 and wrong.json()["error"] == "invalid_client"
+    ok = exchange(server, query(back)["code"], verifier, client=PUBLIC, secret=None, redirect="com.example.app:/oauth")
+    assert ok.status_code == 200 and ok.json()["id_token"]
+
+
+def test_pkce_verifier_missing_or_wrong_and_a_replayed_code(oidc):
+    server, _ = oidc
+    pages, _, first = new_user(server)
+    for verifier in (None, secrets.token_urlsafe(48)):
+        url, _ = authorize_url(server, prompt="none")
+        r = exchange(server, query(pages.get(url))["code"], verifier)
+        assert r.status_code == 400 and r.json()["error"] == "invalid_grant", r.text
+    url, verifier = authorize_url(server, prompt="none")
+    code = query(pages.get(url))["code"]
+    tokens = exchange(server, code, verifier).json()
+    replay = exchange(server, code, verifier)
+    assert replay.status_code == 400 and replay.json()["error"] == "invalid_grant"
+    # The replay revoked what the first exchange gave.
+    r = requests.post(server.base + "/oauth2/v2.0/token", auth=(WEB, SECRET), timeout=10,
+                      data={"grant_type": "refresh_token", "refresh_token": tokens["refresh_token"]})
+    assert r.status_code == 400 and r.json()["error"] == "invalid_grant"
+    # A code is the client's own: another client's secret cannot redeem it.
+    url, verifier = authorize_url(server, prompt="none")
+    stolen = exchange(server, query(pages.get(url))["code"], verifier, client=THIRD)
+    assert stolen.status_code == 400 and stolen.json()["error"] == "invalid_grant"
+
+
+def test_an_expired_code_is_refused(oidc):
+    server, _ = oidc  # openid.code_seconds is 2 on this server
+    pages, _, _ = new_user(server)
+    url, verifier = authorize_url(server, prompt="none")
+    code = query(pages.get(url))["code"]
+    time.sleep(2.5)
+    r = exchange(server, code, verifier)
+    assert r.status_code == 400 and r.json()["error"] == "invalid_grant" and "expired" in r.json()["error_description"]
+
+
+def test_client_authentication_failures_are_401_invalid_client(oidc):
+    server, _ = oidc
+    form = {"grant_type": "refresh_token", "refresh_token": "x"}
+    wrong = requests.post(server.base + "/oauth2/v2.0/token", data=form, auth=(WEB, "wrong" * 8), timeout=10)
+    assert wrong.status_code == 401 and wrong.json()["error"] == "invalid_client" and "Basic" in wrong.headers["WWW-Authenticate"]
+    missing = requests.post(server.base + "/oauth2/v2.0/token", data={**form, "client_id": WEB}, timeout=10)
+    assert missing.status_code == 401 and missing.json()["error"] == "invalid_client"
+    both = requests.post(server.base + "/oauth2/v2.0/token", data={**form, "client_secret": SECRET}, auth=(WEB, SECRET), timeout=10)
+    assert both.status_code == 400 and both.json()["error"] == "invalid_request"
+    garbled = requests.post(server.base + "/oauth2/v2.0/token", data=form, headers={"Authorization": "Basic !!!"}, timeout=10)
+    assert garbled.status_code == 401
+    public = requests.post(server.base + "/oidc/introspect", data={"token": "x", "client_id": PUBLIC}, timeout=10)
+    assert public.status_code == 400 and public.json()["error"] == "unauthorized_client"
+
+
+def test_another_clients_tokens_are_inactive_and_not_revoked(oidc):
+    server, _ = oidc
+    _, _, tokens = new_user(server)
+    seen = requests.post(server.base + "/oidc/introspect", data={"token": tokens["refresh_token"]}, auth=(THIRD, SECRET), timeout=10)
+    assert seen.json() == {"active": False}
+    assert requests.post(server.base + "/oidc/revoke", data={"token": tokens["refresh_token"]}, auth=(THIRD, SECRET),
+                         timeout=10).status_code == 200
+    mine = requests.post(server.base + "/oidc/introspect", data={"token": tokens["refresh_token"]}, auth=(WEB, SECRET), timeout=10)
+    assert mine.json()["active"] is True
+
+
+def test_prompt_none_without_a_session_and_a_third_party_without_consent(oidc):
+    server, _ = oidc
+    r = requests.get(authorize_url(server, prompt="none")[0], allow_redirects=False, timeout=10)
+    assert query(r)["error"] == "login_required"
+    pages, _, _ = new_user(server)
+    r = pages.get(authorize_url(server, client=THIRD, prompt="none")[0])
+    assert query(r)["error"] == "consent_required"
+    page = pages.get(authorize_url(server, client=THIRD)[0])
+    assert page.status_code == 200 and "Partner tool" in page.text and "email" in page.text
+    denied = pages.submit(page, "/ui/consent", decision="deny")
+    assert query(denied)["error"] == "access_denied"
+    page = pages.get(authorize_url(server, client=THIRD)[0])
+    allowed = pages.submit(page, "/ui/consent", decision="allow")
+    assert "code" in query(allowed)
+    # Remembered: the same scopes again need no page; prompt=consent asks again.
+    assert "code" in query(pages.get(authorize_url(server, client=THIRD, prompt="none")[0]))
+    assert pages.get(authorize_url(server, client=THIRD, prompt="consent")[0]).status_code == 200
+
+
+def test_forms_need_their_csrf_token_and_the_browser_that_started(oidc):
+    server, _ = oidc
+    pages = Pages(server)
+    page = pages.get(authorize_url(server)[0])
+    fields = pages.form(page, "/ui/sign-in")
+    no_token = pages.http.post(server.base + "/ui/sign-in", data={**fields, "csrf": "", "email": "a@example.com"},
+                               allow_redirects=False, timeout=10)
+    assert no_token.status_code == 403 and "Location" not in no_token.headers
+    # Another browser (no cookie of its own, or another one) cannot use this page's form.
+    stranger = requests.post(server.base + "/ui/sign-in", data={**fields, "email": "a@example.com"}, allow_redirects=False, timeout=10)
+    assert stranger.status_code == 403
+    other = Pages(server)
+    other.get(authorize_url(server)[0])
+    assert other.http.post(server.base + "/ui/sign-in", data=fields, allow_redirects=False, timeout=10).status_code == 403
+
+
+def test_a_wrong_password_and_an_unknown_address_read_the_same(oidc):
+    server, _ = oidc
+    pages, email, _ = new_user(server, Pages(server))
+    fresh = Pages(server)
+    wrong = fresh.sign_in(authorize_url(server)[0], email, "not the password at all")
+    unknown = fresh.sign_in(authorize_url(server)[0], "nobody-" + email, "not the password at all")
+    assert wrong.status_code == unknown.status_code == 400
+    assert "email address or password is wrong" in wrong.text and "email address or password is wrong" in unknown.text
+    ok = fresh.sign_in(authorize_url(server)[0], email)
+    assert ok.status_code == 303 and "code" in query(ok)
+
+
+def test_logout_checks_its_return_address_and_asks_without_a_hint(oidc):
+    server, apps = oidc
+    pages, _, tokens = new_user(server)
+    bad = pages.get("/oauth2/v2.0/logout", params={"id_token_hint": tokens["id_token"], "post_logout_redirect_uri": "https://evil.example/"})
+    assert bad.status_code == 400 and "Location" not in bad.headers
+    forged = pages.get("/oauth2/v2.0/logout", params={"id_token_hint": tokens["id_token"][:-4] + "AAAA"})
+    assert forged.status_code == 400
+    ask = pages.get("/oauth2/v2.0/logout", params={"client_id": WEB})
+    assert ask.status_code == 200 and "sign out" in ask.text.lower()
+    # Still signed in until the user confirms.
+    assert "code" in query(pages.get(authorize_url(server, prompt="none")[0]))
+    back = f"http://127.0.0.1:{apps[0].server.server_address[1]}/"
+    confirm = pages.http.post(server.base + "/oauth2/v2.0/logout", allow_redirects=False, timeout=10,
+                              data={**pages.form(ask, "/oauth2/v2.0/logout"), "confirm": "yes", "post_logout_redirect_uri": back,
+                                    "state": "bye"})
+    assert confirm.status_code == 303 and confirm.headers["Location"] == back + "?state=bye"
+    assert query(pages.get(authorize_url(server, prompt="none")[0]))["error"] == "login_required"
+    r = requests.post(server.base + "/oauth2/v2.0/token", auth=(WEB, SECRET), timeout=10,
+                      data={"grant_type": "refresh_token", "refresh_token": tokens["refresh_token"]})
+    assert r.status_code == 400  # single logout: the tokens of the session are gone too
+
+
+def test_wrong_passwords_at_the_pages_lock_the_account_everywhere(tmp_path):
+    """The pages count against the same lockout as the APIs: five wrong passwords here, and the native API refuses too."""
+    secret_file = tmp_path / "client.secret"
+    secret_file.write_text(SECRET)
+    server = Server(config_text=provider_config(secret_file, [4999]), env={"LATCHKEY_LIMITS_ENABLED": "true"}).start()
+    try:
+        pages, email, _ = new_user(server)
+        stranger = Pages(server)
+        for attempt in range(5):
+            r = stranger.sign_in(authorize_url(server)[0], email, "wrong wrong wrong")
+            assert r.status_code == 400, (attempt, r.text[-600:])
+        locked = stranger.sign_in(authorize_url(server)[0], email)
+        assert locked.status_code == 429 and "locked" in locked.text
+        native = native_password_sign_in(server, email, PASSWORD)
+        assert native.status_code == 429 and native.json()["error"] == "slow_down", native.text
+    finally:
+        server.cleanup()
+
+
+def test_the_pages_are_localized(oidc):
+    server, _ = oidc
+    page = Pages(server).get(authorize_url(server, ui_locales="de-CH en")[0])
+    assert 'lang="de"' in page.text and "Anmelden" in page.text
+    page = Pages(server).get(authorize_url(server)[0], headers={"Accept-Language": "de;q=0.9"})
+    assert "Anmelden" in page.text
+    css = requests.get(server.base + "/ui/style.css", timeout=10)
+    assert css.status_code == 200 and css.headers["Content-Type"].startswith("text/css")

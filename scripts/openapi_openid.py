@@ -1,0 +1,62 @@
+"""The OpenID provider's part of openapi/openapi.json (issue R): /authorize, the hosted sign-in pages under /ui/,
+sign-out, introspection and revocation. Imported by scripts/openapi.py, which owns the helpers."""
+
+
+def add_openid_paths(p, tenant, S, I, B, obj, json_body, html, ref):
+    form = lambda **props: {"required": True, "content": {"application/x-www-form-urlencoded": {"schema": obj([], **props)}}}
+    page = {"200": html("The next page"), "303": {"description": "On to the next step, or back to the client's redirect_uri"},
+            "4XX": html("Refused, with the reason"), "503": html("Unavailable")}
+    authorize_params = [{"name": n, "in": "query", "required": n in ("client_id", "redirect_uri", "response_type"), "schema": S}
+                        for n in ("client_id", "redirect_uri", "response_type", "scope", "state", "nonce", "code_challenge",
+                                  "code_challenge_method", "prompt", "max_age", "login_hint", "ui_locales", "response_mode")]
+    for prefix in ("", "/{tenant}"):
+        item = p.setdefault(f"{prefix}/oauth2/v2.0/authorize", {"parameters": [tenant]} if prefix else {})
+        item["get"] = {"summary": "Authorization code flow with PKCE: a sign-in page, or straight back with a code (SSO)",
+                       "tags": ["openid"], "parameters": authorize_params, "responses": page}
+        item["post"] = {"summary": "The same, with the parameters in a form", "tags": ["openid"],
+                        "requestBody": form(client_id=S, redirect_uri=S, response_type=S, scope=S, state=S, nonce=S,
+                                            code_challenge=S, code_challenge_method=S), "responses": page}
+    interaction = [{"name": "interaction", "in": "query", "required": True, "schema": S,
+                    "description": "The sealed visit, from the page that links here"}]
+    posted = lambda **props: form(csrf=S, interaction=S, **props)
+    p["/ui/style.css"] = {"get": {"summary": "The pages' style sheet", "tags": ["pages"],
+                                  "responses": {"200": {"description": "CSS", "content": {"text/css": {"schema": S}}}}}}
+    for path, summary in (("/ui/sign-in", "The sign-in page"), ("/ui/sign-up", "The sign-up page"), ("/ui/reset", "The reset page")):
+        p[path] = {"get": {"summary": summary, "tags": ["pages"], "parameters": interaction, "responses": page}}
+    posts = [
+        ("/ui/sign-in", "Sign in with a password, or ask for a code (method=code)", dict(email=S, password=S, method=S)),
+        ("/ui/code", "The mailed sign-in code", dict(code=S)),
+        ("/ui/code/resend", "Mail a new sign-in code", {}),
+        ("/ui/sign-up", "Create an account: a code is mailed to prove the address", dict(email=S, password=S)),
+        ("/ui/sign-up/code", "The sign-up code: the account is created and signed in", dict(code=S)),
+        ("/ui/reset", "Mail a reset code", dict(email=S)),
+        ("/ui/reset/code", "The reset code and the new password: signed in", dict(code=S, password=S)),
+        ("/ui/second-factor/send", "Send the chosen second factor's code", dict(method=S)),
+        ("/ui/second-factor/code", "The second factor's code", dict(code=S)),
+        ("/ui/second-factor/enrol", "Enrol an address or phone number as second factor", dict(channel=S, target=S)),
+        ("/ui/second-factor/enrol/code", "The code sent to the new second factor", dict(code=S)),
+        ("/ui/consent", "Allow or deny a third-party client", dict(decision={"enum": ["allow", "deny"]})),
+    ]
+    for path, summary, props in posts:
+        p.setdefault(path, {})["post"] = {"summary": summary, "tags": ["pages"], "requestBody": posted(**props), "responses": page}
+    logout_params = [{"name": n, "in": "query", "required": False, "schema": S}
+                     for n in ("id_token_hint", "client_id", "post_logout_redirect_uri", "state", "ui_locales")]
+    p["/oauth2/v2.0/logout"] = {
+        "get": {"summary": "RP-initiated logout: ends the browser session and its apps' refresh tokens", "tags": ["openid"],
+                "parameters": logout_params, "responses": {"200": html("Signed out, or the confirmation page"),
+                                                           "303": {"description": "Back to the registered post_logout_redirect_uri"},
+                                                           "4XX": html("Refused")}},
+        "post": {"summary": "The confirmation page's form", "tags": ["openid"],
+                 "requestBody": form(csrf=S, confirm=S, client_id=S, post_logout_redirect_uri=S, state=S),
+                 "responses": {"200": html("Signed out"), "303": {"description": "Back to the client"}, "4XX": html("Refused")}}}
+    client_auth = [{"clientBasic": []}, {}]
+    oauth_error = json_body(obj(["error", "error_description"], error=S, error_description=S), "OAuth error")
+    p["/oidc/introspect"] = {"post": {
+        "summary": "RFC 7662: is this access or refresh token of the calling (confidential) client active", "tags": ["openid"],
+        "security": client_auth, "requestBody": form(token=S, token_type_hint=S, client_id=S, client_secret=S),
+        "responses": {"200": json_body(obj(["active"], active=B, scope=S, client_id=S, sub=S, username=S, exp=I, iat=I, iss=S, aud=S,
+                                               token_type=S)), "4XX": oauth_error, "503": oauth_error}}}
+    p["/oidc/revoke"] = {"post": {
+        "summary": "RFC 7009: revoke a refresh token (and its family) of the calling client", "tags": ["openid"],
+        "security": client_auth, "requestBody": form(token=S, token_type_hint=S, client_id=S, client_secret=S),
+        "responses": {"200": {"description": "Revoked, or nothing to revoke"}, "4XX": oauth_error, "503": oauth_error}}}
