@@ -27,12 +27,14 @@ public final class IssuerHTTPClient: KeySetFetcher, CodeExchanger {
         return FetchedKeySet(body: Array(buffer: body), maxAgeSeconds: Self.maxAge(response.headers["Cache-Control"].joined(separator: ",")))
     }
 
-    public func exchange(code: String, with exchange: CodeExchange) async throws -> CodeExchangeAnswer {
+    public func exchange(code: String, with exchange: CodeExchange, verifier: String?, redirectURI: String?) async throws
+        -> CodeExchangeAnswer {
         var form = URLComponents()
         form.queryItems = [URLQueryItem(name: "grant_type", value: "authorization_code"), URLQueryItem(name: "code", value: code),
                            URLQueryItem(name: "client_id", value: exchange.clientId),
                            URLQueryItem(name: "client_secret", value: exchange.clientSecret)]
-        if let redirect = exchange.redirectURI { form.queryItems?.append(URLQueryItem(name: "redirect_uri", value: redirect)) }
+        if let redirect = redirectURI ?? exchange.redirectURI { form.queryItems?.append(URLQueryItem(name: "redirect_uri", value: redirect)) }
+        if let verifier { form.queryItems?.append(URLQueryItem(name: "code_verifier", value: verifier)) }
         // URLComponents leaves + and & alone inside values; a form body must escape them.
         let body = (form.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B")
         var request = HTTPClientRequest(url: exchange.tokenURL)

@@ -16,7 +16,15 @@ public struct FetchedKeySet: Sendable {
 /// Exchanges an authorization code at an issuer's token endpoint (Google's server auth code from App Services'
 /// `oauth2-google` `authCode`), outside any transaction.
 public protocol CodeExchanger: Sendable {
-    func exchange(code: String, with exchange: CodeExchange) async throws -> CodeExchangeAnswer
+    /// `verifier` is the PKCE code verifier when the code was asked for with a challenge; `redirectURI` overrides the
+    /// exchange's own (the hosted pages' callback).
+    func exchange(code: String, with exchange: CodeExchange, verifier: String?, redirectURI: String?) async throws -> CodeExchangeAnswer
+}
+
+extension CodeExchanger {
+    func exchange(code: String, with exchange: CodeExchange) async throws -> CodeExchangeAnswer {
+        try await self.exchange(code: code, with: exchange, verifier: nil, redirectURI: nil)
+    }
 }
 
 public enum CodeExchangeAnswer: Sendable, Equatable {

@@ -14,10 +14,21 @@ public struct OpenIDIssuer: Sendable, Equatable {
     public var caFile: String?
     /// Exchanging authorization codes (Google's `authCode`), when a client secret is configured.
     public var codeExchange: CodeExchange?
+    /// The issuer's authorization endpoint: with a code exchange, the hosted sign-in page offers "continue with" it.
+    public var authorizationURL: String?
 
     public init(name: String, issuers: [String], jwksURL: String, audiences: [String], trustsEmail: Bool, caFile: String? = nil) {
         self.name = name; self.issuers = issuers; self.jwksURL = jwksURL; self.audiences = audiences; self.trustsEmail = trustsEmail
         self.caFile = caFile
+    }
+
+    /// Apple's and Google's authorization endpoints.
+    public static func builtInAuthorizationURL(_ name: String) -> String? {
+        switch name {
+        case "apple": "https://appleid.apple.com/auth/authorize"
+        case "google": "https://accounts.google.com/o/oauth2/v2/auth"
+        default: nil
+        }
     }
 
     /// Apple's and Google's issuer and keys, which configuration only has to give audiences for.

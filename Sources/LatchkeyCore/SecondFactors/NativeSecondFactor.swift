@@ -32,10 +32,11 @@ extension LatchkeyEngine {
     /// After a first factor: finishes the flow with tokens, or moves it to the second-factor step this client's
     /// policy and the account's factors call for (the flow, its user and what the client can do are kept).
     func afterFirstFactor(_ flow: FlowRecord, user: UserRecord, rehash: String?, client: ClientApplication, scope: String?,
-                          method: String, mailboxProven: Bool, caller: CallerInfo, in tx: any Repositories) async throws -> SignInOutcome {
+                          method: String, mailboxProven: Bool, amr: [String]? = nil, caller: CallerInfo,
+                          in tx: any Repositories) async throws -> SignInOutcome {
         var next = flow
         next.state.mailboxProven = mailboxProven
-        next.state.amr = mailboxProven ? ["otp"] : ["pwd"]
+        next.state.amr = amr ?? (mailboxProven ? ["otp"] : ["pwd"])
         let capabilities = Set(flow.state.capabilities ?? [])
         if client.mfa != .off {
             if !(try await challengeableFactors(userId: user.id, in: tx)).isEmpty {

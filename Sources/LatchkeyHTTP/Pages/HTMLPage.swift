@@ -10,19 +10,20 @@ struct HTMLPages: Sendable {
     /// Language -> key -> text (config/pages/<language>.strings).
     var strings: [String: [String: String]] = [:]
 
-    /// `formTargets` are the origins a form on the page may end up at (a redirect after a post counts for CSP).
     func render(_ name: String, _ status: HTTPResponse.Status, _ context: [String: Any], language: String = "en",
-                formTargets: [String] = [], cookies: [String] = []) -> Response {
+                cookies: [String] = []) -> Response {
         var context = context
         context["t"] = strings[language] ?? strings["en"] ?? [:]
         context["lang"] = language
         let html = templates.render(context, withTemplate: name) ?? "<!doctype html><title>Latchkey</title>"
-        let formAction = (["'self'"] + formTargets).joined(separator: " ")
         var headers: HTTPFields = [
             .contentType: "text/html; charset=utf-8", .cacheControl: "no-store", HTTPField.Name("Referrer-Policy")!: "no-referrer",
             HTTPField.Name("X-Content-Type-Options")!: "nosniff",
+            // No form-action: browsers apply it to every redirect a form post leads to, and a sign-in's post ends in a
+            // chain of them through origins the page cannot know (the app's callback and wherever it sends the user next,
+            // an upstream issuer, a second Latchkey). Every value on a page is escaped by Mustache; no script runs.
             HTTPField.Name("Content-Security-Policy")!:
-                "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action \(formAction); frame-ancestors 'none'; base-uri 'none'",
+                "default-src 'none'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'",
         ]
         for cookie in cookies { headers.append(HTTPField(name: .setCookie, value: cookie)) }
         return Response(status: status, headers: headers, body: .init(byteBuffer: .init(string: html)))

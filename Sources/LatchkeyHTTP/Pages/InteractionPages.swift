@@ -32,6 +32,7 @@ struct InteractionPages: Sendable {
         addAccountRoutes(to: router)
         addSecondFactorRoutes(to: router)
         addSignOutRoutes(to: router)
+        addUpstreamRoutes(to: router)
     }
 
     // MARK: The visit
@@ -127,14 +128,25 @@ struct InteractionPages: Sendable {
         context["csrf"] = engine.csrfToken(for: visit.csrfCookie)
         if let interaction = visit.interaction { context["interaction"] = engine.seal(interaction) }
         context["title"] = context["title"] ?? text("\(name)_title", visit)
-        return pages.render(name, status, context, language: visit.language, formTargets: formTargets(visit), cookies: visit.cookies)
+        return pages.render(name, status, context, language: visit.language, cookies: visit.cookies)
     }
 
     func signInPage(_ visit: PageVisit, email: String? = nil, error: String? = nil, status: HTTPResponse.Status = .ok) -> Response {
         let client = visit.interaction.flatMap { try? engine.requireClient($0.request.clientId) }
-        var context: [String: Any] = ["clientName": client?.name ?? "", "email": email ?? "", "providers": [[String: String]]()]
+        let providers = engine.upstreamProviders.map { ["name": $0, "label": "\(text("continue_with", visit)) \(Self.label($0))"] }
+        var context: [String: Any] = ["clientName": client?.name ?? "", "email": email ?? "", "providers": providers,
+                                      "hasProviders": !providers.isEmpty]
         if let error { context["error"] = error }
         return render("sign_in", status, context, visit)
+    }
+
+    /// How a provider is named on its button: Apple and Google by their names, others by theirs, capitalized.
+    static func label(_ provider: String) -> String {
+        switch provider {
+        case "apple": "Apple"
+        case "google": "Google"
+        default: provider.prefix(1).uppercased() + provider.dropFirst()
+        }
     }
 
     /// A page that only explains (`key` in the pages' words).
@@ -153,12 +165,6 @@ struct InteractionPages: Sendable {
         pages.strings[visit.language]?[key] ?? pages.strings["en"]?[key] ?? key
     }
 
-    /// A post on these pages may end in a redirect to the app: CSP's form-action must allow its origin.
-    private func formTargets(_ visit: PageVisit) -> [String] {
-        guard let uri = visit.interaction?.request.redirectUri, let parts = URLComponents(string: uri), let scheme = parts.scheme else { return [] }
-        guard let host = parts.host, !host.isEmpty else { return ["\(scheme):"] }
-        return ["\(scheme)://\(host)\(parts.port.map { ":\($0)" } ?? "")"]
-    }
 
     /// Runs a step; an engine refusal that no page handles becomes the page that explains it.
     func step(_ body: () async throws -> Response, visit: PageVisit? = nil) async -> Response {
@@ -189,6 +195,8 @@ struct InteractionPages: Sendable {
         case .invalidAttributes: "attributes_invalid"
         case .secondFactor(.deliveryFailed): "delivery_failed"
         case .secondFactor(.invalidContact): "invalid_contact"
+        case .identityRefused, .identityTaken: "upstream_failed"
+        case .identityProviderUnavailable: "upstream_unavailable"
         default: "not_possible"
         }
     }
@@ -196,7 +204,7 @@ struct InteractionPages: Sendable {
     static func status(_ error: LatchkeyError) -> HTTPResponse.Status {
         switch error {
         case .rateLimited, .accountLocked: .tooManyRequests
-        case .serverBusy: .serviceUnavailable
+        case .serverBusy, .identityProviderUnavailable: .serviceUnavailable
         case .storeFailure: .internalServerError
         default: .badRequest
         }

@@ -38,14 +38,14 @@ struct PageCookies: Sendable {
 
     func clear(_ name: String) -> String { set(name, "", maxAge: 0) }
 
-    /// A cookie's value from the request (the first, when a browser sends several).
-    static func read(_ name: String, from request: Request) -> String? {
+    /// A cookie's value from the request (the first, when a browser sends several); nil when longer than `limit`.
+    static func read(_ name: String, from request: Request, limit: Int = 512) -> String? {
         for header in request.headers[values: .cookie] {
             for pair in header.split(separator: ";") {
                 let parts = pair.split(separator: "=", maxSplits: 1)
                 if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == name {
                     let value = parts[1].trimmingCharacters(in: .whitespaces)
-                    return value.isEmpty || value.utf8.count > 512 ? nil : value
+                    return value.isEmpty || value.utf8.count > limit ? nil : value
                 }
             }
         }

@@ -20,10 +20,12 @@ struct IdentityProviderSettings: ConfigSection {
         var clientSecretFile: String?
         var tokenURL: String?
         var redirectURI: String?
+        var authorizationURL: String?
 
         init(from decoder: any Decoder) throws {
             let entry = try decoder.entryKeys(known: ["issuer", "jwks_url", "audiences", "trust_email", "ca_file", "client_id",
-                                                      "client_secret_file", "token_url", "redirect_uri"])
+                                                      "client_secret_file", "token_url", "redirect_uri", "authorization_url"])
+            authorizationURL = try entry.optional("authorization_url")
             clientId = try entry.optional("client_id")
             clientSecretFile = try entry.optional("client_secret_file")
             tokenURL = try entry.optional("token_url")
@@ -85,6 +87,11 @@ struct IdentityProviderSettings: ConfigSection {
             try checkKeySetURL(tokenURL, key: "\(key).token_url")
             issuer.codeExchange = CodeExchange(tokenURL: tokenURL, clientId: entry.clientId ?? audiences[0], clientSecret: secret,
                                                redirectURI: entry.redirectURI)
+        }
+        // The hosted sign-in page's "continue with" button: the issuer's own authorization endpoint.
+        if let url = entry.authorizationURL ?? OpenIDIssuer.builtInAuthorizationURL(name) {
+            try checkKeySetURL(url, key: "\(key).authorization_url")
+            issuer.authorizationURL = url
         }
         return issuer
     }

@@ -1,0 +1,83 @@
+import Foundation
+
+/// A sign-in handed to an upstream OpenID issuer (Apple, Google, any configured one) by redirect, in the issuer's own
+/// authorization code flow with PKCE and a nonce. What the return needs (state, nonce, verifier, the visit to go on
+/// with) travels sealed in a short-lived cookie, never through the issuer.
+public struct UpstreamVisit: Codable, Sendable {
+    public var provider: String
+    var state: String
+    var nonce: String
+    var verifier: String
+    /// The sealed interaction to go on with.
+    public var interaction: String
+    var expiresAt: Date
+}
+
+extension LatchkeyEngine {
+    /// The issuers the sign-in page offers: those with an authorization endpoint and a client secret to exchange codes.
+    public var upstreamProviders: [String] {
+        settings.identities.providers.values.filter { $0.authorizationURL != nil && $0.codeExchange != nil }.map(\.name).sorted()
+    }
+
+    /// Where issuers send the browser back (register it at the issuer).
+    public var upstreamCallback: String { settings.publicURL + "/ui/upstream/callback" }
+
+    /// The redirect to the issuer, and the sealed visit for the cookie.
+    public func beginUpstreamSignIn(provider: String, interaction: String) throws -> (redirect: String, cookie: String) {
+        guard upstreamProviders.contains(provider), let issuer = settings.identities.providers[provider],
+              let endpoint = issuer.authorizationURL, let exchange = issuer.codeExchange else {
+            throw LatchkeyError.providerNotEnabled(provider)
+        }
+        let visit = UpstreamVisit(provider: provider, state: SecureRandom.token(), nonce: SecureRandom.token(), verifier: SecureRandom.token(byteCount: 48),
+                                  interaction: interaction, expiresAt: time.now() + Double(settings.openID.interactionTTLSeconds))
+        let challenge = Base64URL.encode(Digest.sha256(Array(visit.verifier.utf8)))
+        let redirect = Self.redirect(endpoint, ["response_type": "code", "client_id": exchange.clientId, "redirect_uri": upstreamCallback,
+                                                "scope": "openid email profile", "state": visit.state, "nonce": visit.nonce,
+                                                "code_challenge": challenge, "code_challenge_method": "S256"])
+        let data = (try? JSONEncoder().encode(visit)) ?? Data()
+        return (redirect, Base64URL.encode(interactionBox.seal([UInt8](data))))
+    }
+
+    /// The visit sealed in the cookie, if it is ours and live.
+    public func openUpstreamVisit(_ cookie: String?) -> UpstreamVisit? {
+        guard let cookie, cookie.utf8.count <= 8192, let sealed = Base64URL.decode(cookie), let plain = interactionBox.open(sealed),
+              let visit = try? JSONDecoder().decode(UpstreamVisit.self, from: Data(plain)), visit.expiresAt > time.now() else { return nil }
+        return visit
+    }
+
+    /// The issuer's answer: the state must be the visit's; the code is exchanged (outside any transaction), the ID token
+    /// checked with the nonce, and the identity signs in by P's rules (its account, a link by verified address when
+    /// allowed, or a new account). A client that asks for a second factor then gets it asked, as after a password.
+    public func finishUpstreamSignIn(_ visit: UpstreamVisit, state: String?, code: String?, error: String?, client: ClientApplication,
+                                     caller: CallerInfo) async throws -> SignInOutcome {
+        guard let state, Digest.constantTimeEqual(Array(state.utf8), Array(visit.state.utf8)) else {
+            throw LatchkeyError.identityRefused("the answer does not belong to this sign-in (state)")
+        }
+        if let error { throw LatchkeyError.identityRefused("the provider answered \(error.prefix(64).filter(\.isLetter))") }
+        guard let code, !code.isEmpty, code.utf8.count <= 2048, let exchange = settings.identities.providers[visit.provider]?.codeExchange,
+              let codeExchanger else {
+            throw LatchkeyError.identityRefused("no authorization code")
+        }
+        let answer: CodeExchangeAnswer
+        do { answer = try await codeExchanger.exchange(code: code, with: exchange, verifier: visit.verifier, redirectURI: upstreamCallback) } catch {
+            logger.warning("upstream code exchange failed", metadata: ["issuer": "\(visit.provider)", "error": "\(error)"])
+            throw LatchkeyError.identityProviderUnavailable(visit.provider)
+        }
+        guard case .idToken(let token) = answer else { throw LatchkeyError.identityRefused("the authorization code was refused") }
+        let identity = try await verifyIDToken(token, provider: visit.provider, nonce: visit.nonce)
+        let user = try await signIn(with: identity, caller: caller) { login, _ in login.user }
+        let hasFactor = client.mfa == .optional ? !(try await challengeableFactors(userId: user.id, in: reader)).isEmpty : false
+        guard client.mfa == .required || hasFactor else { return .signedIn(BrowserSignIn(user: user, amr: ["fed"])) }
+        // The second factor runs as a sign-in flow that has passed its first factor.
+        var flowState = FlowState(stage: .started, clientId: client.id, acceptsCode: true, acceptsPassword: false)
+        flowState.browser = true
+        flowState.capabilities = ChallengeTypes.knownCapabilities.sorted()
+        let pending = flowState
+        let token2 = try await newFlow(.signIn, email: user.email ?? "", userId: user.id, state: pending)
+        return try await transaction { tx in
+            let flow = try await self.loadFlow(token2, kind: .signIn, client: client.id, in: tx)
+            return try await self.afterFirstFactor(flow, user: user, rehash: nil, client: client, scope: nil, method: visit.provider,
+                                                   mailboxProven: false, amr: ["fed"], caller: caller, in: tx)
+        }
+    }
+}

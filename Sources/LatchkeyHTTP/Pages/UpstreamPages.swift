@@ -1,0 +1,57 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LatchkeyCore
+
+/// "Continue with Google" (or Apple, or any configured issuer): the browser goes to the issuer's own sign-in and comes
+/// back to `/ui/upstream/callback`, by GET or, as Apple answers, by form post.
+extension InteractionPages {
+    var upstreamCookie: String { cookies.secure ? "__Host-latchkey_upstream" : "latchkey_upstream" }
+
+    func addUpstreamRoutes(to router: Router<LatchkeyRequestContext>) {
+        post(router, "/ui/upstream") { visit, interaction in
+            let (redirect, sealed) = try engine.beginUpstreamSignIn(provider: visit.field("provider") ?? "", interaction: engine.seal(interaction))
+            var visit = visit
+            // A form post back from the issuer (Apple's) is cross-site: over HTTPS the cookie must be SameSite=None to ride it.
+            visit.cookies.append(cookies.secure
+                ? "\(upstreamCookie)=\(sealed); Path=/; HttpOnly; Secure; SameSite=None; Max-Age=\(engine.settings.openID.interactionTTLSeconds)"
+                : cookies.set(upstreamCookie, sealed, maxAge: engine.settings.openID.interactionTTLSeconds))
+            return self.redirect(redirect, visit)
+        }
+        router.get("/ui/upstream/callback") { request, context in
+            let query = request.uri.queryParameters
+            return await upstreamCallback(request, context, state: query["state"].map(String.init), code: query["code"].map(String.init),
+                                          error: query["error"].map(String.init))
+        }
+        router.post("/ui/upstream/callback") { request, context in
+            let form = try await request.decodeForm(as: PageForm.self, context: context).fields
+            return await upstreamCallback(request, context, state: form["state"], code: form["code"], error: form["error"])
+        }
+    }
+
+    private func upstreamCallback(_ request: Request, _ context: LatchkeyRequestContext, state: String?, code: String?,
+                                  error: String?) async -> Response {
+        var visit = visit(request, context)
+        visit.cookies.append(cookies.clear(upstreamCookie))
+        guard let upstream = engine.openUpstreamVisit(PageCookies.read(upstreamCookie, from: request, limit: 4096)),
+              let interaction = engine.openInteraction(upstream.interaction, csrfCookie: visit.newCSRFCookie ? nil : visit.csrfCookie) else {
+            return problem("expired", visit, status: .badRequest)
+        }
+        visit.interaction = interaction
+        visit.caller.clientId = interaction.request.clientId
+        visit.language = pages.language(uiLocales: interaction.request.uiLocales, acceptLanguage: visit.caller.acceptLanguage)
+        return await step({
+            let client = try engine.requireClient(interaction.request.clientId)
+            do {
+                return try await finish(try await engine.finishUpstreamSignIn(upstream, state: state, code: code, error: error, client: client,
+                                                                            caller: visit.caller), interaction, visit)
+            } catch let error as LatchkeyError {
+                switch error {
+                case .identityRefused, .identityProviderUnavailable, .identityTaken:
+                    return signInPage(visit, error: text(Self.explain(error), visit), status: Self.status(error))
+                default: throw error
+                }
+            }
+        }, visit: visit)
+    }
+}

@@ -1,0 +1,291 @@
+"""The hosted sign-in pages in headless Chromium with JavaScript switched off (the pages need none), the example web
+app of docs/openid.md as the relying party: sign-up, single sign-on into a second app, single logout, a second factor
+enrolled and then asked for, a password reset, consent, and the pages' accessibility basics. Screenshots of each page
+go to $LATCHKEY_SCREENSHOTS."""
+import os
+import threading
+import uuid
+
+import pytest
+from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+from harness import Server, free_port
+from openid_support import PASSWORD, SECRET, WEB, WebApp, oidc, provider_config, signed_in_session  # noqa: F401
+
+
+@pytest.fixture(scope="module")
+def browser():
+    options = Options()
+    options.binary_location = "/usr/bin/chromium"
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"):
+        options.add_argument(flag)
+    options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver.set_page_load_timeout(20)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
+def shot(browser, tmp_path):
+    folder = os.environ.get("LATCHKEY_SCREENSHOTS", str(tmp_path))
+    return lambda name: browser.save_screenshot(os.path.join(folder, f"openid-{name}.png"))
+
+
+def heading(browser):
+    return browser.find_element(By.TAG_NAME, "h1").text
+
+
+def fill(browser, **fields):
+    for name, value in fields.items():
+        field = browser.find_element(By.NAME, name)
+        field.clear()
+        field.send_keys(value)
+
+
+def click(browser, text):
+    browser.find_element(By.XPATH, f"//button[normalize-space()='{text}'] | //a[normalize-space()='{text}']").click()
+
+
+def wait_heading(browser, text):
+    # A page replaced while it is read (a chain of redirects) leaves stale or detached elements: read again.
+    WebDriverWait(browser, 10, ignored_exceptions=(WebDriverException,)).until(
+        lambda b: text in heading(b))
+
+
+def test_sign_up_sign_on_to_a_second_app_and_sign_out_of_both(browser, oidc, shot):
+    server, (first, second, _) = oidc
+    browser.delete_all_cookies()
+    email = f"web-{uuid.uuid4().hex[:8]}@example.com"
+    browser.get(first.base + "/login")
+    assert heading(browser) == "Sign in" and "Web app" in browser.page_source
+    shot("sign-in")
+    click(browser, "Create an account")
+    wait_heading(browser, "Create your account")
+    fill(browser, email=email, password=PASSWORD)
+    shot("sign-up")
+    click(browser, "Create account")
+    wait_heading(browser, "Enter your code")
+    fill(browser, code=server.wait_for_code(email))
+    shot("code")
+    click(browser, "Continue")
+    wait_heading(browser, "Signed in as " + email)
+    assert browser.current_url == first.base + "/"
+    session = signed_in_session(first, email)
+    assert first.userinfo(session)["email"] == email and first.refresh(session)["access_token"]
+
+    # Single sign-on: the second app gets in without a page.
+    browser.get(second.base + "/login")
+    wait_heading(browser, "Signed in as " + email)
+    other = signed_in_session(second, email)
+    assert other["claims"]["sub"] == session["claims"]["sub"] and other["claims"]["auth_time"] == session["claims"]["auth_time"]
+
+    # Single logout: signing out of the first ends the second's tokens and the SSO session.
+    browser.get(first.base + "/logout")
+    wait_heading(browser, "Signed out")
+    assert browser.current_url.startswith(first.base + "/?state=")
+    with pytest.raises(Exception):
+        second.refresh(other)
+    browser.get(second.base + "/login")
+    wait_heading(browser, "Sign in")
+    shot("signed-out")
+
+
+def test_a_second_factor_is_enrolled_then_asked_for(browser, oidc, shot):
+    server, (first, _, strict) = oidc
+    browser.delete_all_cookies()
+    email = f"mfa-{uuid.uuid4().hex[:8]}@example.com"
+    # An account made in the first app (no second factor asked there)...
+    browser.get(first.base + "/login")
+    click(browser, "Create an account")
+    wait_heading(browser, "Create your account")
+    fill(browser, email=email, password=PASSWORD)
+    click(browser, "Create account")
+    wait_heading(browser, "Enter your code")
+    fill(browser, code=server.wait_for_code(email))
+    click(browser, "Continue")
+    wait_heading(browser, "Signed in as " + email)
+    assert signed_in_session(first, email)["claims"]["amr"] == ["otp"]
+    # ...signs into the bank app, which requires one: the session is not enough, enrolment comes first.
+    browser.get(strict.base + "/login")
+    wait_heading(browser, "Sign in")
+    fill(browser, email=email, password=PASSWORD)
+    click(browser, "Sign in")
+    wait_heading(browser, "Add a second step")
+    shot("enrol")
+    before = len(server.mails(email))
+    fill(browser, target=email)
+    click(browser, "Send code")
+    wait_heading(browser, "Enter your code")
+    fill(browser, code=server.wait_for_code(email, before))
+    click(browser, "Continue")
+    wait_heading(browser, "Signed in as " + email)
+    claims = signed_in_session(strict, email)["claims"]
+    assert claims["amr"] == ["pwd", "otp", "mfa"] and claims["acr"] == "2"
+
+    # Next time the factor is asked for.
+    browser.get(strict.base + "/logout")
+    wait_heading(browser, "Signed out")
+    browser.get(strict.base + "/login")
+    fill(browser, email=email, password=PASSWORD)
+    click(browser, "Sign in")
+    wait_heading(browser, "Confirm it is you")
+    shot("second-factor")
+    before = len(server.mails(email))
+    browser.find_element(By.CSS_SELECTOR, "button[name=method]").click()
+    wait_heading(browser, "Enter your code")
+    fill(browser, code=server.wait_for_code(email, before))
+    click(browser, "Continue")
+    wait_heading(browser, "Signed in as " + email)
+
+
+def test_a_forgotten_password_is_reset_by_code(browser, oidc, shot):
+    server, (first, _, _) = oidc
+    browser.delete_all_cookies()
+    email = f"reset-{uuid.uuid4().hex[:8]}@example.com"
+    browser.get(first.base + "/login")
+    click(browser, "Create an account")
+    wait_heading(browser, "Create your account")
+    fill(browser, email=email, password=PASSWORD)
+    click(browser, "Create account")
+    wait_heading(browser, "Enter your code")
+    fill(browser, code=server.wait_for_code(email))
+    click(browser, "Continue")
+    wait_heading(browser, "Signed in as " + email)
+    browser.get(first.base + "/logout")
+    browser.get(first.base + "/login")
+    click(browser, "Forgot your password?")
+    wait_heading(browser, "Reset your password")
+    before = len(server.mails(email))
+    fill(browser, email=email)
+    click(browser, "Send code")
+    wait_heading(browser, "Enter your code")
+    fill(browser, code=server.wait_for_code(email, before), password="password")
+    click(browser, "Continue")
+    WebDriverWait(browser, 10).until(lambda b: b.find_elements(By.CLASS_NAME, "error"))
+    assert "too common" in browser.find_element(By.CLASS_NAME, "error").text
+    shot("reset-weak")
+    # The code was not spent on a refused password: the same one, with a good password, signs in.
+    fill(browser, code=server.wait_for_code(email, before), password="a much better passphrase")
+    click(browser, "Continue")
+    wait_heading(browser, "Signed in as " + email)
+
+
+def test_the_pages_work_by_keyboard_with_labels_and_readable_contrast(browser, oidc, shot):
+    server, (first, _, _) = oidc
+    browser.delete_all_cookies()
+    browser.get(first.base + "/login")
+    for page in ("sign-in", "sign-up", "reset"):
+        if page != "sign-in":
+            browser.get(browser.current_url if page == "sign-in" else
+                        browser.find_element(By.XPATH, f"//a[contains(@href, '/ui/{page}')]").get_attribute("href"))
+        inputs = [i for i in browser.find_elements(By.TAG_NAME, "input") if i.get_attribute("type") != "hidden"]
+        assert inputs
+        for field in inputs:
+            labels = browser.find_elements(By.CSS_SELECTOR, f"label[for='{field.get_attribute('id')}']")
+            assert labels and labels[0].text.strip(), (page, field.get_attribute("name"))
+        # The first field has the focus; Tab moves on to the next control.
+        assert browser.switch_to.active_element == inputs[0]
+        browser.switch_to.active_element.send_keys(Keys.TAB)
+        assert browser.switch_to.active_element.tag_name in ("input", "button", "a")
+        for element in browser.find_elements(By.CSS_SELECTOR, "h1, label, button, p"):
+            if element.is_displayed() and element.text.strip():
+                assert contrast(element.value_of_css_property("color"), background(element)) >= 4.5, (page, element.text)
+        if page != "sign-in":
+            browser.back()
+    shot("keyboard")
+
+
+def background(element):
+    node = element
+    while node is not None:
+        color = node.value_of_css_property("background-color")
+        if not color.endswith(", 0)"):
+            return color
+        parents = node.find_elements(By.XPATH, "..")
+        node = parents[0] if parents and node.tag_name != "html" else None
+    return "rgba(255, 255, 255, 1)"
+
+
+def contrast(foreground, behind):
+    def luminance(css):
+        parts = [float(v) for v in css[css.index("(") + 1:css.index(")")].split(",")[:3]]
+        linear = [c / 255 / 12.92 if c / 255 <= 0.03928 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in parts]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    a, b = sorted((luminance(foreground), luminance(behind)), reverse=True)
+    return (a + 0.05) / (b + 0.05)
+
+
+@pytest.fixture(scope="module")
+def federation(tmp_path_factory):
+    """Two Latchkeys: the upstream (on 127.0.0.2, so the two never share cookies) is to the downstream what Google is to
+    any site, an OpenID issuer with discovery, JWKS and the code flow; the downstream signs the example app in."""
+    folder = tmp_path_factory.mktemp("federation")
+    secret_file = folder / "client.secret"
+    secret_file.write_text(SECRET)
+    upstream_client = "b0000000-0000-4000-8000-000000000001"
+    upstream = Server(config_text=f"""
+clients:
+  - {{id: {upstream_client}, name: Downstream Latchkey, redirect_uris: ["http://127.0.0.1/ui/upstream/callback"], secret_file: "{secret_file}"}}
+""", env={"LATCHKEY_SERVER_HOST": "127.0.0.2"})
+    upstream.base = upstream.base.replace("127.0.0.1", "127.0.0.2")
+    upstream.start()
+    port = free_port()
+    downstream = Server(config_text=provider_config(secret_file, [port], extra=f"""
+identities:
+  link_by_verified_email: true
+  providers:
+    corp:
+      issuer: "{upstream.base}"
+      jwks_url: "{upstream.base}/discovery/v2.0/keys"
+      audiences: [{upstream_client}]
+      client_secret_file: "{secret_file}"
+      token_url: "{upstream.base}/oauth2/v2.0/token"
+      authorization_url: "{upstream.base}/oauth2/v2.0/authorize"
+      trust_email: true
+""")).start()
+    app = WebApp(downstream.base, WEB, SECRET, port)
+    threading.Thread(target=app.server.serve_forever, daemon=True).start()
+    yield upstream, downstream, app
+    app.server.shutdown()
+    downstream.cleanup()
+    upstream.cleanup()
+
+
+def test_sign_in_with_an_upstream_openid_provider(browser, federation, shot):
+    upstream, downstream, app = federation
+    browser.delete_all_cookies()
+    email = f"fed-{uuid.uuid4().hex[:8]}@example.com"
+    browser.get(app.base + "/login")
+    wait_heading(browser, "Sign in")
+    shot("upstream-button")
+    click(browser, "Continue with Corp")
+    # The upstream's own pages: an account made there.
+    WebDriverWait(browser, 10).until(lambda b: b.current_url.startswith(upstream.base))
+    assert "Downstream Latchkey" in browser.page_source
+    click(browser, "Create an account")
+    wait_heading(browser, "Create your account")
+    fill(browser, email=email, password=PASSWORD)
+    click(browser, "Create account")
+    wait_heading(browser, "Enter your code")
+    fill(browser, code=upstream.wait_for_code(email))
+    click(browser, "Continue")
+    wait_heading(browser, "Signed in as " + email)
+    claims = signed_in_session(app, email)["claims"]
+    assert claims["amr"] == ["fed"] and claims["email"] == email
+    # The downstream made an account holding the upstream identity; a second visit finds the same account.
+    browser.get(app.base + "/logout")
+    wait_heading(browser, "Signed out")
+    browser.get(app.base + "/login")
+    click(browser, "Continue with Corp")  # the upstream session is still there: straight back
+    wait_heading(browser, "Signed in as " + email)
+    assert signed_in_session(app, email)["claims"]["sub"] == claims["sub"]
+    # A refused upstream answer (a forged state) comes back as the sign-in page with the reason, never a crash.
+    browser.get(downstream.base + "/ui/upstream/callback?state=forged&code=x")
+    assert heading(browser) in ("Sign in", "Sign-in cannot continue")
