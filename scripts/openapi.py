@@ -8,7 +8,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from openapi_openid import add_openid_paths  # noqa: E402
+from openapi_openid import add_openid_admin_paths, add_openid_paths  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 OUT = os.path.join(ROOT, "openapi", "openapi.json")
@@ -315,6 +315,7 @@ def paths():
                             ("verify-email", "Mark the email verified")):
         p[f"{a}/users/{{user}}/{action}"] = {"parameters": [user], "post": admin_operation(summary, success=ref("AdminUser"))}
     p[f"{a}/users/{{user}}/revoke-sessions"] = {"parameters": [user], "post": admin_operation("Revoke every session", "204")}
+    add_openid_admin_paths(p, a, user, S, B, obj, admin_operation)
     p[f"{a}/mail/failed"] = {"get": admin_operation("Failed mail (addresses masked)", success=obj(["mails"], mails={"type": "array"}),
                                                    params=[limit])}
     p[f"{a}/mail/retry"] = {"post": admin_operation("Queue every failed mail again", success=obj(["queued"], queued=I))}

@@ -36,9 +36,18 @@ def add_openid_paths(p, tenant, S, I, B, obj, json_body, html, ref):
         ("/ui/second-factor/enrol", "Enrol an address or phone number as second factor", dict(channel=S, target=S)),
         ("/ui/second-factor/enrol/code", "The code sent to the new second factor", dict(code=S)),
         ("/ui/consent", "Allow or deny a third-party client", dict(decision={"enum": ["allow", "deny"]})),
+        ("/ui/upstream", "Continue with an upstream OpenID issuer (a redirect to its sign-in)", dict(provider=S)),
     ]
     for path, summary, props in posts:
         p.setdefault(path, {})["post"] = {"summary": summary, "tags": ["pages"], "requestBody": posted(**props), "responses": page}
+    callback = {"200": html("A second factor, or the sign-in page with the reason"),
+                "303": {"description": "On to the client"}, "4XX": html("Refused"), "503": html("The issuer is unreachable")}
+    p["/ui/upstream/callback"] = {
+        "get": {"summary": "Where an upstream issuer sends the browser back (register it there)", "tags": ["pages"],
+                "parameters": [{"name": n, "in": "query", "required": False, "schema": S} for n in ("code", "state", "error")],
+                "responses": callback},
+        "post": {"summary": "The same, answered by form post (Apple)", "tags": ["pages"],
+                 "requestBody": form(code=S, state=S, error=S), "responses": callback}}
     logout_params = [{"name": n, "in": "query", "required": False, "schema": S}
                      for n in ("id_token_hint", "client_id", "post_logout_redirect_uri", "state", "ui_locales")]
     p["/oauth2/v2.0/logout"] = {
@@ -60,3 +69,26 @@ def add_openid_paths(p, tenant, S, I, B, obj, json_body, html, ref):
         "summary": "RFC 7009: revoke a refresh token (and its family) of the calling client", "tags": ["openid"],
         "security": client_auth, "requestBody": form(token=S, token_type_hint=S, client_id=S, client_secret=S),
         "responses": {"200": {"description": "Revoked, or nothing to revoke"}, "4XX": oauth_error, "503": oauth_error}}}
+
+
+def add_openid_admin_paths(p, a, user, S, B, obj, admin_operation):
+    """The admin API's OpenID operations: a user's browser sessions and consents, and the configured clients."""
+    session = obj(["id", "amr", "auth_time", "expires_at"], id=S, amr={"type": "array", "items": S}, auth_time=S, expires_at=S,
+                  ip={"type": ["string", "null"]}, user_agent={"type": ["string", "null"]})
+    consent = obj(["client_id", "scope", "granted_at"], client_id=S, scope=S, granted_at=S)
+    client = obj(["id", "name", "confidential", "first_party"], id=S, name=S, scopes={"type": "array", "items": S}, mfa=S,
+                 redirect_uris={"type": "array", "items": S}, post_logout_redirect_uris={"type": "array", "items": S},
+                 confidential=B, first_party=B)
+    p[f"{a}/users/{{user}}/browser-sessions"] = {"parameters": [user], "get": admin_operation(
+        "The user's live sessions at the hosted sign-in pages (SSO)",
+        success=obj(["browser_sessions"], browser_sessions={"type": "array", "items": session}))}
+    p[f"{a}/users/{{user}}/browser-sessions/{{id}}"] = {
+        "parameters": [user, {"name": "id", "in": "path", "required": True, "schema": S}],
+        "delete": admin_operation("End one browser session and the refresh tokens it gave (audited)", "204")}
+    p[f"{a}/users/{{user}}/consents"] = {"parameters": [user], "get": admin_operation(
+        "The consents the user gave third-party clients", success=obj(["consents"], consents={"type": "array", "items": consent}))}
+    p[f"{a}/users/{{user}}/consents/{{client}}"] = {
+        "parameters": [user, {"name": "client", "in": "path", "required": True, "schema": S}],
+        "delete": admin_operation("Withdraw a consent, with the refresh tokens that client holds for the user (audited)", "204")}
+    p[f"{a}/clients"] = {"get": admin_operation("The configured clients (secrets never shown)",
+                                                success=obj(["clients"], clients={"type": "array", "items": client}))}

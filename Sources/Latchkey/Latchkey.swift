@@ -15,7 +15,7 @@ struct Latchkey: AsyncParsableCommand {
             """,
         version: version,
         subcommands: [ServeCommand.self, MigrateCommand.self, AuditCommand.self, MailCommand.self, CopyCommand.self, HealthcheckCommand.self,
-                      UsersCommand.self, KeysCommand.self, ApiKeysCommand.self, ImportCommand.self, ExportCommand.self],
+                      UsersCommand.self, ClientsCommand.self, KeysCommand.self, ApiKeysCommand.self, ImportCommand.self, ExportCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 

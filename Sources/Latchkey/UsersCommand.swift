@@ -9,7 +9,8 @@ struct UsersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "users", abstract: "List, inspect, disable, enable and delete users.",
         subcommands: [List.self, Show.self, Disable.self, Enable.self, Delete.self, RevokeSessions.self, VerifyEmail.self,
-                      Identities.self, Unlink.self, ByIdentity.self, SecondFactors.self, ResetSecondFactors.self])
+                      Identities.self, Unlink.self, ByIdentity.self, SecondFactors.self, ResetSecondFactors.self, BrowserSessions.self,
+                      EndBrowserSession.self, RevokeConsent.self])
 
     static let caller = LatchkeyEngine.commandLineCaller
 
@@ -128,6 +129,8 @@ enum UserOutput {
             case .userNotFound: "no user has that id, objectId, email or username"
             case .userPending: "the account has not finished signing up"
             case .identityNotFound: "the user has no identity of that provider"
+            case .browserSessionNotFound: "the user has no live browser session with that id"
+            case .consentNotFound: "the user gave that client no consent"
             }
             throw StartupError(key: "user", message: message, exitCode: .noInput)
         } catch LatchkeyError.lastWayIn {

@@ -15,6 +15,10 @@ extension LatchkeyEngine {
         case userPending
         /// The user has no identity of that provider.
         case identityNotFound
+        /// No live browser session of the user has that id.
+        case browserSessionNotFound
+        /// The user gave that client no consent.
+        case consentNotFound
     }
 
     /// Users in creation order, optionally those whose email or username starts with `prefix`.
@@ -49,7 +53,7 @@ extension LatchkeyEngine {
             try await tx.users.update(user)
             if disabled {
                 // A disabled account keeps no way back in: no session, and no mailed link that could verify or reset it.
-                try await tx.sessions.revoke(userId: user.id, at: now)
+                try await self.revokeEverySession(userId: user.id, at: now, in: tx)
                 try await tx.linkTokens.deleteAll(userId: user.id)
             }
             try await self.audit(tx, disabled ? "admin.user_disabled" : "admin.user_enabled", caller: caller, userId: user.id, email: user.email)
@@ -70,7 +74,7 @@ extension LatchkeyEngine {
     public func adminRevokeSessions(_ key: String, caller: CallerInfo) async throws {
         let user = try await adminFindUser(key)
         try await transaction { tx in
-            try await tx.sessions.revoke(userId: user.id, at: self.time.now())
+            try await self.revokeEverySession(userId: user.id, at: self.time.now(), in: tx)
             try await self.audit(tx, "admin.sessions_revoked", caller: caller, userId: user.id, email: user.email)
         }
     }

@@ -11,7 +11,7 @@ extension LatchkeyEngine {
         user.lockedUntil = nil
         user.updatedAt = now
         try await tx.users.update(user)
-        try await tx.sessions.revoke(userId: user.id, at: now)
+        try await self.revokeEverySession(userId: user.id, at: now, in: tx)
         for email in Set([user.email, previousEmail].compactMap { $0 }).sorted() {
             try await enqueue(mailComposer.compose(.passwordChanged, to: email, locale: mailLocale(user.attributes, caller: caller), at: now),
                               in: tx)

@@ -105,7 +105,7 @@ extension LatchkeyEngine {
                 // proving it (confirmation: auto) is not theirs: it goes, and so do that registrant's sessions.
                 user.emailVerified = true
                 user.passwordHash = nil
-                try await tx.sessions.revoke(userId: user.id, at: self.time.now())
+                try await self.revokeEverySession(userId: user.id, at: self.time.now(), in: tx)
                 try await self.audit(tx, "email_verified", caller: caller, userId: user.id, email: user.email,
                                      detail: "code sign-in; unproven password dropped")
                 try await tx.users.update(user)

@@ -31,6 +31,9 @@ struct AdminErrors: ErrorRenderer {
             case .userNotFound: return Self.answer(.notFound, "user_not_found", "No user has that id, objectId, email or username.")
             case .userPending: return Self.answer(.conflict, "user_pending", "The account has not finished signing up.")
             case .identityNotFound: return Self.answer(.notFound, "identity_not_found", "The user has no identity of that provider.")
+            case .browserSessionNotFound:
+                return Self.answer(.notFound, "session_not_found", "The user has no live browser session with that id.")
+            case .consentNotFound: return Self.answer(.notFound, "consent_not_found", "The user gave that client no consent.")
             }
         case LatchkeyError.lastWayIn:
             return Self.answer(.conflict, "last_way_in", "That identity is the account's last way to sign in; it stays.")

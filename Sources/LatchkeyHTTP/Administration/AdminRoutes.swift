@@ -28,6 +28,7 @@ struct AdminRoutes: Sendable {
             Self.user(try await self.engine.adminVerifyEmail(try context.parameters.require("user"), caller: Self.caller(context)))
         }
         addIdentityRoutes(to: api)
+        addOpenIDRoutes(to: api)
         api.get("/mail/failed") { request, _ in
             let mails = try await self.engine.adminFailedMail(limit: try Self.int(request, "limit", default: 100))
             return JSONResponse.ok(["mails": .array(mails.map(Self.mail))])

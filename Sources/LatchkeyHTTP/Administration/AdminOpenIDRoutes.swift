@@ -1,0 +1,45 @@
+import Foundation
+import Hummingbird
+import LatchkeyCore
+
+/// `/admin/v1`: the OpenID provider's side of a user (browser sessions at the hosted pages, consents given to
+/// third-party clients) and the configured clients (never their secrets).
+extension AdminRoutes {
+    func addOpenIDRoutes(to api: RouterGroup<LatchkeyRequestContext>) {
+        api.get("/users/:user/browser-sessions") { _, context in
+            let (_, sessions, _) = try await self.engine.adminBrowserSessions(try context.parameters.require("user"))
+            return JSONResponse.ok(["browser_sessions": .array(sessions.map(Self.browserSession))])
+        }
+        api.delete("/users/:user/browser-sessions/:id") { _, context in
+            try await self.engine.adminEndBrowserSession(try context.parameters.require("user"), sessionId: try context.parameters.require("id"),
+                                                         caller: Self.caller(context))
+            return Response(status: .noContent)
+        }
+        api.get("/users/:user/consents") { _, context in
+            let (_, _, consents) = try await self.engine.adminBrowserSessions(try context.parameters.require("user"))
+            return JSONResponse.ok(["consents": .array(consents.map { consent in
+                .object(["client_id": .string(consent.clientId), "scope": .string(consent.scope),
+                         "granted_at": .string(consent.grantedAt.ISO8601Format())])
+            })])
+        }
+        api.delete("/users/:user/consents/:client") { _, context in
+            try await self.engine.adminRevokeConsent(try context.parameters.require("user"), clientId: try context.parameters.require("client"),
+                                                     caller: Self.caller(context))
+            return Response(status: .noContent)
+        }
+        api.get("/clients") { _, _ in JSONResponse.ok(["clients": .array(self.engine.settings.clients.map(Self.client))]) }
+    }
+
+    static func browserSession(_ session: BrowserSessionRecord) -> JSONValue {
+        .object(["id": .string(session.id), "amr": .array(session.amr.split(separator: " ").map { .string(String($0)) }),
+                 "auth_time": .string(session.authTime.ISO8601Format()), "expires_at": .string(session.expiresAt.ISO8601Format()),
+                 "ip": session.ip.map(JSONValue.string) ?? .null, "user_agent": session.userAgent.map(JSONValue.string) ?? .null])
+    }
+
+    static func client(_ client: ClientApplication) -> JSONValue {
+        .object(["id": .string(client.id), "name": .string(client.name), "scopes": .array(client.scopes.map(JSONValue.string)),
+                 "mfa": .string(client.mfa.rawValue), "redirect_uris": .array(client.redirectURIs.map(JSONValue.string)),
+                 "post_logout_redirect_uris": .array(client.postLogoutRedirectURIs.map(JSONValue.string)),
+                 "confidential": .bool(client.isConfidential), "first_party": .bool(client.firstParty)])
+    }
+}
