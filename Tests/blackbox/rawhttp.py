@@ -49,7 +49,9 @@ def dialect_of(path):
     if path.startswith("/api/client/v2.0"):
         return "app_services"
     bare = path.split("?")[0]
-    if any(bare == p or bare.startswith(p + "/") for p in ("/confirm", "/reset-password")):
+    if any(bare == p or bare.startswith(p + "/") for p in ("/confirm", "/reset-password", "/ui", "/oauth2/v2.0/logout")):
+        return "pages"
+    if bare.endswith("/oauth2/v2.0/authorize"):  # the browser's, also under a tenant
         return "pages"
     return "native"
 

@@ -24,7 +24,8 @@ PROVIDER = [f"{AS}/app/app1/auth/providers/local-userpass/{step}" for step in
             ("register", "confirm", "confirm/send", "confirm/call", "reset", "reset/send", "reset/call", "login")]
 OTHER = ["/oidc/userinfo", "/discovery/v2.0/keys", "/.well-known/openid-configuration", "/health/ready", "/health/live",
          "/confirm", "/reset-password", f"{AS}/auth/session", f"{AS}/auth/profile", f"{AS}/app/app1/location",
-         f"{AS}/app/nope/location", "/oauth2/v2.0/authorize"]
+         f"{AS}/app/nope/location", "/oauth2/v2.0/authorize", "/oauth2/v2.0/logout", "/oidc/introspect", "/oidc/revoke",
+         "/ui/sign-in", "/ui/code", "/ui/sign-up", "/ui/reset/code", "/ui/consent", "/ui/upstream/callback", "/ui/style.css"]
 PATHS = NATIVE + ["/contoso.onmicrosoft.com" + p for p in NATIVE[:3]] + PROVIDER + OTHER
 FIELDS = ["client_id", "username", "password", "challenge_type", "continuation_token", "grant_type", "oob", "attributes",
           "scope", "new_password", "refresh_token", "email", "token", "tokenId", "arguments", "client_info"]

@@ -12,7 +12,7 @@ import requests
 from harness import BINARY, ROOT, free_port
 
 
-PAGES = ["docs/native-auth.md", "docs/app-services.md", "docs/parse.md"]
+PAGES = ["docs/native-auth.md", "docs/app-services.md", "docs/parse.md", "docs/openid.md"]
 
 
 def walkthrough_blocks():
@@ -37,7 +37,8 @@ class DevServer:
         assert first == "swift run latchkey serve --config config/latchkey.dev.yaml", first
         self.folder = tempfile.mkdtemp(prefix="latchkey-readme-")
         os.makedirs(f"{self.folder}/config")
-        shutil.copy(os.path.join(ROOT, "config", "latchkey.dev.yaml"), f"{self.folder}/config/latchkey.dev.yaml")
+        for name in ("latchkey.dev.yaml", "dev-web-client.secret"):  # the config and the file it names
+            shutil.copy(os.path.join(ROOT, "config", name), f"{self.folder}/config/{name}")
         self.port = free_port()
         env = {k: v for k, v in os.environ.items() if not k.startswith("LATCHKEY_")}
         env["LATCHKEY_SERVER_PORT"] = str(self.port)  # README's 8080 may be taken on a test machine
@@ -84,6 +85,8 @@ def test_walkthrough_runs_as_written():
         # Second factors: registered just in time, then signed in through mfa_required; Parse's authenticator.
         assert "registration_required" in text and "mfa_required" in text and '"challenge_channel":"email"' in text
         assert '"recovery":"' in text and '"mfa":{"status":"enabled"}' in text and '"recovery_codes":["' in text
+        # The browser sign-in, curl playing the browser: a code, an ID token saying how, SSO, and sign-out.
+        assert "<h1>Sign in</h1>" in text and '"amr":["otp"]' in text and "&state=s2&iss=" in text and "/?state=bye" in text
         assert os.path.exists(f"{server.folder}/data/dev.sqlite")  # relative to the config file, as it says
     finally:
         server.stop()
