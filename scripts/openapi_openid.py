@@ -35,6 +35,9 @@ def add_openid_paths(p, tenant, S, I, B, obj, json_body, html, ref):
         ("/ui/second-factor/code", "The second factor's code", dict(code=S)),
         ("/ui/second-factor/enrol", "Enrol an address or phone number as second factor", dict(channel=S, target=S)),
         ("/ui/second-factor/enrol/code", "The code sent to the new second factor", dict(code=S)),
+        ("/ui/second-factor/authenticator", "Enrol an authenticator app instead: its key is shown once", {}),
+        ("/ui/second-factor/authenticator/code", "The app's first code: enrolled, recovery codes shown once", dict(code=S)),
+        ("/ui/second-factor/done", "After the recovery codes: on to the app", {}),
         ("/ui/consent", "Allow or deny a third-party client", dict(decision={"enum": ["allow", "deny"]})),
         ("/ui/upstream", "Continue with an upstream OpenID issuer (a redirect to its sign-in)", dict(provider=S)),
     ]
@@ -76,7 +79,7 @@ def add_openid_admin_paths(p, a, user, S, B, obj, admin_operation):
     session = obj(["id", "amr", "auth_time", "expires_at"], id=S, amr={"type": "array", "items": S}, auth_time=S, expires_at=S,
                   ip={"type": ["string", "null"]}, user_agent={"type": ["string", "null"]})
     consent = obj(["client_id", "scope", "granted_at"], client_id=S, scope=S, granted_at=S)
-    client = obj(["id", "name", "confidential", "first_party"], id=S, name=S, scopes={"type": "array", "items": S}, mfa=S,
+    client = obj(["id", "name", "confidential", "first_party", "source"], id=S, name=S, source={"enum": ["configuration", "admin"]}, scopes={"type": "array", "items": S}, mfa=S,
                  redirect_uris={"type": "array", "items": S}, post_logout_redirect_uris={"type": "array", "items": S},
                  confidential=B, first_party=B)
     p[f"{a}/users/{{user}}/browser-sessions"] = {"parameters": [user], "get": admin_operation(
@@ -90,5 +93,17 @@ def add_openid_admin_paths(p, a, user, S, B, obj, admin_operation):
     p[f"{a}/users/{{user}}/consents/{{client}}"] = {
         "parameters": [user, {"name": "client", "in": "path", "required": True, "schema": S}],
         "delete": admin_operation("Withdraw a consent, with the refresh tokens that client holds for the user (audited)", "204")}
-    p[f"{a}/clients"] = {"get": admin_operation("The configured clients (secrets never shown)",
-                                                success=obj(["clients"], clients={"type": "array", "items": client}))}
+    new_client = obj(["name"], name=S, scopes={"type": "array", "items": S}, mfa={"enum": ["off", "optional", "required"]},
+                     redirect_uris={"type": "array", "items": S}, post_logout_redirect_uris={"type": "array", "items": S},
+                     confidential={**B, "description": "Default true: a secret is made and shown once"}, first_party=B)
+    created = {**client, "properties": {**client["properties"], "client_secret": S}}
+    post = admin_operation("Make a client (stored; every replica has it within ten seconds)", "201", success=created)
+    post["requestBody"] = {"required": True, "content": {"application/json": {"schema": new_client}}}
+    p[f"{a}/clients"] = {"get": admin_operation("Every client: the configuration's and those made here (secrets never shown)",
+                                                success=obj(["clients"], clients={"type": "array", "items": client})),
+                         "post": post}
+    client_id = {"name": "id", "in": "path", "required": True, "schema": S}
+    p[f"{a}/clients/{{id}}"] = {"parameters": [client_id], "delete": admin_operation(
+        "Delete a client made here (a configured one: 409)", "204")}
+    p[f"{a}/clients/{{id}}/secret"] = {"parameters": [client_id], "post": admin_operation(
+        "A new secret for a confidential client made here; the old one stops working", success=obj(["client_secret"], client_secret=S))}

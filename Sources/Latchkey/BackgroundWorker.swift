@@ -30,7 +30,7 @@ struct BackgroundWorker: Service {
     }
 
     /// Every ten seconds: picks up a signing key rotated on another replica (and drops keys whose tokens have all
-    /// expired), and refreshes the outbox gauges.
+    /// expired) and clients made or changed on another, and refreshes the outbox gauges.
     private func watch() async {
         let engine = self.engine
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
@@ -38,6 +38,9 @@ struct BackgroundWorker: Service {
                 if try await engine.reloadSigningKeys() { logger.notice("signing keys reloaded", metadata: ["kid": "\(engine.keyRing.current.kid)"]) }
             } catch {
                 logger.warning("cannot reload signing keys", metadata: ["error": "\(error)"])
+            }
+            do { try await engine.reloadClients() } catch {
+                logger.warning("cannot reload clients", metadata: ["error": "\(error)"])
             }
             await engine.refreshOutboxGauges()
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(10)) }

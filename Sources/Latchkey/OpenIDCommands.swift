@@ -46,17 +46,70 @@ extension UsersCommand {
     }
 }
 
-/// `latchkey clients`: the configured clients, as the OpenID provider and the native API see them (never a secret).
+/// `latchkey clients list | create | delete | rotate-secret`: the configuration file's clients and those made here or
+/// through the admin API (stored; every replica sees a change within ten seconds). Secrets are printed once, at
+/// creation and rotation, and never kept in clear.
 struct ClientsCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "clients", abstract: "List the configured clients (secrets never shown).")
-    @OptionGroup var options: ConfigOption
-    func run() async throws {
-        let config = try Runtime.loadConfig(options)
-        print(["id", "name", "kind", "mfa", "redirect uris"].joined(separator: "\t"))
-        for client in config.engine.clients {
-            let kind = (client.isConfidential ? "confidential" : "public") + (client.firstParty ? "" : ", third-party")
-            print([client.id, client.name, kind, client.mfa.rawValue, client.redirectURIs.joined(separator: " ")]
-                .map(TerminalText.escape).joined(separator: "\t"))
+    static let configuration = CommandConfiguration(commandName: "clients", abstract: "List, create and delete clients; rotate a client's secret.",
+                                                    subcommands: [List.self, Create.self, Delete.self, RotateSecret.self],
+                                                    defaultSubcommand: List.self)
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Every client (secrets never shown).")
+        @OptionGroup var options: ConfigOption
+        func run() async throws {
+            let engine = try await Runtime.engine(options)
+            print(["id", "name", "kind", "mfa", "source", "redirect uris"].joined(separator: "\t"))
+            for client in engine.allClients {
+                let kind = (client.isConfidential ? "confidential" : "public") + (client.firstParty ? "" : ", third-party")
+                print([client.id, client.name, kind, client.mfa.rawValue, engine.isStoredClient(client.id) ? "admin" : "configuration",
+                       client.redirectURIs.joined(separator: " ")].map(TerminalText.escape).joined(separator: "\t"))
+            }
+        }
+    }
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Make a client; a confidential one's secret is printed once.")
+        @OptionGroup var options: ConfigOption
+        @Option(help: "Shown on the sign-in page.") var name: String
+        @Option(name: .customLong("redirect-uri"), help: "Where sign-in may return (repeat for several).") var redirectURIs: [String] = []
+        @Option(name: .customLong("post-logout-redirect-uri"), help: "Where sign-out may return (repeat).") var postLogoutRedirectURIs: [String] = []
+        @Option(name: .customLong("scope"), help: "A scope beyond the standard ones (repeat).") var scopes: [String] = []
+        @Option(help: "Second factors: off, optional or required.") var mfa = "off"
+        @Flag(name: .customLong("public"), help: "No secret (a native app or a single-page app): PKCE is required.") var isPublic = false
+        @Flag(name: .customLong("third-party"), help: "Users are asked for consent.") var thirdParty = false
+        func run() async throws {
+            guard let policy = MFAPolicy(rawValue: mfa) else { throw ValidationError("--mfa is off, optional or required") }
+            var new = NewClient(name: name)
+            new.redirectURIs = redirectURIs; new.postLogoutRedirectURIs = postLogoutRedirectURIs; new.scopes = scopes
+            new.mfa = policy; new.confidential = !isPublic; new.firstParty = !thirdParty
+            let engine = try await Runtime.engine(options)
+            let (client, secret) = try await UserOutput.run { try await engine.adminCreateClient(new, caller: UsersCommand.caller) }
+            print("client_id \(client.id)")
+            if let secret { print("client_secret \(secret)   (shown once: keep it in the app's secret store)") }
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete a client made here or through the admin API.")
+        @OptionGroup var options: ConfigOption
+        @Argument(help: "The client id.") var id: String
+        func run() async throws {
+            let engine = try await Runtime.engine(options)
+            try await UserOutput.run { try await engine.adminDeleteClient(id, caller: UsersCommand.caller) }
+            print("deleted client \(id)")
+        }
+    }
+
+    struct RotateSecret: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "rotate-secret",
+                                                        abstract: "A new secret for a confidential client; the old one stops working.")
+        @OptionGroup var options: ConfigOption
+        @Argument(help: "The client id.") var id: String
+        func run() async throws {
+            let engine = try await Runtime.engine(options)
+            let secret = try await UserOutput.run { try await engine.adminRotateClientSecret(id, caller: UsersCommand.caller) }
+            print("client_secret \(secret)   (shown once)")
         }
     }
 }

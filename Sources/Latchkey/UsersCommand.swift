@@ -131,6 +131,9 @@ enum UserOutput {
             case .identityNotFound: "the user has no identity of that provider"
             case .browserSessionNotFound: "the user has no live browser session with that id"
             case .consentNotFound: "the user gave that client no consent"
+            case .clientNotFound: "no client has that id"
+            case .clientInConfiguration: "that client is in the configuration file: change it there"
+            case .invalidClient(let reason): reason
             }
             throw StartupError(key: "user", message: message, exitCode: .noInput)
         } catch LatchkeyError.lastWayIn {

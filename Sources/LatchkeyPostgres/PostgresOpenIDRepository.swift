@@ -103,3 +103,33 @@ extension PostgresRepositories {
         !(try await rows("DELETE FROM consents WHERE user_id = \(userId) AND client_id = \(clientId) RETURNING 1")).isEmpty
     }
 }
+
+extension ClientRecord: PostgresRowDecodable {
+    init(row: Columns) throws {
+        self.init(id: try row.value("id"), name: try row.value("name"), document: try row.value("document"),
+                  secretHash: try row.value("secret_hash"), createdAt: try row.value("created_at"))
+    }
+}
+
+// MARK: ClientRepository
+extension PostgresRepositories {
+    func clients() async throws -> [ClientRecord] {
+        try ClientRecord.decode(try await rows("SELECT * FROM clients ORDER BY created_at, id"))
+    }
+
+    func insertClient(_ client: ClientRecord) async throws -> Bool {
+        !(try await rows("""
+            INSERT INTO clients (id, name, document, secret_hash, created_at)
+            VALUES (\(client.id), \(client.name), \(client.document), \(client.secretHash), \(client.createdAt))
+            ON CONFLICT DO NOTHING RETURNING 1
+            """)).isEmpty
+    }
+
+    func deleteClient(id: String) async throws -> Bool {
+        !(try await rows("DELETE FROM clients WHERE id = \(id) RETURNING 1")).isEmpty
+    }
+
+    func setClientSecret(id: String, secretHash: Data) async throws -> Bool {
+        !(try await rows("UPDATE clients SET secret_hash = \(secretHash) WHERE id = \(id) RETURNING 1")).isEmpty
+    }
+}

@@ -80,3 +80,31 @@ extension SQLiteRepositories {
         }
     }
 }
+
+extension ClientRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
+    public static let databaseTableName = "clients"
+}
+
+// MARK: ClientRepository
+extension SQLiteRepositories {
+    func clients() async throws -> [ClientRecord] { try await read { try ClientRecord.order(Column("created_at"), Column("id")).fetchAll($0) } }
+
+    func insertClient(_ client: ClientRecord) async throws -> Bool {
+        try await write { db in
+            try db.execute(sql: "INSERT INTO clients (id, name, document, secret_hash, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                           arguments: [client.id, client.name, client.document, client.secretHash, client.createdAt])
+            return db.changesCount > 0
+        }
+    }
+
+    func deleteClient(id: String) async throws -> Bool {
+        try await write { db in try ClientRecord.deleteOne(db, key: id) }
+    }
+
+    func setClientSecret(id: String, secretHash: Data) async throws -> Bool {
+        try await write { db in
+            try db.execute(sql: "UPDATE clients SET secret_hash = ? WHERE id = ?", arguments: [secretHash, id])
+            return db.changesCount > 0
+        }
+    }
+}

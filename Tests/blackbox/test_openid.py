@@ -300,3 +300,56 @@ def test_the_pages_are_localized(oidc):
     assert "Anmelden" in page.text
     css = requests.get(server.base + "/ui/style.css", timeout=10)
     assert css.status_code == 200 and css.headers["Content-Type"].startswith("text/css")
+
+
+def test_the_operator_makes_clients_and_sees_and_ends_sessions_and_consents(tmp_path):
+    """The admin API: a client made at run time signs users in (with consent), its secret rotates, it is deleted; a
+    user's browser sessions and consents are listed and ended."""
+    secret_file, token_file = tmp_path / "client.secret", tmp_path / "admin.token"
+    secret_file.write_text(SECRET)
+    token_file.write_text("admin-token-" + secrets.token_hex(16))
+    server = Server(config_text=provider_config(secret_file, [4999]), env={"LATCHKEY_ADMIN_TOKEN_FILE": str(token_file)}).start()
+    admin = lambda method, path, **kw: requests.request(method, server.admin_base + "/admin/v1" + path, timeout=10,
+                                                         headers={"Authorization": "Bearer " + token_file.read_text()}, **kw)
+    try:
+        made = admin("POST", "/clients", json={"name": "Ops tool", "redirect_uris": [CALLBACK], "first_party": False})
+        assert made.status_code == 201, made.text
+        client, secret = made.json()["id"], made.json()["client_secret"]
+        assert made.json()["source"] == "admin" and made.json()["confidential"] is True
+        assert admin("POST", "/clients", json={"name": "x", "redirect_uris": ["javascript:alert(1)"]}).status_code == 400
+        listed = {c["id"]: c for c in admin("GET", "/clients").json()["clients"]}
+        assert listed[client]["source"] == "admin" and listed[WEB]["source"] == "configuration" and "client_secret" not in listed[WEB]
+
+        pages, email = Pages(server), f"ops-{uuid.uuid4().hex[:8]}@example.com"
+        url, verifier = authorize_url(server, client=client)
+        consent = pages.sign_up(url, email)
+        assert consent.status_code == 200 and "Ops tool" in consent.text
+        back = pages.submit(consent, "/ui/consent", decision="allow")
+        tokens = exchange(server, query(back)["code"], verifier, client=client, secret=secret).json()
+
+        sessions = admin("GET", f"/users/{email}/browser-sessions").json()["browser_sessions"]
+        assert len(sessions) == 1 and sessions[0]["amr"] == ["otp"] and sessions[0]["ip"] == "127.0.0.1"
+        assert admin("GET", f"/users/{email}/consents").json()["consents"][0]["client_id"] == client
+        assert admin("DELETE", f"/users/{email}/consents/{client}").status_code == 204
+        assert admin("DELETE", f"/users/{email}/consents/{client}").status_code == 404
+        refresh = requests.post(server.base + "/oauth2/v2.0/token", auth=(client, secret), timeout=10,
+                                data={"grant_type": "refresh_token", "refresh_token": tokens["refresh_token"]})
+        assert refresh.status_code == 400  # the consent went with the tokens it allowed
+
+        rotated = admin("POST", f"/clients/{client}/secret").json()["client_secret"]
+        old = requests.post(server.base + "/oidc/introspect", data={"token": "x"}, auth=(client, secret), timeout=10)
+        new = requests.post(server.base + "/oidc/introspect", data={"token": "x"}, auth=(client, rotated), timeout=10)
+        assert old.status_code == 401 and new.json() == {"active": False}
+
+        assert admin("DELETE", f"/clients/{WEB}").status_code == 409
+        assert admin("DELETE", f"/clients/{client}").status_code == 204
+        gone = requests.get(authorize_url(server, client=client)[0], allow_redirects=False, timeout=10)
+        assert gone.status_code == 400 and "Location" not in gone.headers
+
+        assert admin("DELETE", f"/users/{email}/browser-sessions/{sessions[0]['id']}").status_code == 204
+        assert query(pages.get(authorize_url(server, prompt="none")[0]))["error"] == "login_required"
+        assert admin("DELETE", f"/users/{email}/browser-sessions/{sessions[0]['id']}").status_code == 404
+        audit = admin("GET", "/audit", params={"kind": "admin.client_created"}).json()["events"]
+        assert audit and client in audit[-1]["detail"]
+    finally:
+        server.cleanup()

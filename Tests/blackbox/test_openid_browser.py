@@ -4,7 +4,10 @@ enrolled and then asked for, a password reset, consent, and the pages' accessibi
 go to $LATCHKEY_SCREENSHOTS."""
 import os
 import threading
+import time
 import uuid
+
+import pyotp
 
 import pytest
 from selenium import webdriver
@@ -143,6 +146,51 @@ def test_a_second_factor_is_enrolled_then_asked_for(browser, oidc, shot):
     fill(browser, code=server.wait_for_code(email, before))
     click(browser, "Continue")
     wait_heading(browser, "Signed in as " + email)
+
+
+def test_an_authenticator_app_is_enrolled_in_the_browser_then_asked_for(browser, oidc, shot):
+    server, (first, _, strict) = oidc
+    browser.delete_all_cookies()
+    email = f"totp-{uuid.uuid4().hex[:8]}@example.com"
+    browser.get(strict.base + "/login")
+    click(browser, "Create an account")
+    wait_heading(browser, "Create your account")
+    fill(browser, email=email, password=PASSWORD)
+    click(browser, "Create account")
+    wait_heading(browser, "Enter your code")
+    fill(browser, code=server.wait_for_code(email))
+    click(browser, "Continue")
+    wait_heading(browser, "Add a second step")
+    click(browser, "Use an authenticator app instead")
+    wait_heading(browser, "Set up your authenticator app")
+    secret = browser.find_element(By.ID, "secret").text
+    assert browser.find_element(By.PARTIAL_LINK_TEXT, "authenticator app").get_attribute("href").startswith("otpauth://totp/")
+    shot("authenticator")
+    fill(browser, code="000000" if pyotp.TOTP(secret).now() != "000000" else "111111")
+    click(browser, "Continue")
+    WebDriverWait(browser, 10).until(lambda b: b.find_elements(By.CLASS_NAME, "error"))
+    fill(browser, code=pyotp.TOTP(secret).now())
+    click(browser, "Continue")
+    wait_heading(browser, "Keep your recovery codes")
+    codes = [c.text for c in browser.find_elements(By.CSS_SELECTOR, "ul.codes code")]
+    assert len(codes) == 10 and len(set(codes)) == 10
+    shot("recovery-codes")
+    click(browser, "Continue")
+    wait_heading(browser, "Signed in as " + email)
+    assert signed_in_session(strict, email)["claims"]["amr"] == ["otp", "mfa"]
+    # Next time the authenticator is asked for (the code of the next time step: the enrolling one is spent).
+    browser.get(strict.base + "/logout")
+    wait_heading(browser, "Signed out")
+    browser.get(strict.base + "/login")
+    fill(browser, email=email, password=PASSWORD)
+    click(browser, "Sign in")
+    wait_heading(browser, "Confirm it is you")
+    click(browser, "Authenticator app")
+    wait_heading(browser, "Enter your code")
+    fill(browser, code=pyotp.TOTP(secret).at(time.time() + 30))
+    click(browser, "Continue")
+    wait_heading(browser, "Signed in as " + email)
+    assert signed_in_session(strict, email)["claims"]["acr"] == "2"
 
 
 def test_a_forgotten_password_is_reset_by_code(browser, oidc, shot):

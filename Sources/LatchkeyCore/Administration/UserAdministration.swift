@@ -19,6 +19,12 @@ extension LatchkeyEngine {
         case browserSessionNotFound
         /// The user gave that client no consent.
         case consentNotFound
+        /// No client has that id.
+        case clientNotFound
+        /// The client is in the configuration file: change it there.
+        case clientInConfiguration
+        /// A new client's settings are refused; the text says why.
+        case invalidClient(String)
     }
 
     /// Users in creation order, optionally those whose email or username starts with `prefix`.

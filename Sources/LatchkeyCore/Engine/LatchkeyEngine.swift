@@ -43,6 +43,8 @@ public final class LatchkeyEngine: Sendable {
     /// Operator functions by name (webhook / command), for App Services confirmation and reset modes.
     let functions: [String: any OperatorFunction]
     let rateLimiter = RateLimiter()
+    /// Clients made through the admin API or CLI (the configuration's are in `settings.clients`).
+    let clientRegistry = ClientRegistry()
     /// One token strategy per configured OpenID issuer and custom JWT issuer, by provider name.
     let idTokenVerifiers: [String: IDTokenVerifier]
     let codeExchanger: (any CodeExchanger)?
@@ -89,13 +91,15 @@ public final class LatchkeyEngine: Sendable {
             return (key, tenant, keys)
         }
         let ring = try SigningKeyRing(records: bootstrap.2, retentionSeconds: settings.signingKeyRetentionSeconds, now: now)
-        return LatchkeyEngine(store: store, settings: settings, time: time, logger: logger,
+        let engine = LatchkeyEngine(store: store, settings: settings, time: time, logger: logger,
                               serverKey: [UInt8](bootstrap.0), keyRing: ring,
                               tenantId: String(decoding: bootstrap.1, as: UTF8.self), mailComposer: mailComposer,
                               functions: functions,
                               verifiers: try await VerifierFactory.verifiers(settings.identities, fetcher: issuerClient, time: time,
                                                                              logger: logger),
                               codeExchanger: issuerClient)
+        try await engine.reloadClients()
+        return engine
     }
 
     // MARK: Shared rules
@@ -103,9 +107,7 @@ public final class LatchkeyEngine: Sendable {
     /// The registered native client for `id`.
     public func requireClient(_ id: String?) throws -> ClientApplication {
         guard let id, !id.isEmpty else { throw LatchkeyError.missing(.clientId) }
-        guard let client = settings.clients.first(where: { ClientApplication.sameID($0.id, id) }) else {
-            throw LatchkeyError.unknownClient
-        }
+        guard let client = client(id: id) else { throw LatchkeyError.unknownClient }
         return client
     }
 

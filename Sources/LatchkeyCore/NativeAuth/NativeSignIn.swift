@@ -128,7 +128,7 @@ extension LatchkeyEngine {
             if flow.state.stage == .registrationVerified {
                 try await self.finish(flow, in: tx)
                 var enrolled = flow
-                enrolled.state.amr = (flow.state.amr ?? []) + ["otp", "mfa"]
+                enrolled.state.amr = Self.withSecondFactor(flow.state.amr)
                 return try await self.completeSignIn(enrolled, user: user, rehash: nil, client: client, scope: scope,
                                                      method: "second factor enrolled", caller: caller, in: tx)
             }

@@ -179,7 +179,7 @@ extension LatchkeyEngine {
         let isAppSession = scp == Self.appSessionScope
         switch audience {
         case .nativeClients:
-            guard !isAppSession, settings.clients.contains(where: { ClientApplication.sameID($0.id, aud) }) else {
+            guard !isAppSession, client(id: aud) != nil else {
                 throw LatchkeyError.accessTokenInvalid
             }
         case .appServices:

@@ -34,7 +34,7 @@ extension LatchkeyEngine {
             if values.updateValue(value, forKey: name) != nil, repeated == nil { repeated = name }
         }
         guard let clientId = values["client_id"] else { return .failure(.errorPage("The sign-in link has no client_id.")) }
-        guard let client = settings.clients.first(where: { ClientApplication.sameID($0.id, clientId) }) else {
+        guard let client = client(id: clientId) else {
             return .failure(.errorPage("The application that sent you here is not registered with this server."))
         }
         guard !client.redirectURIs.isEmpty else {

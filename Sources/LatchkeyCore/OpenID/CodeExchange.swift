@@ -6,7 +6,7 @@ extension LatchkeyEngine {
     /// (`client_secret_basic` or `client_secret_post`); a public client sends none.
     public func authenticateClient(id: String?, secret: String?) throws -> ClientApplication {
         guard let id, !id.isEmpty else { throw LatchkeyError.openID(.invalidClient("client_id is missing.")) }
-        guard let client = settings.clients.first(where: { ClientApplication.sameID($0.id, id) }) else {
+        guard let client = client(id: id) else {
             throw LatchkeyError.openID(.invalidClient("The client is not registered."))
         }
         switch (client.secretDigest, secret) {

@@ -20,14 +20,14 @@ extension LatchkeyEngine {
         if let hint = idTokenHint, !hint.isEmpty {
             // An expired ID token still names who signed in (that is what it is for, here); the signature must hold.
             guard let claims = JWT.verify(hint, keys: signingKeys, as: HintClaims.self), claims.iss == settings.issuer,
-                  let hinted = settings.clients.first(where: { ClientApplication.sameID($0.id, claims.aud) }) else {
+                  let hinted = self.client(id: claims.aud) else {
                 return .failure(.errorPage("The sign-out link carries an ID token this server did not issue."))
             }
             client = hinted
             subject = claims.sub
         }
         if let clientId, !clientId.isEmpty {
-            guard let named = settings.clients.first(where: { ClientApplication.sameID($0.id, clientId) }) else {
+            guard let named = self.client(id: clientId) else {
                 return .failure(.errorPage("The application that sent you here is not registered with this server."))
             }
             if let client, client.id != named.id {

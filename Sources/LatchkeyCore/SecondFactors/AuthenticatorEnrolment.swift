@@ -1,29 +1,24 @@
 import Foundation
 
-/// A new authenticator secret offered to a signed-in user: shown once (as text and as the `otpauth://` URI a QR
-/// code carries), confirmed with a code from the app.
+/// A new authenticator secret offered: shown once (as text and as the `otpauth://` URI a QR code carries), confirmed
+/// with a code from the app.
 public struct AuthenticatorOffer: Sendable, Equatable {
     public var secret: String
     public var uri: String
     public var continuationToken: String
 }
 
-/// Authenticator enrolment for a native app's signed-in user (MSAL has no wire for it): `begin` makes the secret
-/// and keeps it sealed in a flow of its own; `confirm` checks the app's first code, enrols the authenticator and
-/// hands back its ten recovery codes, once. The access token's client must ask for second factors.
+/// Authenticator enrolment, in two places: a native app's signed-in user (MSAL has no wire for it; `begin` keeps the
+/// secret sealed in a flow of its own), and the hosted pages' just-in-time registration (the secret is sealed in the
+/// sign-in's own flow). Both confirm with the app's first code, enrol, and hand back ten recovery codes, once.
 extension LatchkeyEngine {
     public func beginAuthenticatorEnrolment(accessToken: String, caller: CallerInfo) async throws -> AuthenticatorOffer {
         let (client, user) = try await authenticatorEnrolmentParties(accessToken)
-        let key = SecureRandom.bytes(20)
         var state = FlowState(stage: .registrationChallenged, clientId: client.id, acceptsCode: true, acceptsPassword: false)
-        state.factorChannel = SecondFactorRecord.Kind.totp.rawValue
-        state.factorTarget = Base64URL.encode(factorBox.seal(key))
+        let (secret, uri) = offerAuthenticator(to: user, in: &state)
         let pending = state
         let token = try await newFlow(.signIn, email: user.email ?? "", userId: user.id, state: pending)
-        let secret = Base32.encode(key)
-        return AuthenticatorOffer(secret: secret, uri: TOTP.provisioningURI(secret: secret, account: user.email ?? user.displayName,
-                                                                            issuer: settings.mfa.totpIssuer),
-                                  continuationToken: token)
+        return AuthenticatorOffer(secret: secret, uri: uri, continuationToken: token)
     }
 
     /// Checks the app's code for the offered secret; returns the recovery codes. A wrong code keeps the offer usable.
@@ -31,9 +26,58 @@ extension LatchkeyEngine {
                                               caller: CallerInfo) async throws -> [String] {
         let (client, user) = try await authenticatorEnrolmentParties(accessToken)
         let flow = try await loadFlow(continuationToken, kind: .signIn, client: client.id, in: reader)
+        guard flow.userId == user.id else { throw LatchkeyError.flowStepMismatch("this token is not an authenticator enrolment of this user") }
+        let (key, step) = try await checkOfferedAuthenticator(flow, user: user, code: code, caller: caller)
+        return try await transaction { tx in
+            try await self.finish(flow, in: tx)
+            return try await self.enrolAuthenticator(key, step: step, for: user, caller: caller, in: tx)
+        }
+    }
+
+    /// The hosted pages' enrolment of an authenticator when the client requires a second factor: the secret for the
+    /// page to show, sealed into the sign-in's flow.
+    public func registrationBeginAuthenticator(continuationToken: String?, caller: CallerInfo) async throws -> AuthenticatorOffer {
+        guard settings.mfa.methods.contains(.totp) else { throw LatchkeyError.secondFactor(.methodNotEnabled("totp")) }
+        return try await transaction { tx in
+            var (flow, user) = try await self.requireSecondFactorFlow(continuationToken, at: [.registrationRequired, .registrationChallenged],
+                                                                      step: "enrolling a second factor", caller: caller, in: tx)
+            guard flow.state.browser == true else { throw LatchkeyError.secondFactor(.methodNotEnabled("totp")) }
+            let (secret, uri) = self.offerAuthenticator(to: user, in: &flow.state)
+            flow.state.stage = .registrationChallenged
+            return AuthenticatorOffer(secret: secret, uri: uri, continuationToken: try await self.advance(flow, in: tx))
+        }
+    }
+
+    /// The app's first code for the offered secret: enrolled, the flow ready to sign in (`continuation_token`), and the
+    /// recovery codes to show once.
+    public func registrationConfirmAuthenticator(continuationToken: String?, code: String?,
+                                                 caller: CallerInfo) async throws -> (continuationToken: String, recoveryCodes: [String]) {
+        let (flow, user) = try await requireSecondFactorFlow(continuationToken, at: [.registrationChallenged], step: "enrolling an authenticator",
+                                                              caller: caller, in: reader)
+        let (key, step) = try await checkOfferedAuthenticator(flow, user: user, code: code, caller: caller)
+        return try await transaction { tx in
+            var next = flow
+            next.state.stage = .registrationVerified
+            next.state.factorTarget = nil
+            let token = try await self.advance(next, in: tx)
+            return (token, try await self.enrolAuthenticator(key, step: step, for: user, caller: caller, in: tx))
+        }
+    }
+
+    /// A new secret, sealed into `state` (never stored in clear); its Base32 text and `otpauth://` URI.
+    private func offerAuthenticator(to user: UserRecord, in state: inout FlowState) -> (secret: String, uri: String) {
+        let key = SecureRandom.bytes(20)
+        state.factorChannel = SecondFactorRecord.Kind.totp.rawValue
+        state.factorTarget = Base64URL.encode(factorBox.seal(key))
+        let secret = Base32.encode(key)
+        return (secret, TOTP.provisioningURI(secret: secret, account: user.email ?? user.displayName, issuer: settings.mfa.totpIssuer))
+    }
+
+    /// The offered secret and the time step the app's code matches; a wrong code counts against the account's lockout.
+    private func checkOfferedAuthenticator(_ flow: FlowRecord, user: UserRecord, code: String?, caller: CallerInfo) async throws
+        -> (key: [UInt8], step: Int) {
         guard flow.state.stage == .registrationChallenged, flow.state.factorChannel == SecondFactorRecord.Kind.totp.rawValue,
-              flow.userId == user.id, let sealed = flow.state.factorTarget.flatMap(Base64URL.decode),
-              let key = factorBox.open(sealed) else {
+              let sealed = flow.state.factorTarget.flatMap(Base64URL.decode), let key = factorBox.open(sealed) else {
             throw LatchkeyError.flowStepMismatch("this token is not an authenticator enrolment of this user")
         }
         guard let code, !code.isEmpty else { throw LatchkeyError.missing(.code) }
@@ -42,17 +86,19 @@ extension LatchkeyEngine {
             try await secondFactorFailed(user, failures: failures, what: "wrong code for a new authenticator", caller: caller)
             throw LatchkeyError.invalidCode(attemptsLeft: 1)
         }
-        return try await transaction { tx in
-            try await self.finish(flow, in: tx)
-            try await tx.users.clearPasswordAttempts(userId: user.id)
-            guard !(try await tx.secondFactors.secondFactors(userId: user.id)).contains(where: { $0.kind == .totp }) else {
-                throw LatchkeyError.secondFactor(.alreadyEnrolled)
-            }
-            var factor = self.newTOTPFactor(userId: user.id, key: key)
-            factor.lastStep = step  // the confirming code cannot also sign in
-            try await self.enrol(factor, for: user, caller: caller, in: tx)
-            return try await self.replaceRecoveryCodes(userId: user.id, in: tx)
+        return (key, step)
+    }
+
+    private func enrolAuthenticator(_ key: [UInt8], step: Int, for user: UserRecord, caller: CallerInfo,
+                                    in tx: any Repositories) async throws -> [String] {
+        try await tx.users.clearPasswordAttempts(userId: user.id)
+        guard !(try await tx.secondFactors.secondFactors(userId: user.id)).contains(where: { $0.kind == .totp }) else {
+            throw LatchkeyError.secondFactor(.alreadyEnrolled)
         }
+        var factor = newTOTPFactor(userId: user.id, key: key)
+        factor.lastStep = step  // the confirming code cannot also sign in
+        try await enrol(factor, for: user, caller: caller, in: tx)
+        return try await replaceRecoveryCodes(userId: user.id, in: tx)
     }
 
     /// The client and user behind a native access token, when the client asks for second factors and authenticators

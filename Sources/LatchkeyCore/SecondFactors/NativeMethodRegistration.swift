@@ -18,10 +18,12 @@ extension LatchkeyEngine {
         return try await transaction { tx in
             let (flow, user) = try await self.requireSecondFactorFlow(continuationToken, at: [.registrationRequired],
                                                                       step: "enrolling a second factor", caller: caller, in: tx)
-            let methods = self.registrableMethods.map { method in
-                method == .email
-                    ? AuthMethod(id: "email", channel: "email", loginHint: user.email.map(EmailAddress.mask))
-                    : AuthMethod(id: "sms", channel: "sms", loginHint: nil)
+            let methods = self.registrableMethods(browser: flow.state.browser == true).map { method in
+                switch method {
+                case .email: AuthMethod(id: "email", channel: "email", loginHint: user.email.map(EmailAddress.mask))
+                case .sms: AuthMethod(id: "sms", channel: "sms", loginHint: nil)
+                case .totp: AuthMethod(id: "totp", channel: "totp", loginHint: nil)
+                }
             }
             return (methods, try await self.advance(flow, in: tx))
         }
@@ -105,7 +107,9 @@ extension LatchkeyEngine {
             default:
                 throw LatchkeyError.flowStepMismatch("continue with grant_type=oob after a code, continuation_token after preverified")
             }
-            guard let target = flow.state.factorTarget, let kind = SecondFactorRecord.Kind(rawValue: flow.state.factorChannel ?? "") else {
+            // An authenticator is confirmed by its own step (registrationConfirmAuthenticator), never here.
+            guard let target = flow.state.factorTarget, let kind = SecondFactorRecord.Kind(rawValue: flow.state.factorChannel ?? ""),
+                  kind != .totp else {
                 throw LatchkeyError.flowTokenInvalid
             }
             if kind == .email, target == user.email, !user.emailVerified {

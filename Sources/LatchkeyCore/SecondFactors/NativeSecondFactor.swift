@@ -49,9 +49,10 @@ extension LatchkeyEngine {
                 return .mfaRequired(continuationToken: try await advance(next, in: tx))
             }
             if client.mfa == .required {
-                guard capabilities.contains(ChallengeTypes.registrationRequired), !registrableMethods.isEmpty else {
+                let enrollable = registrableMethods(browser: flow.state.browser == true)
+                guard capabilities.contains(ChallengeTypes.registrationRequired), !enrollable.isEmpty else {
                     try await finish(flow, in: tx)
-                    return .redirect(reason: registrableMethods.isEmpty
+                    return .redirect(reason: enrollable.isEmpty
                         ? "This account must enrol an authenticator app, which the native API cannot do"
                         : "Client is missing registration_required capability")
                 }
@@ -175,7 +176,7 @@ extension LatchkeyEngine {
             try await self.audit(tx, "mfa_passed", caller: caller, userId: user.id, email: user.email, detail: Self.describe(factor))
             EngineMetrics.secondFactor("passed", factor.kind)
             var passed = flow
-            passed.state.amr = (flow.state.amr ?? []) + ["otp", "mfa"]
+            passed.state.amr = Self.withSecondFactor(flow.state.amr)
             return .success(try await self.completeSignIn(passed, user: current, rehash: nil, client: client, scope: scope,
                                                           method: "second factor \(factor.kind.rawValue)", caller: caller, in: tx))
         }

@@ -5,9 +5,12 @@ import Foundation
 extension LatchkeyEngine {
     /// The methods an account can enrol without a browser: an address (email) and, with a function to send them,
     /// text messages. An authenticator needs its secret shown, which the native API has no step for.
-    var registrableMethods: [MFASettings.Method] {
-        [MFASettings.Method.email, .sms].filter { method in
-            settings.mfa.methods.contains(method) && (method != .sms || smsSender != nil)
+    var registrableMethods: [MFASettings.Method] { registrableMethods(browser: false) }
+
+    /// What a flow can enrol: the hosted pages can also show an authenticator's secret.
+    func registrableMethods(browser: Bool) -> [MFASettings.Method] {
+        [MFASettings.Method.email, .sms, .totp].filter { method in
+            settings.mfa.methods.contains(method) && (method != .sms || smsSender != nil) && (method != .totp || browser)
         }
     }
 

@@ -23,6 +23,7 @@ public protocol Repositories: Sendable {
     var apiKeys: any ApiKeyRepository { get }
     var secondFactors: any SecondFactorRepository { get }
     var openID: any OpenIDRepository { get }
+    var clients: any ClientRepository { get }
     var flows: any FlowRepository { get }
     var linkTokens: any LinkTokenRepository { get }
     var sessions: any SessionRepository { get }
@@ -34,7 +35,7 @@ public protocol Repositories: Sendable {
 }
 
 /// A store that answers every aggregate with one object (both stores do): the properties come for free.
-public protocol SingleObjectRepositories: Repositories, UserRepository, IdentityRepository, ApiKeyRepository, SecondFactorRepository, OpenIDRepository, FlowRepository, LinkTokenRepository, SessionRepository,
+public protocol SingleObjectRepositories: Repositories, UserRepository, IdentityRepository, ApiKeyRepository, SecondFactorRepository, OpenIDRepository, ClientRepository, FlowRepository, LinkTokenRepository, SessionRepository,
     OutboxRepository, AuditRepository, ServerValueRepository, RateBucketRepository, MaintenanceRepository {}
 
 extension SingleObjectRepositories {
@@ -43,6 +44,7 @@ extension SingleObjectRepositories {
     public var apiKeys: any ApiKeyRepository { self }
     public var secondFactors: any SecondFactorRepository { self }
     public var openID: any OpenIDRepository { self }
+    public var clients: any ClientRepository { self }
     public var flows: any FlowRepository { self }
     public var linkTokens: any LinkTokenRepository { self }
     public var sessions: any SessionRepository { self }

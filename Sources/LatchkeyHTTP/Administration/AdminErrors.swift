@@ -34,6 +34,10 @@ struct AdminErrors: ErrorRenderer {
             case .browserSessionNotFound:
                 return Self.answer(.notFound, "session_not_found", "The user has no live browser session with that id.")
             case .consentNotFound: return Self.answer(.notFound, "consent_not_found", "The user gave that client no consent.")
+            case .clientNotFound: return Self.answer(.notFound, "client_not_found", "No client has that id.")
+            case .clientInConfiguration:
+                return Self.answer(.conflict, "client_in_configuration", "That client is in the configuration file: change it there.")
+            case .invalidClient(let reason): return Self.answer(.badRequest, "invalid_request", reason)
             }
         case LatchkeyError.lastWayIn:
             return Self.answer(.conflict, "last_way_in", "That identity is the account's last way to sign in; it stays.")

@@ -27,7 +27,48 @@ extension AdminRoutes {
                                                      caller: Self.caller(context))
             return Response(status: .noContent)
         }
-        api.get("/clients") { _, _ in JSONResponse.ok(["clients": .array(self.engine.settings.clients.map(Self.client))]) }
+        api.get("/clients") { _, _ in JSONResponse.ok(["clients": .array(self.engine.allClients.map(self.client))]) }
+        api.post("/clients") { request, context in
+            let body = try await request.decode(as: NewClientBody.self, context: context)
+            let (client, secret) = try await self.engine.adminCreateClient(try body.newClient(), caller: Self.caller(context))
+            guard case .object(var object) = self.client(client) else { return Response(status: .internalServerError) }
+            if let secret { object["client_secret"] = .string(secret) }  // shown once
+            return JSONResponse.make(.created, object)
+        }
+        api.delete("/clients/:id") { _, context in
+            try await self.engine.adminDeleteClient(try context.parameters.require("id"), caller: Self.caller(context))
+            return Response(status: .noContent)
+        }
+        api.post("/clients/:id/secret") { _, context in
+            let secret = try await self.engine.adminRotateClientSecret(try context.parameters.require("id"), caller: Self.caller(context))
+            return JSONResponse.ok(["client_secret": .string(secret)])
+        }
+    }
+
+    /// `POST /admin/v1/clients`: the keys of a `clients` entry in the configuration, `confidential` for `secret_file`.
+    struct NewClientBody: JSONObjectBody, Sendable {
+        var name: String?
+        var scopes: [String]?
+        var mfa: String?
+        var redirect_uris: [String]?
+        var post_logout_redirect_uris: [String]?
+        var confidential: Bool?
+        var first_party: Bool?
+
+        func newClient() throws -> NewClient {
+            guard let name, !name.isEmpty else { throw AdminAPIError.badRequest("name is required") }
+            var client = NewClient(name: name)
+            client.scopes = scopes ?? []
+            if let mfa {
+                guard let policy = MFAPolicy(rawValue: mfa) else { throw AdminAPIError.badRequest("mfa is off, optional or required") }
+                client.mfa = policy
+            }
+            client.redirectURIs = redirect_uris ?? []
+            client.postLogoutRedirectURIs = post_logout_redirect_uris ?? []
+            client.confidential = confidential ?? true
+            client.firstParty = first_party ?? true
+            return client
+        }
     }
 
     static func browserSession(_ session: BrowserSessionRecord) -> JSONValue {
@@ -36,8 +77,9 @@ extension AdminRoutes {
                  "ip": session.ip.map(JSONValue.string) ?? .null, "user_agent": session.userAgent.map(JSONValue.string) ?? .null])
     }
 
-    static func client(_ client: ClientApplication) -> JSONValue {
+    func client(_ client: ClientApplication) -> JSONValue {
         .object(["id": .string(client.id), "name": .string(client.name), "scopes": .array(client.scopes.map(JSONValue.string)),
+                 "source": .string(engine.isStoredClient(client.id) ? "admin" : "configuration"),
                  "mfa": .string(client.mfa.rawValue), "redirect_uris": .array(client.redirectURIs.map(JSONValue.string)),
                  "post_logout_redirect_uris": .array(client.postLogoutRedirectURIs.map(JSONValue.string)),
                  "confidential": .bool(client.isConfidential), "first_party": .bool(client.firstParty)])

@@ -52,6 +52,30 @@ extension InteractionPages {
                 return codePage(visit, target: "", action: "/ui/second-factor/enrol/code", resend: nil, error: text("wrong_code", visit))
             }
         }
+        post(router, "/ui/second-factor/authenticator") { visit, interaction in
+            let offer = try await engine.registrationBeginAuthenticator(continuationToken: interaction.flowToken, caller: visit.caller)
+            var visit = visit, interaction = interaction
+            interaction.flowToken = offer.continuationToken
+            visit.interaction = interaction
+            return render("authenticator", .ok, ["secret": offer.secret, "uri": offer.uri], visit)
+        }
+        post(router, "/ui/second-factor/authenticator/code") { visit, interaction in
+            do {
+                let (next, codes) = try await engine.registrationConfirmAuthenticator(continuationToken: interaction.flowToken,
+                                                                                     code: visit.field("code"), caller: visit.caller)
+                var visit = visit, interaction = interaction
+                interaction.flowToken = next
+                visit.interaction = interaction
+                return render("recovery", .ok, ["codes": codes], visit)
+            } catch let error as LatchkeyError where Self.explain(error) == "wrong_code" {
+                // The key was shown once; the app has it: only the code is asked again.
+                return render("authenticator", .badRequest, ["error": text("wrong_code", visit)], visit)
+            }
+        }
+        post(router, "/ui/second-factor/done") { visit, interaction in
+            try await finish(try await engine.signInWithContinuationToken(continuationToken: interaction.flowToken, username: nil, scope: nil,
+                                                                          caller: visit.caller), interaction, visit)
+        }
         post(router, "/ui/consent") { visit, interaction in
             guard let (session, _) = try await engine.browserSession(cookie: visit.sessionCookie) else {
                 return try await proceed(interaction, visit)  // signed out meanwhile: sign in again
@@ -74,11 +98,11 @@ extension InteractionPages {
     }
 
     func enrolPage(_ methods: [AuthMethod], _ visit: PageVisit, error: String? = nil) -> Response {
-        var context: [String: Any] = ["methods": methods.map { method -> [String: String] in
+        var context: [String: Any] = ["methods": methods.filter { $0.channel != "totp" }.map { method -> [String: String] in
             method.channel == "email"
                 ? ["id": "email", "label": text("email", visit), "inputType": "email", "value": ""]
                 : ["id": "sms", "label": text("phone_number", visit), "inputType": "tel", "value": ""]
-        }]
+        }, "authenticator": methods.contains { $0.channel == "totp" }]
         if let error { context["error"] = error }
         return render("enrol", error == nil ? .ok : .badRequest, context, visit)
     }

@@ -33,6 +33,9 @@ struct PathDialectErrors: ErrorRenderer {
             return response
         case let error as UnsupportedMediaType:
             return dialect.response(status: .unsupportedMediaType, message: error.message, pages: pages)
+        case is MalformedRequest:
+            // A form with an undecodable escape or a field sent twice (the hosted pages have no dialect middleware).
+            return dialect.response(status: .badRequest, message: "The form could not be read. Go back and try again.", pages: pages)
         case is HTTPParserError:
             // Bad chunk sizes, unknown transfer codings, a body cut short: the client's mistake.
             return dialect.response(status: .badRequest, message: "The request body is not valid HTTP/1.1 framing.", pages: pages)

@@ -64,18 +64,7 @@ enum ClientList: ConfigSection {
     /// Absolute URIs without a fragment: `https`, `http` only to this machine (loopback), or an app's own scheme.
     static func redirectURIs(_ uris: [String]?, key: String) throws -> [String] {
         try (uris ?? []).map { uri in
-            guard let parts = URLComponents(string: uri), let scheme = parts.scheme?.lowercased(), parts.fragment == nil else {
-                throw ConfigError(key: key, message: "\(uri) is not an absolute URI without a fragment")
-            }
-            if scheme == "http" {
-                guard let host = parts.host, ["127.0.0.1", "[::1]", "::1", "localhost"].contains(host) else {
-                    throw ConfigError(key: key, message: "\(uri) must use https (plain http only to 127.0.0.1, [::1] or localhost)")
-                }
-            } else if scheme == "https" {
-                guard parts.host?.isEmpty == false else { throw ConfigError(key: key, message: "\(uri) has no host") }
-            } else if ["javascript", "data", "file", "vbscript"].contains(scheme) {
-                throw ConfigError(key: key, message: "\(uri) uses a scheme that cannot be a redirect")
-            }
+            if let problem = ClientApplication.redirectURIProblem(uri) { throw ConfigError(key: key, message: problem) }
             return uri
         }
     }
