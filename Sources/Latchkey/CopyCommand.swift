@@ -43,7 +43,8 @@ struct CopyCommand: AsyncParsableCommand {
         await store.shutdown()
         print("copied \(snapshot.users.count) users, \(snapshot.identities.count) identities, \(snapshot.apiKeys.count) API keys, "
               + "\(snapshot.secondFactors.count) second factors, \(snapshot.sessions.count) sessions, \(snapshot.linkTokens.count) link tokens, "
-              + "\(snapshot.signingKeys.count) signing keys, \(snapshot.outbox.count) mails and \(snapshot.audit.count) audit events "
+              + "\(snapshot.signingKeys.count) signing keys, \(snapshot.clients.count) clients, \(snapshot.consents.count) consents, "
+              + "\(snapshot.browserSessions.count) browser sessions, \(snapshot.outbox.count) mails and \(snapshot.audit.count) audit events "
               + "from \(source.storeDescription) to \(target.safeDescription)")
     }
 
@@ -76,5 +77,9 @@ struct CopyCommand: AsyncParsableCommand {
         for session in snapshot.sessions { try await tx.sessions.insert(session); progress.advance() }
         for mail in snapshot.outbox { try await tx.outbox.enqueue(mail); progress.advance() }
         for event in snapshot.audit { try await tx.audit.append(event); progress.advance() }
+        for client in snapshot.clients { _ = try await tx.clients.insertClient(client); progress.advance() }
+        for consent in snapshot.consents { try await tx.openID.saveConsent(consent); progress.advance() }
+        for session in snapshot.browserSessions { try await tx.openID.insert(session); progress.advance() }
+        for code in snapshot.authorizationCodes { try await tx.openID.insert(code); progress.advance() }
     }
 }

@@ -64,7 +64,8 @@ public final class PostgresStore: Store {
     public func isEmpty() async throws -> Bool {
         try await directRepositories.rows("""
             SELECT NOT (EXISTS (SELECT 1 FROM users) OR EXISTS (SELECT 1 FROM sessions) OR EXISTS (SELECT 1 FROM signing_keys)
-                OR EXISTS (SELECT 1 FROM server_values) OR EXISTS (SELECT 1 FROM outbox) OR EXISTS (SELECT 1 FROM flows)) AS empty
+                OR EXISTS (SELECT 1 FROM server_values) OR EXISTS (SELECT 1 FROM outbox) OR EXISTS (SELECT 1 FROM flows)
+                OR EXISTS (SELECT 1 FROM clients)) AS empty
             """).first?.columns.value("empty", as: Bool.self) ?? false
     }
 

@@ -17,10 +17,17 @@ public struct StoreSnapshot: Sendable {
     public var sessions: [SessionRecord]
     public var outbox: [OutboxRecord]
     public var audit: [AuditEvent]
+    /// The OpenID provider's: stored clients, consents, browser sessions and the codes they issued (sign-out revokes
+    /// what those codes gave).
+    public var clients: [ClientRecord]
+    public var consents: [ConsentRecord]
+    public var browserSessions: [BrowserSessionRecord]
+    public var authorizationCodes: [AuthorizationCodeRecord]
 
     public var rowCount: Int {
         serverValues.count + signingKeys.count + users.count + identities.count + apiKeys.count + secondFactors.count + flows.count
-            + codes.count + linkTokens.count + sessions.count + outbox.count + audit.count
+            + codes.count + linkTokens.count + sessions.count + outbox.count + audit.count + clients.count + consents.count
+            + browserSessions.count + authorizationCodes.count
     }
 }
 
@@ -41,7 +48,11 @@ extension SQLiteStore {
                 // Parents before children, so a token's lineage reads the same afterwards.
                 sessions: try SessionRecord.order(Column("created_at"), Column("id")).fetchAll(db),
                 outbox: try OutboxRecord.order(Column("id")).fetchAll(db),
-                audit: try AuditEvent.order(Column("id")).fetchAll(db))
+                audit: try AuditEvent.order(Column("id")).fetchAll(db),
+                clients: try ClientRecord.order(Column("created_at"), Column("id")).fetchAll(db),
+                consents: try ConsentRecord.fetchAll(db),
+                browserSessions: try BrowserSessionRecord.fetchAll(db),
+                authorizationCodes: try AuthorizationCodeRecord.fetchAll(db))
         }
     }
 }

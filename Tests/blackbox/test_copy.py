@@ -36,6 +36,11 @@ def test_copy_moves_everything_and_refuses_a_non_empty_target(relay):  # noqa: F
     anonymous = ok(ParseClient(old).call("POST", "/users", ANONYMOUS), 201)
     keys = old.get("/discovery/v2.0/keys").json()
     old.stop()
+    # A client made at run time (stored, not in the configuration) moves with the rest.
+    made = subprocess.run([BINARY, "clients", "create", "--name", "Moving app", "--redirect-uri", "https://app.example/cb"],
+                          env=old.env, cwd=old.dir, capture_output=True, text=True, timeout=60)
+    assert made.returncode == 0, made.stderr
+    client_id = re.search(r"client_id (\S+)", made.stdout).group(1)
     # A mail queued but not yet sent when the old server stopped: a reset request on a server whose relay is down.
     offline = Server(env={**PARSE_ENV, **smtp_env(free_port(), relay.cert)})
     offline.env["LATCHKEY_DATABASE_PATH"] = old.db_path
@@ -46,13 +51,15 @@ def test_copy_moves_everything_and_refuses_a_non_empty_target(relay):  # noqa: F
     target = fresh_database()
     done = copy(old, target)
     assert done.returncode == 0, done.stderr
-    assert "copied 3 users, 1 identities, 0 API keys, 11 second factors" in done.stdout
+    assert "copied 3 users, 1 identities, 0 API keys, 11 second factors" in done.stdout and "1 clients" in done.stdout
     assert re.search(r"latchkey: copy: rows: (\d+)/\1 \(\d+/s\)", done.stderr), done.stderr
     assert psql(target, "SELECT count(*) FROM outbox WHERE status = 'pending'") == "1"
 
     new = Server(env={**PARSE_ENV, **smtp_env(relay.port, relay.cert)}, postgres_url=target).start()
     try:
         assert new.get("/discovery/v2.0/keys").json() == keys
+        listed = subprocess.run([BINARY, "clients"], env=new.env, cwd=new.dir, capture_output=True, text=True, timeout=60)
+        assert client_id in listed.stdout and "Moving app" in listed.stdout, listed.stdout + listed.stderr
         strict.tokens(password_sign_in(new, who, PASSWORD))
         strict.tokens(new.post("/oauth2/v2.0/token", {"grant_type": "refresh_token", "refresh_token": tokens["refresh_token"]}))
         # The authenticator and the anonymous identity came along.

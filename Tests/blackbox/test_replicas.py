@@ -1,6 +1,7 @@
 """Two replicas of the real binary on one PostgreSQL database (issue I): every rule that holds on one SQLite file
 holds across them. Mail goes through one real SMTP relay, so what either replica sends is seen in one place."""
 import email
+import json
 import os
 import re
 import signal
@@ -324,6 +325,39 @@ def test_an_authenticator_code_signs_in_once_across_both_replicas(relay):
         for s in (a, b):
             locked = requests.post(s.base + "/parse/login", json=wrong, headers={"X-Parse-Application-Id": "myAppId"}, timeout=10)
             assert locked.status_code == 404 and "locked" in locked.json()["error"], locked.text
+    finally:
+        for s in (a, b):
+            s.cleanup()
+
+
+def test_a_browser_sign_in_moves_between_replicas_and_its_code_is_redeemed_once(relay, tmp_path):
+    """Behind a load balancer each request of the hosted pages may land on another replica: the visit is sealed in
+    the page, codes and browser sessions are in PostgreSQL. A code is redeemed once though both replicas are asked."""
+    from openid_support import Pages, SECRET, WEB
+    from test_openid import authorize_url, exchange, query
+    secret_file = tmp_path / "client.secret"
+    secret_file.write_text(SECRET)
+    port = free_port()
+    clients = json.dumps([{"id": WEB, "name": "Web app", "redirect_uris": ["http://127.0.0.1/callback"], "secret_file": str(secret_file)}])
+    a, b = start_pair(relay, fresh_database(), LATCHKEY_CLIENTS=clients, LATCHKEY_SERVER_PUBLIC_URL=f"http://127.0.0.1:{port}")
+    try:
+        who = address("oidc")
+        pages = Pages(a)
+        url, verifier = authorize_url(a)
+        first = pages.get(url)
+        page = pages.get("/ui/sign-up", params={"interaction": pages.form(first, "/ui/sign-in")["interaction"]})
+        page = pages.submit(page, "/ui/sign-up", email=who, password=PASSWORD)
+        pages.server = b  # the code page's form is posted to the other replica
+        back = pages.submit(page, "/ui/sign-up/code", code=next_code(relay, who, 0))
+        assert back.status_code == 303, back.text
+        code = query(back)["code"]
+        with ThreadPoolExecutor(2) as pool:
+            answers = list(pool.map(lambda s: exchange(s, code, verifier), (a, b)))
+        assert sorted(r.status_code for r in answers) == [200, 400], [r.text for r in answers]
+        # The browser session is found by either replica.
+        url, verifier = authorize_url(a, prompt="none")
+        again = pages.get(url.replace(a.base, b.base))
+        assert "code" in query(again) and exchange(a, query(again)["code"], verifier).status_code == 200
     finally:
         for s in (a, b):
             s.cleanup()

@@ -31,8 +31,11 @@ extension LatchkeyEngine {
         let visit = UpstreamVisit(provider: provider, state: SecureRandom.token(), nonce: SecureRandom.token(), verifier: SecureRandom.token(byteCount: 48),
                                   interaction: interaction, expiresAt: time.now() + Double(settings.openID.interactionTTLSeconds))
         let challenge = Base64URL.encode(Digest.sha256(Array(visit.verifier.utf8)))
+        // Apple names its scopes `name email` and answers a request for them only by form post.
+        let apple = provider == "apple"
         let redirect = Self.redirect(endpoint, ["response_type": "code", "client_id": exchange.clientId, "redirect_uri": upstreamCallback,
-                                                "scope": "openid email profile", "state": visit.state, "nonce": visit.nonce,
+                                                "scope": apple ? "openid name email" : "openid email profile",
+                                                "response_mode": apple ? "form_post" : nil, "state": visit.state, "nonce": visit.nonce,
                                                 "code_challenge": challenge, "code_challenge_method": "S256"])
         let data = (try? JSONEncoder().encode(visit)) ?? Data()
         return (redirect, Base64URL.encode(interactionBox.seal([UInt8](data))))
