@@ -3,24 +3,17 @@ import json
 import os
 
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
+from browser_support import chromium
 from harness import Server
 from test_app_services import APPS, NEW_PW, PW, call, link_pair, login, no_body, provider
 
 
 @pytest.fixture(scope="module")
 def browser():
-    options = Options()
-    options.binary_location = "/usr/bin/chromium"
-    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-    driver.set_page_load_timeout(20)
+    driver = chromium()
     yield driver
     driver.quit()
 

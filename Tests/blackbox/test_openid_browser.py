@@ -10,27 +10,19 @@ import uuid
 import pyotp
 
 import pytest
-from selenium import webdriver
 from selenium.common.exceptions import WebDriverException
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
+from browser_support import chromium
 from harness import Server, free_port
 from openid_support import PASSWORD, SECRET, WEB, WebApp, oidc, provider_config, signed_in_session  # noqa: F401
 
 
 @pytest.fixture(scope="module")
 def browser():
-    options = Options()
-    options.binary_location = "/usr/bin/chromium"
-    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"):
-        options.add_argument(flag)
-    options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-    driver.set_page_load_timeout(20)
+    driver = chromium(javascript=False)
     yield driver
     driver.quit()
 
@@ -60,6 +52,19 @@ def wait_heading(browser, text):
     # A page replaced while it is read (a chain of redirects) leaves stale or detached elements: read again.
     WebDriverWait(browser, 10, ignored_exceptions=(WebDriverException,)).until(
         lambda b: text in heading(b))
+
+
+def sign_up(browser, server, app, email):
+    """From the app's "Sign in" through the sign-up page and the mailed code, back in the app."""
+    browser.get(app.base + "/login")
+    wait_heading(browser, "Sign in")
+    click(browser, "Create an account")
+    wait_heading(browser, "Create your account")
+    fill(browser, email=email, password=PASSWORD)
+    click(browser, "Create account")
+    wait_heading(browser, "Enter your code")
+    fill(browser, code=server.wait_for_code(email))
+    click(browser, "Continue")
 
 
 def test_sign_up_sign_on_to_a_second_app_and_sign_out_of_both(browser, oidc, shot):
@@ -105,14 +110,7 @@ def test_a_second_factor_is_enrolled_then_asked_for(browser, oidc, shot):
     browser.delete_all_cookies()
     email = f"mfa-{uuid.uuid4().hex[:8]}@example.com"
     # An account made in the first app (no second factor asked there)...
-    browser.get(first.base + "/login")
-    click(browser, "Create an account")
-    wait_heading(browser, "Create your account")
-    fill(browser, email=email, password=PASSWORD)
-    click(browser, "Create account")
-    wait_heading(browser, "Enter your code")
-    fill(browser, code=server.wait_for_code(email))
-    click(browser, "Continue")
+    sign_up(browser, server, first, email)
     wait_heading(browser, "Signed in as " + email)
     assert signed_in_session(first, email)["claims"]["amr"] == ["otp"]
     # ...signs into the bank app, which requires one: the session is not enough, enrolment comes first.
@@ -152,14 +150,7 @@ def test_an_authenticator_app_is_enrolled_in_the_browser_then_asked_for(browser,
     server, (first, _, strict) = oidc
     browser.delete_all_cookies()
     email = f"totp-{uuid.uuid4().hex[:8]}@example.com"
-    browser.get(strict.base + "/login")
-    click(browser, "Create an account")
-    wait_heading(browser, "Create your account")
-    fill(browser, email=email, password=PASSWORD)
-    click(browser, "Create account")
-    wait_heading(browser, "Enter your code")
-    fill(browser, code=server.wait_for_code(email))
-    click(browser, "Continue")
+    sign_up(browser, server, strict, email)
     wait_heading(browser, "Add a second step")
     click(browser, "Use an authenticator app instead")
     wait_heading(browser, "Set up your authenticator app")
@@ -197,14 +188,7 @@ def test_a_forgotten_password_is_reset_by_code(browser, oidc, shot):
     server, (first, _, _) = oidc
     browser.delete_all_cookies()
     email = f"reset-{uuid.uuid4().hex[:8]}@example.com"
-    browser.get(first.base + "/login")
-    click(browser, "Create an account")
-    wait_heading(browser, "Create your account")
-    fill(browser, email=email, password=PASSWORD)
-    click(browser, "Create account")
-    wait_heading(browser, "Enter your code")
-    fill(browser, code=server.wait_for_code(email))
-    click(browser, "Continue")
+    sign_up(browser, server, first, email)
     wait_heading(browser, "Signed in as " + email)
     browser.get(first.base + "/logout")
     browser.get(first.base + "/login")
