@@ -191,6 +191,9 @@ def test_client_authentication_failures_are_401_invalid_client(oidc):
     assert garbled.status_code == 401
     public = requests.post(server.base + "/oidc/introspect", data={"token": "x", "client_id": PUBLIC}, timeout=10)
     assert public.status_code == 400 and public.json()["error"] == "unauthorized_client"
+    for form in ({"token": "x"}, {"token": "x", "client_id": "nobody"}):
+        anonymous = requests.post(server.base + "/oidc/introspect", data=form, timeout=10)
+        assert anonymous.status_code == 401 and anonymous.json()["error"] == "invalid_client"
 
 
 def test_another_clients_tokens_are_inactive_and_not_revoked(oidc):

@@ -42,9 +42,16 @@ struct OpenIDRoutes: Sendable {
 
     private func authenticated(_ request: Request, _ context: LatchkeyRequestContext) async throws -> (PageForm, ClientApplication) {
         let form = try await request.decodeForm(as: PageForm.self, context: context)
-        let client = try ClientCredentials.authenticate(request, clientId: form.fields["client_id"], clientSecret: form.fields["client_secret"],
-                                                        engine: engine)
-        return (form, client)
+        do {
+            let client = try ClientCredentials.authenticate(request, clientId: form.fields["client_id"], clientSecret: form.fields["client_secret"],
+                                                            engine: engine)
+            return (form, client)
+        } catch LatchkeyError.missing(.clientId) {
+            // RFC 7662 and 7009 speak OAuth, not the native API: a missing or unknown client is invalid_client (401).
+            throw LatchkeyError.openID(.invalidClient("Client authentication is missing."))
+        } catch LatchkeyError.unknownClient {
+            throw LatchkeyError.openID(.invalidClient("The client is not registered."))
+        }
     }
 
     func discoveryDocument(tenant: String?) -> [String: JSONValue] {
