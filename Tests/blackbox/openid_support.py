@@ -44,14 +44,15 @@ mfa:
 
 @pytest.fixture(scope="module")
 def oidc():
-    """The provider, and two example web apps (WEB and OTHER_WEB) signing in through it."""
+    """The provider, and the example web app once per client: WEB, OTHER_WEB, STRICT (second factor required) and THIRD
+    (third-party: consent)."""
     folder = tempfile.mkdtemp(prefix="latchkey-oidc-")
     secret_file = os.path.join(folder, "client.secret")
     with open(secret_file, "w") as f:
         f.write(SECRET + "\n")
-    ports = [free_port(), free_port(), free_port()]
+    ports = [free_port(), free_port(), free_port(), free_port()]
     server = Server(config_text=provider_config(secret_file, ports), env={"LATCHKEY_OPENID_CODE_SECONDS": "2"}).start()
-    apps = [WebApp(server.base, client, SECRET, port) for client, port in zip((WEB, OTHER_WEB, STRICT), ports)]
+    apps = [WebApp(server.base, client, SECRET, port) for client, port in zip((WEB, OTHER_WEB, STRICT, THIRD), ports)]
     for app in apps:
         threading.Thread(target=app.server.serve_forever, daemon=True).start()
     yield server, apps

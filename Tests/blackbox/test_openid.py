@@ -356,3 +356,27 @@ def test_the_operator_makes_clients_and_sees_and_ends_sessions_and_consents(tmp_
         assert audit and client in audit[-1]["detail"]
     finally:
         server.cleanup()
+
+
+def test_sign_up_at_the_pages_asks_for_the_schemas_attributes(tmp_path):
+    secret_file = tmp_path / "client.secret"
+    secret_file.write_text(SECRET)
+    server = Server(config_text=provider_config(secret_file, [4999], extra="""
+attributes:
+  - { name: displayName, type: string, required: false }
+  - { name: postalCode, type: string, required: true, regex: "^[1-9][0-9]*$" }
+  - { name: newsletter, type: boolean, required: true }
+""")).start()
+    try:
+        pages, email = Pages(server), f"attrs-{uuid.uuid4().hex[:8]}@example.com"
+        first = pages.get(authorize_url(server)[0])
+        page = pages.get("/ui/sign-up", params={"interaction": pages.form(first, "/ui/sign-in")["interaction"]})
+        assert 'name="attr.postalCode" type="text"' in page.text and 'name="attr.newsletter" type="checkbox"' in page.text
+        refused = pages.submit(page, "/ui/sign-up", email=email, password=PASSWORD, **{"attr.postalCode": "0abc"})
+        assert refused.status_code == 400 and "postalCode" in refused.text and "Create your account" in refused.text
+        before = len(server.mails(email))
+        page = pages.submit(refused, "/ui/sign-up", email=email, password=PASSWORD, **{"attr.postalCode": "90210"})
+        back = pages.submit(page, "/ui/sign-up/code", code=server.wait_for_code(email, before))
+        assert back.status_code == 303 and "code" in query(back)
+    finally:
+        server.cleanup()

@@ -68,7 +68,7 @@ def sign_up(browser, server, app, email):
 
 
 def test_sign_up_sign_on_to_a_second_app_and_sign_out_of_both(browser, oidc, shot):
-    server, (first, second, _) = oidc
+    server, (first, second, *_) = oidc
     browser.delete_all_cookies()
     email = f"web-{uuid.uuid4().hex[:8]}@example.com"
     browser.get(first.base + "/login")
@@ -106,7 +106,7 @@ def test_sign_up_sign_on_to_a_second_app_and_sign_out_of_both(browser, oidc, sho
 
 
 def test_a_second_factor_is_enrolled_then_asked_for(browser, oidc, shot):
-    server, (first, _, strict) = oidc
+    server, (first, _, strict, _) = oidc
     browser.delete_all_cookies()
     email = f"mfa-{uuid.uuid4().hex[:8]}@example.com"
     # An account made in the first app (no second factor asked there)...
@@ -147,7 +147,7 @@ def test_a_second_factor_is_enrolled_then_asked_for(browser, oidc, shot):
 
 
 def test_an_authenticator_app_is_enrolled_in_the_browser_then_asked_for(browser, oidc, shot):
-    server, (first, _, strict) = oidc
+    server, (first, _, strict, _) = oidc
     browser.delete_all_cookies()
     email = f"totp-{uuid.uuid4().hex[:8]}@example.com"
     sign_up(browser, server, strict, email)
@@ -185,7 +185,7 @@ def test_an_authenticator_app_is_enrolled_in_the_browser_then_asked_for(browser,
 
 
 def test_a_forgotten_password_is_reset_by_code(browser, oidc, shot):
-    server, (first, _, _) = oidc
+    server, (first, *_) = oidc
     browser.delete_all_cookies()
     email = f"reset-{uuid.uuid4().hex[:8]}@example.com"
     sign_up(browser, server, first, email)
@@ -209,8 +209,43 @@ def test_a_forgotten_password_is_reset_by_code(browser, oidc, shot):
     wait_heading(browser, "Signed in as " + email)
 
 
+def test_consent_the_sign_out_question_errors_and_german_in_the_browser(browser, oidc, shot):
+    server, (first, _, _, partner) = oidc
+    browser.delete_all_cookies()
+    email = f"consent-{uuid.uuid4().hex[:8]}@example.com"
+    sign_up(browser, server, first, email)
+    wait_heading(browser, "Signed in as " + email)
+    # A third-party app asks first; a refusal goes back to it as access_denied.
+    browser.get(partner.base + "/login")
+    wait_heading(browser, "Allow access?")
+    assert "Partner tool" in browser.page_source and email in browser.page_source
+    shot("consent")
+    click(browser, "Deny")
+    wait_heading(browser, "Signed out")
+    assert "access_denied" in browser.page_source
+    browser.get(partner.base + "/login")
+    wait_heading(browser, "Allow access?")
+    click(browser, "Allow")
+    wait_heading(browser, "Signed in as " + email)
+    browser.get(partner.base + "/login")  # remembered: no question the second time
+    wait_heading(browser, "Signed in as " + email)
+    # Signing out without an ID token asks first.
+    browser.get(server.base + "/oauth2/v2.0/logout")
+    wait_heading(browser, "Sign out")
+    shot("sign-out-question")
+    click(browser, "Sign out")
+    wait_heading(browser, "Signed out")
+    # An error page, and the pages in German.
+    browser.get(server.base + "/oauth2/v2.0/authorize?client_id=unknown&response_type=code")
+    wait_heading(browser, "Sign-in cannot continue")
+    shot("error")
+    browser.get(partner.login_url({}, ui_locales="de"))
+    wait_heading(browser, "Anmelden")
+    shot("sign-in-de")
+
+
 def test_the_pages_work_by_keyboard_with_labels_and_readable_contrast(browser, oidc, shot):
-    server, (first, _, _) = oidc
+    server, (first, *_) = oidc
     browser.delete_all_cookies()
     browser.get(first.base + "/login")
     for page in ("sign-in", "sign-up", "reset"):

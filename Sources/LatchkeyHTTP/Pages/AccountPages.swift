@@ -16,7 +16,10 @@ extension InteractionPages {
             let email = visit.field("email")
             var attributes: [String: JSONValue] = [:]
             for attribute in engine.settings.attributes {
-                guard let value = visit.field("attr.\(attribute.name)") else { continue }
+                guard let value = visit.field("attr.\(attribute.name)") else {
+                    if attribute.kind == .boolean { attributes[attribute.name] = .bool(false) }  // an unticked box sends nothing
+                    continue
+                }
                 switch attribute.kind {
                 case .string: attributes[attribute.name] = .string(value)
                 case .boolean: attributes[attribute.name] = .bool(["true", "on", "yes", "1"].contains(value.lowercased()))
@@ -84,7 +87,14 @@ extension InteractionPages {
     func signUpPage(_ visit: PageVisit, email: String? = nil, error: String? = nil) -> Response {
         var context: [String: Any] = [
             "email": email ?? visit.interaction?.request.loginHint ?? "", "minLength": engine.settings.passwords.minLength,
-            "attributes": engine.settings.attributes.map { ["name": $0.name, "required": $0.required] as [String: Any] },
+            "attributes": engine.settings.attributes.map { attribute -> [String: Any] in
+                let type = switch attribute.kind {
+                case .string: "text"
+                case .number: "number"
+                case .boolean: "checkbox"
+                }
+                return ["name": attribute.name, "required": attribute.required && attribute.kind != .boolean, "inputType": type]
+            },
         ]
         if let error { context["error"] = error }
         return render("sign_up", error == nil ? .ok : .badRequest, context, visit)
