@@ -13,12 +13,7 @@ struct ExportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let engine = try await Runtime.engine(options)
-        // O_EXCL: never write hashes over (or through a link to) a file that is already there.
-        let descriptor = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw StartupError(key: "FILE", message: "cannot create \(file): \(String(cString: strerror(errno)))", exitCode: .cannotCreate)
-        }
-        let output = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        let output = try PrivateFile.create(file, key: "FILE")
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var cursor: UserCursor?

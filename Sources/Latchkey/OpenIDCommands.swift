@@ -10,7 +10,9 @@ extension UsersCommand {
                                                         abstract: "The user's sessions at the hosted sign-in pages, and the consents they gave.")
         @OptionGroup var target: UserArgument
         func run() async throws {
-            let (_, sessions, consents) = try await target.run { engine, user in try await engine.adminBrowserSessions(user) }
+            let (sessions, consents) = try await target.run { engine, user in
+                (try await engine.adminBrowserSessions(user), try await engine.adminConsents(user))
+            }
             print(["session", "signed in", "how", "expires", "ip"].joined(separator: "\t"))
             for session in sessions {
                 print([session.id, session.authTime.ISO8601Format(), session.amr, session.expiresAt.ISO8601Format(), session.ip ?? "-"]
@@ -47,8 +49,8 @@ extension UsersCommand {
 }
 
 /// `latchkey clients list | create | delete | rotate-secret`: the configuration file's clients and those made here or
-/// through the admin API (stored; every replica sees a change within ten seconds). Secrets are printed once, at
-/// creation and rotation, and never kept in clear.
+/// through the admin API (stored; every replica sees a change within ten seconds). A new secret goes to a new file of
+/// mode 0600 (never to the terminal or a log), ready for the app's `secret_file`; the store keeps only its SHA-256.
 struct ClientsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "clients", abstract: "List, create and delete clients; rotate a client's secret.",
                                                     subcommands: [List.self, Create.self, Delete.self, RotateSecret.self],
@@ -69,7 +71,7 @@ struct ClientsCommand: AsyncParsableCommand {
     }
 
     struct Create: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Make a client; a confidential one's secret is printed once.")
+        static let configuration = CommandConfiguration(abstract: "Make a client; a confidential one's secret is written to --secret-file.")
         @OptionGroup var options: ConfigOption
         @Option(help: "Shown on the sign-in page.") var name: String
         @Option(name: .customLong("redirect-uri"), help: "Where sign-in may return (repeat for several).") var redirectURIs: [String] = []
@@ -78,15 +80,22 @@ struct ClientsCommand: AsyncParsableCommand {
         @Option(help: "Second factors: off, optional or required.") var mfa = "off"
         @Flag(name: .customLong("public"), help: "No secret (a native app or a single-page app): PKCE is required.") var isPublic = false
         @Flag(name: .customLong("third-party"), help: "Users are asked for consent.") var thirdParty = false
+        @Option(name: .customLong("secret-file"), help: "A new file (0600) to write a confidential client's secret to.") var secretFile: String?
         func run() async throws {
             guard let policy = MFAPolicy(rawValue: mfa) else { throw ValidationError("--mfa is off, optional or required") }
+            guard isPublic || secretFile != nil else { throw ValidationError("a confidential client needs --secret-file (or --public)") }
             var new = NewClient(name: name)
             new.redirectURIs = redirectURIs; new.postLogoutRedirectURIs = postLogoutRedirectURIs; new.scopes = scopes
             new.mfa = policy; new.confidential = !isPublic; new.firstParty = !thirdParty
+            // The file first: a client whose secret had nowhere to go would be of no use.
+            let output = try secretFile.map { try PrivateFile.create($0, key: "--secret-file") }
             let engine = try await Runtime.engine(options)
             let (client, secret) = try await UserOutput.run { try await engine.adminCreateClient(new, caller: UsersCommand.caller) }
             print("client_id \(client.id)")
-            if let secret { print("client_secret \(secret)   (shown once: keep it in the app's secret store)") }
+            if let secret, let output, let secretFile {
+                output.write(Data((secret + "\n").utf8))
+                print("secret written to \(secretFile) (mode 0600)")
+            }
         }
     }
 
@@ -106,10 +115,13 @@ struct ClientsCommand: AsyncParsableCommand {
                                                         abstract: "A new secret for a confidential client; the old one stops working.")
         @OptionGroup var options: ConfigOption
         @Argument(help: "The client id.") var id: String
+        @Option(name: .customLong("secret-file"), help: "A new file (0600) to write the new secret to.") var secretFile: String
         func run() async throws {
+            let output = try PrivateFile.create(secretFile, key: "--secret-file")
             let engine = try await Runtime.engine(options)
             let secret = try await UserOutput.run { try await engine.adminRotateClientSecret(id, caller: UsersCommand.caller) }
-            print("client_secret \(secret)   (shown once)")
+            output.write(Data((secret + "\n").utf8))
+            print("the new secret of \(id) is in \(secretFile)")
         }
     }
 }

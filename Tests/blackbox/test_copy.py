@@ -37,9 +37,12 @@ def test_copy_moves_everything_and_refuses_a_non_empty_target(relay):  # noqa: F
     keys = old.get("/discovery/v2.0/keys").json()
     old.stop()
     # A client made at run time (stored, not in the configuration) moves with the rest.
-    made = subprocess.run([BINARY, "clients", "create", "--name", "Moving app", "--redirect-uri", "https://app.example/cb"],
-                          env=old.env, cwd=old.dir, capture_output=True, text=True, timeout=60)
+    made = subprocess.run([BINARY, "clients", "create", "--name", "Moving app", "--redirect-uri", "https://app.example/cb",
+                           "--secret-file", "moving.secret"], env=old.env, cwd=old.dir, capture_output=True, text=True, timeout=60)
     assert made.returncode == 0, made.stderr
+    # The secret went to a new owner-only file, not to the terminal.
+    secret_path = os.path.join(old.dir, "moving.secret")
+    assert os.stat(secret_path).st_mode & 0o777 == 0o600 and open(secret_path).read().strip() not in made.stdout
     client_id = re.search(r"client_id (\S+)", made.stdout).group(1)
     # A mail queued but not yet sent when the old server stopped: a reset request on a server whose relay is down.
     offline = Server(env={**PARSE_ENV, **smtp_env(free_port(), relay.cert)})

@@ -67,6 +67,15 @@ def sign_up(browser, server, app, email):
     click(browser, "Continue")
 
 
+def sign_in_again(browser, app, email):
+    """Signs out of the app (and Latchkey), then in again with the password."""
+    browser.get(app.base + "/logout")
+    wait_heading(browser, "Signed out")
+    browser.get(app.base + "/login")
+    fill(browser, email=email, password=PASSWORD)
+    click(browser, "Sign in")
+
+
 def test_sign_up_sign_on_to_a_second_app_and_sign_out_of_both(browser, oidc, shot):
     server, (first, second, *_) = oidc
     browser.delete_all_cookies()
@@ -131,11 +140,7 @@ def test_a_second_factor_is_enrolled_then_asked_for(browser, oidc, shot):
     assert claims["amr"] == ["pwd", "otp", "mfa"] and claims["acr"] == "2"
 
     # Next time the factor is asked for.
-    browser.get(strict.base + "/logout")
-    wait_heading(browser, "Signed out")
-    browser.get(strict.base + "/login")
-    fill(browser, email=email, password=PASSWORD)
-    click(browser, "Sign in")
+    sign_in_again(browser, strict, email)
     wait_heading(browser, "Confirm it is you")
     shot("second-factor")
     before = len(server.mails(email))
@@ -170,11 +175,7 @@ def test_an_authenticator_app_is_enrolled_in_the_browser_then_asked_for(browser,
     wait_heading(browser, "Signed in as " + email)
     assert signed_in_session(strict, email)["claims"]["amr"] == ["otp", "mfa"]
     # Next time the authenticator is asked for (the code of the next time step: the enrolling one is spent).
-    browser.get(strict.base + "/logout")
-    wait_heading(browser, "Signed out")
-    browser.get(strict.base + "/login")
-    fill(browser, email=email, password=PASSWORD)
-    click(browser, "Sign in")
+    sign_in_again(browser, strict, email)
     wait_heading(browser, "Confirm it is you")
     click(browser, "Authenticator app")
     wait_heading(browser, "Enter your code")

@@ -34,11 +34,8 @@ extension LatchkeyEngine {
         let request = interaction.request
         if request.prompt.contains("login") { return false }
         if let maxAge = request.maxAge, time.now().timeIntervalSince(session.authTime) > Double(maxAge) { return false }
-        if client.mfa != .off, !session.amr.split(separator: " ").contains("mfa") {
-            if client.mfa == .required { return false }
-            if !(try await challengeableFactors(userId: session.userId, in: reader)).isEmpty { return false }
-        }
-        return true
+        if session.amr.split(separator: " ").contains("mfa") { return true }
+        return !(try await secondFactorDue(for: client, userId: session.userId))
     }
 
     func needsConsent(_ request: AuthorizationRequest, client: ClientApplication, userId: String) async throws -> Bool {

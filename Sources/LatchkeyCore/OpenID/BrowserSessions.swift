@@ -46,16 +46,19 @@ extension LatchkeyEngine {
         try await tx.openID.revokeBrowserSessions(userId: userId, at: now)
     }
 
-    /// The operator's view of a user's browser sessions (live ones, newest first) and consents.
-    public func adminBrowserSessions(_ key: String) async throws -> (UserRecord, [BrowserSessionRecord], [ConsentRecord]) {
-        let user = try await adminFindUser(key)
-        return (user, try await reader.openID.browserSessions(userId: user.id, now: time.now()), try await reader.openID.consents(userId: user.id))
+    /// The operator's view of a user's live browser sessions, newest first.
+    public func adminBrowserSessions(_ key: String) async throws -> [BrowserSessionRecord] {
+        try await reader.openID.browserSessions(userId: try await adminFindUser(key).id, now: time.now())
+    }
+
+    /// The consents a user gave third-party clients.
+    public func adminConsents(_ key: String) async throws -> [ConsentRecord] {
+        try await reader.openID.consents(userId: try await adminFindUser(key).id)
     }
 
     /// Ends one live browser session of the user, and the refresh tokens it gave.
     public func adminEndBrowserSession(_ key: String, sessionId: String, caller: CallerInfo) async throws {
-        let (_, sessions, _) = try await adminBrowserSessions(key)
-        guard let session = sessions.first(where: { $0.id == sessionId }) else { throw AdminError.browserSessionNotFound }
+        guard let session = try await adminBrowserSessions(key).first(where: { $0.id == sessionId }) else { throw AdminError.browserSessionNotFound }
         try await endBrowserSession(session, caller: caller)
     }
 
@@ -75,9 +78,9 @@ extension LatchkeyEngine {
     /// Ends a browser session and revokes the refresh tokens its codes gave every app (single logout).
     public func endBrowserSession(_ session: BrowserSessionRecord, caller: CallerInfo) async throws {
         let now = time.now()
-        let families = try await reader.openID.tokenFamilies(browserSessionId: session.id)
         try await transaction { tx in
             guard try await tx.openID.revokeBrowserSession(id: session.id, at: now) else { return }
+            let families = try await tx.openID.tokenFamilies(browserSessionId: session.id)
             for family in families { try await tx.sessions.revoke(familyId: family, at: now) }
             try await self.audit(tx, "sign_out", caller: caller, userId: session.userId, detail: "browser session; \(families.count) token families")
         }

@@ -57,6 +57,11 @@ extension LatchkeyEngine {
         guard let user = try await reader.users.find(id: record.userId), user.status == .active else {
             throw LatchkeyError.openID(.invalidGrant("The account is no longer active."))
         }
+        // Signed out between the code and its exchange: single logout covers the code too.
+        if let sessionId = record.browserSessionId,
+           !(try await reader.openID.browserSessions(userId: user.id, now: now)).contains(where: { $0.id == sessionId }) {
+            throw LatchkeyError.openID(.invalidGrant("The sign-in this code came from has ended."))
+        }
         let authentication = Authentication(nonce: record.nonce, authTime: record.authTime, amr: record.amr.split(separator: " ").map(String.init))
         return try await transaction { tx in
             try await self.audit(tx, "token_issued", caller: caller, userId: user.id, detail: "authorization_code for \(client.id)")

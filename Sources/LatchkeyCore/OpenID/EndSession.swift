@@ -10,36 +10,41 @@ public struct LogoutRequest: Sendable, Equatable {
     public var hintSubject: String?
 }
 
+/// Why a sign-out request is refused: always a page, never a redirect.
+public struct LogoutRefusal: Error, Sendable, Equatable {
+    public var message: String
+}
+
 extension LatchkeyEngine {
     /// Checks `id_token_hint`, `client_id` and `post_logout_redirect_uri`. A redirect URI goes only to an address
-    /// the client registered; anything wrong is an error page (`.errorPage`), never a redirect.
+    /// the client registered; anything wrong is an error page, never a redirect.
     public func checkLogout(idTokenHint: String?, clientId: String?, postLogoutRedirectUri: String?,
-                            state: String?) async -> Result<LogoutRequest, AuthorizationRefusal> {
+                            state: String?) async -> Result<LogoutRequest, LogoutRefusal> {
         var client: ClientApplication?
         var subject: String?
         if let hint = idTokenHint, !hint.isEmpty {
             // An expired ID token still names who signed in (that is what it is for, here); the signature must hold.
             guard let claims = JWT.verify(hint, keys: signingKeys, as: HintClaims.self), claims.iss == settings.issuer,
                   let hinted = self.client(id: claims.aud) else {
-                return .failure(.errorPage("The sign-out link carries an ID token this server did not issue."))
+                return .failure(LogoutRefusal(message: "The sign-out link carries an ID token this server did not issue."))
             }
             client = hinted
             subject = claims.sub
         }
         if let clientId, !clientId.isEmpty {
             guard let named = self.client(id: clientId) else {
-                return .failure(.errorPage("The application that sent you here is not registered with this server."))
+                return .failure(LogoutRefusal(message: "The application that sent you here is not registered with this server."))
             }
             if let client, client.id != named.id {
-                return .failure(.errorPage("client_id and the ID token hint name different applications."))
+                return .failure(LogoutRefusal(message: "client_id and the ID token hint name different applications."))
             }
             client = named
         }
         var redirect: String?
         if let uri = postLogoutRedirectUri, !uri.isEmpty {
-            guard let client else { return .failure(.errorPage("A return address needs id_token_hint or client_id to check it against.")) }
+            guard let client else { return .failure(LogoutRefusal(message: "A return address needs id_token_hint or client_id to check it against.")) }
             guard client.postLogoutRedirectURIs.contains(uri) else {
-                return .failure(.errorPage("The address this sign-out would return to is not registered for \(client.name)."))
+                return .failure(LogoutRefusal(message: "The address this sign-out would return to is not registered for \(client.name)."))
             }
             redirect = Self.redirect(uri, ["state": state])
         }

@@ -69,8 +69,7 @@ extension LatchkeyEngine {
         guard case .idToken(let token) = answer else { throw LatchkeyError.identityRefused("the authorization code was refused") }
         let identity = try await verifyIDToken(token, provider: visit.provider, nonce: visit.nonce)
         let user = try await signIn(with: identity, caller: caller) { login, _ in login.user }
-        let hasFactor = client.mfa == .optional ? !(try await challengeableFactors(userId: user.id, in: reader)).isEmpty : false
-        guard client.mfa == .required || hasFactor else { return .signedIn(BrowserSignIn(user: user, amr: ["fed"])) }
+        guard try await secondFactorDue(for: client, userId: user.id) else { return .signedIn(BrowserSignIn(user: user, amr: ["fed"])) }
         // The second factor runs as a sign-in flow that has passed its first factor.
         var flowState = FlowState(stage: .started, clientId: client.id, acceptsCode: true, acceptsPassword: false)
         flowState.browser = true

@@ -7,7 +7,7 @@ import LatchkeyCore
 extension AdminRoutes {
     func addOpenIDRoutes(to api: RouterGroup<LatchkeyRequestContext>) {
         api.get("/users/:user/browser-sessions") { _, context in
-            let (_, sessions, _) = try await self.engine.adminBrowserSessions(try context.parameters.require("user"))
+            let sessions = try await self.engine.adminBrowserSessions(try context.parameters.require("user"))
             return JSONResponse.ok(["browser_sessions": .array(sessions.map(Self.browserSession))])
         }
         api.delete("/users/:user/browser-sessions/:id") { _, context in
@@ -16,7 +16,7 @@ extension AdminRoutes {
             return Response(status: .noContent)
         }
         api.get("/users/:user/consents") { _, context in
-            let (_, _, consents) = try await self.engine.adminBrowserSessions(try context.parameters.require("user"))
+            let consents = try await self.engine.adminConsents(try context.parameters.require("user"))
             return JSONResponse.ok(["consents": .array(consents.map { consent in
                 .object(["client_id": .string(consent.clientId), "scope": .string(consent.scope),
                          "granted_at": .string(consent.grantedAt.ISO8601Format())])

@@ -52,7 +52,7 @@ extension InteractionPages {
                 }
                 return try await finish(try await engine.signInWithContinuationToken(continuationToken: token, username: nil, scope: nil,
                                                                                      caller: visit.caller), interaction, visit)
-            } catch let error as LatchkeyError where Self.explain(error) == "wrong_code" {
+            } catch let error as LatchkeyError where Self.isWrongCode(error) {
                 return codePage(visit, target: "", action: "/ui/sign-up/code", resend: nil, error: text("wrong_code", visit))
             }
         }

@@ -81,11 +81,13 @@ struct InteractionPages: Sendable {
         }
     }
 
-    /// Where the visit goes next: the sign-in page, the consent page, or back to the app.
-    func proceed(_ interaction: Interaction, _ visit: PageVisit, consentGiven: Bool = false) async throws -> Response {
+    /// Where the visit goes next: the sign-in page, the consent page, or back to the app. `signedIn` is the browser
+    /// session when the caller has it in hand (it just opened it); otherwise the cookie's is looked up.
+    func proceed(_ interaction: Interaction, _ visit: PageVisit, consentGiven: Bool = false,
+                 signedIn known: (session: BrowserSessionRecord, user: UserRecord)? = nil) async throws -> Response {
         var visit = visit
         visit.interaction = interaction
-        let signedIn = try await engine.browserSession(cookie: visit.sessionCookie)
+        let signedIn = known == nil ? try await engine.browserSession(cookie: visit.sessionCookie) : known
         switch try await engine.nextStep(interaction, session: signedIn?.session, consentGiven: consentGiven, caller: visit.caller) {
         case .signIn: return signInPage(visit, email: interaction.request.loginHint)
         case .consent(let scopes):
@@ -105,7 +107,7 @@ struct InteractionPages: Sendable {
             visit.sessionCookie = cookie
             interaction.signedInSession = session.id
             interaction.flowToken = nil
-            return try await proceed(interaction, visit)
+            return try await proceed(interaction, visit, signedIn: (session, signIn.user))
         case .mfaRequired(let token):
             let (methods, next) = try await engine.mfaIntrospect(continuationToken: token, caller: visit.caller)
             interaction.flowToken = next
@@ -200,6 +202,9 @@ struct InteractionPages: Sendable {
         default: "not_possible"
         }
     }
+
+    /// A refusal the code page answers itself (ask again), rather than a page of its own.
+    static func isWrongCode(_ error: LatchkeyError) -> Bool { explain(error) == "wrong_code" }
 
     static func status(_ error: LatchkeyError) -> HTTPResponse.Status {
         switch error {

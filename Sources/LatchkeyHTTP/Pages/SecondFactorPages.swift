@@ -22,7 +22,7 @@ extension InteractionPages {
                 return try await finish(try await engine.signInWithCode(continuationToken: interaction.flowToken, code: visit.field("code"),
                                                                         scope: nil, secondFactorOnly: true, caller: visit.caller),
                                         interaction, visit)
-            } catch let error as LatchkeyError where Self.explain(error) == "wrong_code" {
+            } catch let error as LatchkeyError where Self.isWrongCode(error) {
                 return codePage(visit, target: "", action: "/ui/second-factor/code", resend: nil, error: text("wrong_code", visit))
             }
         }
@@ -48,7 +48,7 @@ extension InteractionPages {
                                                                      code: visit.field("code"), caller: visit.caller)
                 return try await finish(try await engine.signInWithContinuationToken(continuationToken: enrolled, username: nil, scope: nil,
                                                                                      caller: visit.caller), interaction, visit)
-            } catch let error as LatchkeyError where Self.explain(error) == "wrong_code" {
+            } catch let error as LatchkeyError where Self.isWrongCode(error) {
                 return codePage(visit, target: "", action: "/ui/second-factor/enrol/code", resend: nil, error: text("wrong_code", visit))
             }
         }
@@ -67,7 +67,7 @@ extension InteractionPages {
                 interaction.flowToken = next
                 visit.interaction = interaction
                 return render("recovery", .ok, ["codes": codes], visit)
-            } catch let error as LatchkeyError where Self.explain(error) == "wrong_code" {
+            } catch let error as LatchkeyError where Self.isWrongCode(error) {
                 // The key was shown once; the app has it: only the code is asked again.
                 return render("authenticator", .badRequest, ["error": text("wrong_code", visit)], visit)
             }
@@ -77,12 +77,12 @@ extension InteractionPages {
                                                                           caller: visit.caller), interaction, visit)
         }
         post(router, "/ui/consent") { visit, interaction in
-            guard let (session, _) = try await engine.browserSession(cookie: visit.sessionCookie) else {
+            guard let signedIn = try await engine.browserSession(cookie: visit.sessionCookie) else {
                 return try await proceed(interaction, visit)  // signed out meanwhile: sign in again
             }
             guard visit.field("decision") == "allow" else { return redirect(engine.declineConsent(interaction), visit) }
-            try await engine.grantConsent(interaction, userId: session.userId, caller: visit.caller)
-            return try await proceed(interaction, visit, consentGiven: true)
+            try await engine.grantConsent(interaction, userId: signedIn.session.userId, caller: visit.caller)
+            return try await proceed(interaction, visit, consentGiven: true, signedIn: signedIn)
         }
     }
 

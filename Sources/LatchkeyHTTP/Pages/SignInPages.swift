@@ -33,7 +33,7 @@ extension InteractionPages {
                 guard let token = interaction.flowToken else { throw LatchkeyError.invalidCode(attemptsLeft: 1) }
                 return try await finish(try await engine.signInWithCode(continuationToken: token, code: visit.field("code"), scope: nil,
                                                                         caller: visit.caller), interaction, visit)
-            } catch let error as LatchkeyError where Self.explain(error) == "wrong_code" {
+            } catch let error as LatchkeyError where Self.isWrongCode(error) {
                 return codePage(visit, target: "", action: "/ui/code", resend: "/ui/code/resend", error: text("wrong_code", visit))
             }
         }

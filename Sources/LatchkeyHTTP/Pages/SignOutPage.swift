@@ -26,10 +26,9 @@ extension InteractionPages {
                                                postLogoutRedirectUri: values["post_logout_redirect_uri"], state: values["state"])
         let logout: LogoutRequest
         switch checked {
-        case .failure(.errorPage(let message)), .failure(.redirect(.invalidRequest(let message), _, _)):
-            return pages.render("message", .badRequest, ["title": text("error_title", visit), "message": message, "isError": true],
+        case .failure(let refusal):
+            return pages.render("message", .badRequest, ["title": text("error_title", visit), "message": refusal.message, "isError": true],
                                 language: visit.language, cookies: visit.cookies)
-        case .failure: return problem("not_possible", visit, status: .badRequest)
         case .success(let request): logout = request
         }
         return await step({
