@@ -83,18 +83,20 @@ struct ClientsCommand: AsyncParsableCommand {
         @Option(name: .customLong("secret-file"), help: "A new file (0600) to write a confidential client's secret to.") var secretFile: String?
         func run() async throws {
             guard let policy = MFAPolicy(rawValue: mfa) else { throw ValidationError("--mfa is off, optional or required") }
-            guard isPublic || secretFile != nil else { throw ValidationError("a confidential client needs --secret-file (or --public)") }
+            guard isPublic != (secretFile != nil) else {
+                throw ValidationError(isPublic ? "a public client has no secret: leave out --secret-file" : "a confidential client needs --secret-file (or --public)")
+            }
             var new = NewClient(name: name)
             new.redirectURIs = redirectURIs; new.postLogoutRedirectURIs = postLogoutRedirectURIs; new.scopes = scopes
             new.mfa = policy; new.confidential = !isPublic; new.firstParty = !thirdParty
-            // The file first: a client whose secret had nowhere to go would be of no use.
-            let output = try secretFile.map { try PrivateFile.create($0, key: "--secret-file") }
             let engine = try await Runtime.engine(options)
-            let (client, secret) = try await UserOutput.run { try await engine.adminCreateClient(new, caller: UsersCommand.caller) }
-            print("client_id \(client.id)")
-            if let secret, let output, let secretFile {
-                output.write(Data((secret + "\n").utf8))
-                print("secret written to \(secretFile) (mode 0600)")
+            let make = { try await UserOutput.run { try await engine.adminCreateClient(new, caller: UsersCommand.caller) } }
+            guard let secretFile else { return print("client_id \(try await make().client.id)") }
+            // The file first: a client whose secret had nowhere to go would be of no use.
+            try await PrivateFile.filling(secretFile, key: "--secret-file") { output in
+                let (client, secret) = try await make()
+                output.write(Data(((secret ?? "") + "\n").utf8))  // confidential: a secret is always made
+                print("client_id \(client.id)\nsecret written to \(secretFile) (mode 0600)")
             }
         }
     }
@@ -117,10 +119,11 @@ struct ClientsCommand: AsyncParsableCommand {
         @Argument(help: "The client id.") var id: String
         @Option(name: .customLong("secret-file"), help: "A new file (0600) to write the new secret to.") var secretFile: String
         func run() async throws {
-            let output = try PrivateFile.create(secretFile, key: "--secret-file")
             let engine = try await Runtime.engine(options)
-            let secret = try await UserOutput.run { try await engine.adminRotateClientSecret(id, caller: UsersCommand.caller) }
-            output.write(Data((secret + "\n").utf8))
+            try await PrivateFile.filling(secretFile, key: "--secret-file") { output in
+                let secret = try await UserOutput.run { try await engine.adminRotateClientSecret(id, caller: UsersCommand.caller) }
+                output.write(Data((secret + "\n").utf8))
+            }
             print("the new secret of \(id) is in \(secretFile)")
         }
     }

@@ -10,4 +10,14 @@ enum PrivateFile {
         }
         return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     }
+
+    /// Runs `body` with a new private file; removes the file again when `body` fails before writing it.
+    static func filling<T>(_ path: String, key: String, _ body: (FileHandle) async throws -> T) async throws -> T {
+        let handle = try create(path, key: key)
+        do { return try await body(handle) } catch {
+            try? handle.close()
+            unlink(path)
+            throw error
+        }
+    }
 }

@@ -135,7 +135,11 @@ enum UserOutput {
             case .clientInConfiguration: "that client is in the configuration file: change it there"
             case .invalidClient(let reason): reason
             }
-            throw StartupError(key: "user", message: message, exitCode: .noInput)
+            let key = switch error {
+            case .clientNotFound, .clientInConfiguration, .invalidClient: "client"
+            default: "user"
+            }
+            throw StartupError(key: key, message: message, exitCode: .noInput)
         } catch LatchkeyError.lastWayIn {
             throw StartupError(key: "provider", message: "that identity is the account's last way to sign in; it stays", exitCode: .noInput)
         } catch LatchkeyError.apiKeyNotFound {
