@@ -315,6 +315,20 @@ def paths():
                             ("verify-email", "Mark the email verified")):
         p[f"{a}/users/{{user}}/{action}"] = {"parameters": [user], "post": admin_operation(summary, success=ref("AdminUser"))}
     p[f"{a}/users/{{user}}/revoke-sessions"] = {"parameters": [user], "post": admin_operation("Revoke every session", "204")}
+    p[f"{a}/users/{{user}}/unlock"] = {"parameters": [user], "post": admin_operation(
+        "Lift a lockout and start the count of failures again", success=ref("AdminUser"))}
+    p[f"{a}/users/{{user}}/send-password-reset"] = {"parameters": [user], "post": admin_operation(
+        "Mail the user a link to the hosted reset page", "202")}
+    session = obj(["family_id", "dialect", "client", "started_at", "last_used_at", "expires_at"], family_id=S, dialect=S, client=S,
+                  started_at=S, last_used_at=S, expires_at=S, device_id=S)
+    p[f"{a}/users/{{user}}/sessions"] = {"parameters": [user], "get": admin_operation(
+        "Live sessions (one per refresh-token family), most recently used first",
+        success=obj(["sessions"], sessions={"type": "array", "items": session}))}
+    p[f"{a}/mail"] = {"get": admin_operation("Mail by status, newest first (addresses masked)", success=obj(["mails"], mails={"type": "array"}),
+                                             params=[{"name": "status", "in": "query", "required": False,
+                                                      "schema": {"type": "string", "enum": ["pending", "failed", "sent"]}}, limit])}
+    p[f"{a}/mail/{{id}}/retry"] = {"parameters": [{"name": "id", "in": "path", "required": True, "schema": {"type": "integer"}}],
+                                   "post": admin_operation("Queue one failed mail again (409 when it is not a failed mail)", "204")}
     add_openid_admin_paths(p, a, user, S, B, obj, admin_operation)
     p[f"{a}/mail/failed"] = {"get": admin_operation("Failed mail (addresses masked)", success=obj(["mails"], mails={"type": "array"}),
                                                    params=[limit])}
@@ -322,7 +336,9 @@ def paths():
     p[f"{a}/audit"] = {"get": admin_operation("Audit events, oldest first", success=obj(["events"], events={"type": "array"}), params=[
         {"name": "since", "in": "query", "required": False, "schema": {**S, "format": "date-time"}},
         {"name": "kind", "in": "query", "required": False, "schema": S},
+        {"name": "until", "in": "query", "required": False, "schema": {**S, "format": "date-time"}},
         {"name": "user_id", "in": "query", "required": False, "schema": S},
+        {"name": "client_ip", "in": "query", "required": False, "schema": S},
         {"name": "after", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 0}}, limit])}
     p[f"{a}/keys"] = {"get": admin_operation("Signing keys", success=obj(["keys"], keys={"type": "array", "items": ref("SigningKey")}))}
     p[f"{a}/keys/rotate"] = {"post": admin_operation("Rotate: a new key signs from now on", "201", success=ref("SigningKey"))}

@@ -2,15 +2,16 @@ import Foundation
 import PackagePlugin
 
 /// Builds `EmbeddedDefaults.swift` into the build folder from the files the binary carries (migrations, mail
-/// templates, hosted pages, the common-password list, the OpenAPI document), so the shipped binary runs from any
+/// templates, hosted pages, the console, the common-password list, the OpenAPI document), so the shipped binary runs from any
 /// folder and no generated Swift is committed. The sources stay where operators look for them (config/,
 /// Migrations/, openapi/); a change to any of them rebuilds the file.
 @main
 struct EmbedDefaults: BuildToolPlugin {
     /// Folders (walked for files with the suffix) and single files, relative to the package root.
     static let folders = [("Migrations/sqlite", ".sql"), ("Migrations/postgres", ".sql"), ("config/templates", ".mustache"),
-                          ("config/pages", ".mustache"), ("config/pages", ".strings")]
-    static let files = ["config/common-passwords.txt", "openapi/openapi.json", "config/pages/style.css"]
+                          ("config/pages", ".mustache"), ("config/pages", ".strings"), ("config/console", ".mustache"),
+                          ("config/console", ".strings")]
+    static let files = ["config/common-passwords.txt", "openapi/openapi.json", "config/pages/style.css", "config/console/style.css"]
 
     func createBuildCommands(context: PluginContext, target: any Target) throws -> [Command] {
         let root = context.package.directoryURL

@@ -62,6 +62,10 @@ func buildApplication(_ config: LatchkeyConfig) async throws -> Application<Rout
         options.requestLog = requestLog
         options.listener = listenerHardening(config)
         options.listener.tls = config.admin.tlsCertificate.flatMap { certificate in config.admin.tlsKey.map { (certificate, $0) } }
+        if config.admin.console {
+            options.console = try consoleOptions(ConsoleSessionPolicy(idleSeconds: config.admin.consoleIdleSeconds,
+                                                                      absoluteSeconds: config.admin.consoleAbsoluteSeconds))
+        }
         do { services.append(try AdminServer.application(engine: engine, options: options, logger: logger)) } catch {
             throw StartupError(key: "admin.tls", message: "cannot load the certificate or key: \(error)", exitCode: .config)
         }
@@ -109,6 +113,16 @@ private func mailComposer(_ config: LatchkeyConfig) throws -> MailComposer {
     } catch {
         throw StartupError(key: "mail.templates", message: "\(error)", exitCode: .config)
     }
+}
+
+/// The operator console's built-in templates, words and style sheet.
+func consoleOptions(_ policy: ConsoleSessionPolicy) throws -> ConsoleOptions {
+    var library = MustacheLibrary()
+    do { for (name, text) in EmbeddedDefaults.consolePages { try library.register(text, named: name) } } catch {
+        throw StartupError(key: "admin.console", message: "a built-in console template does not parse: \(error)", exitCode: .config)
+    }
+    let strings = Dictionary(uniqueKeysWithValues: EmbeddedDefaults.consoleStrings.map { ($0.name, PageStrings.parse($0.text)) })
+    return ConsoleOptions(templates: library, strings: strings, style: EmbeddedDefaults.consoleStyle, policy: policy)
 }
 
 /// The hosted pages: their templates, their words by language (`<language>.strings`) and their style sheet, from

@@ -47,23 +47,56 @@ extension PostgresRepositories {
     func count(status: OutboxRecord.Status) async throws -> Int {
         try await rows("SELECT count(*) AS n FROM outbox WHERE status = \(status.rawValue)").first?.columns.value("n") ?? 0
     }
+
+    func list(recipient: String, limit: Int) async throws -> [OutboxRecord] {
+        try OutboxRecord.decode(try await rows("SELECT * FROM outbox WHERE recipient = \(recipient) ORDER BY id DESC LIMIT \(limit)"))
+    }
+
+    func find(id: Int64) async throws -> OutboxRecord? {
+        try OutboxRecord.decode(try await rows("SELECT * FROM outbox WHERE id = \(id)")).first
+    }
+
+    func retry(id: Int64, now: Date) async throws -> Bool {
+        try await rows("""
+            UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_at = \(now)
+            WHERE id = \(id) AND status = 'failed' AND sealed_body IS NOT NULL RETURNING id
+            """).count == 1
+    }
 }
 
 // MARK: AuditRepository
 extension PostgresRepositories {
     func append(_ event: AuditEvent) async throws {
         try await rows("""
-            INSERT INTO audit_events (at, kind, user_id, email, client_ip, user_agent, detail)
-            VALUES (\(event.at), \(event.kind), \(event.userId), \(event.email), \(event.clientIp), \(event.userAgent), \(event.detail))
+            INSERT INTO audit_events (at, kind, user_id, email, client_ip, user_agent, detail, dialect, actor)
+            VALUES (\(event.at), \(event.kind), \(event.userId), \(event.email), \(event.clientIp), \(event.userAgent), \(event.detail),
+                    \(event.dialect), \(event.actor))
             """)
     }
 
     func events(_ query: AuditQuery) async throws -> [AuditEvent] {
         try AuditEvent.decode(try await rows("""
-            SELECT * FROM audit_events WHERE at >= \(query.since) AND (\(query.kind)::text IS NULL OR kind = \(query.kind))
-            AND (\(query.userId)::text IS NULL OR user_id = \(query.userId)) AND (\(query.afterId)::bigint IS NULL OR id > \(query.afterId))
-            ORDER BY id LIMIT \(query.limit)
+            SELECT * FROM audit_events WHERE at >= \(query.since) AND (\(query.until)::timestamptz IS NULL OR at < \(query.until))
+            AND (\(query.kind)::text IS NULL OR kind = \(query.kind))
+            AND (\(query.userId)::text IS NULL OR user_id = \(query.userId))
+            AND (\(query.clientIp)::text IS NULL OR client_ip = \(query.clientIp))
+            AND (\(query.afterId)::bigint IS NULL OR id > \(query.afterId)) AND (\(query.beforeId)::bigint IS NULL OR id < \(query.beforeId))
+            ORDER BY id \(unescaped: query.newestFirst ? "DESC" : "ASC") LIMIT \(query.limit)
             """))
+    }
+
+    func tally(_ query: AuditTallyQuery) async throws -> [AuditTally] {
+        guard !query.kinds.isEmpty else { return [] }
+        return try await rows("""
+            SELECT kind, dialect, floor(extract(epoch FROM (at - \(query.since))) / \(query.bucketSeconds))::bigint AS bucket,
+                   count(*) AS n
+            FROM audit_events WHERE kind = ANY(\(query.kinds)) AND at >= \(query.since) AND at < \(query.until)
+            GROUP BY kind, dialect, bucket
+            """).map { row in
+            let columns = row.columns
+            return AuditTally(kind: try columns.value("kind"), dialect: try columns.value("dialect"),
+                              bucket: Int(try columns.value("bucket") as Int64), count: Int(try columns.value("n") as Int64))
+        }
     }
 }
 

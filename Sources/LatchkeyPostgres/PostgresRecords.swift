@@ -68,7 +68,7 @@ extension AuditEvent: PostgresRowDecodable {
     init(row: Columns) throws {
         self.init(id: try row.value("id"), at: try row.value("at"), kind: try row.value("kind"), userId: try row.value("user_id"),
                   email: try row.value("email"), clientIp: try row.value("client_ip"), userAgent: try row.value("user_agent"),
-                  detail: try row.value("detail"))
+                  detail: try row.value("detail"), dialect: try row.value("dialect"), actor: try row.value("actor"))
     }
 }
 

@@ -79,6 +79,12 @@ extension PostgresRepositories {
             """))
     }
 
+    func live(userId: String, now: Date) async throws -> [SessionRecord] {
+        try SessionRecord.decode(try await rows("""
+            SELECT * FROM sessions WHERE user_id = \(userId) AND revoked_at IS NULL AND expires_at > \(now) ORDER BY created_at, id
+            """))
+    }
+
     func findWithUser(tokenHash: Data) async throws -> (session: SessionRecord, user: UserRecord)? {
         // One round trip: the session's columns, then its user's under a `u_` prefix.
         guard let row = try await rows("""

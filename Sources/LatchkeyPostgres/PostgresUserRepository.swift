@@ -26,7 +26,8 @@ extension PostgresRepositories {
         return try UserRecord.decode(try await rows("""
             SELECT * FROM users WHERE (\(username)::text IS NULL OR username_key = \(username))
             AND (\(email)::text IS NULL OR email = \(email))
-            AND (\(pattern)::text IS NULL OR lower(email) LIKE \(pattern) OR username_key LIKE \(pattern))
+            AND (\(pattern)::text IS NULL OR lower(email) LIKE \(pattern) OR username_key LIKE \(pattern)
+                 OR lower(id) LIKE \(pattern) OR lower(object_id) LIKE \(pattern))
             AND (\(afterAt)::timestamptz IS NULL OR created_at > \(afterAt) OR (created_at = \(afterAt) AND id > \(afterId)))
             ORDER BY created_at, id LIMIT \(query.limit) OFFSET \(query.skip)
             """))
@@ -38,7 +39,8 @@ extension PostgresRepositories {
         return try await rows("""
             SELECT count(*) AS n FROM users WHERE (\(username)::text IS NULL OR username_key = \(username))
             AND (\(email)::text IS NULL OR email = \(email))
-            AND (\(pattern)::text IS NULL OR lower(email) LIKE \(pattern) OR username_key LIKE \(pattern))
+            AND (\(pattern)::text IS NULL OR lower(email) LIKE \(pattern) OR username_key LIKE \(pattern)
+                 OR lower(id) LIKE \(pattern) OR lower(object_id) LIKE \(pattern))
             """).first?.columns.value("n") ?? 0
     }
 

@@ -38,6 +38,20 @@ extension SQLiteRepositories {
     func count(status: OutboxRecord.Status) async throws -> Int {
         try await read { try OutboxRecord.filter(Column("status") == status.rawValue).fetchCount($0) }
     }
+
+    func list(recipient: String, limit: Int) async throws -> [OutboxRecord] {
+        try await read { try OutboxRecord.filter(Column("recipient") == recipient).order(Column("id").desc).limit(limit).fetchAll($0) }
+    }
+
+    func find(id: Int64) async throws -> OutboxRecord? { try await read { try OutboxRecord.fetchOne($0, key: id) } }
+
+    func retry(id: Int64, now: Date) async throws -> Bool {
+        try await write { db in
+            try OutboxRecord.filter(Column("id") == id && Column("status") == OutboxRecord.Status.failed.rawValue && Column("sealed_body") != nil)
+                .updateAll(db, Column("status").set(to: OutboxRecord.Status.pending.rawValue), Column("attempts").set(to: 0),
+                           Column("next_attempt_at").set(to: now)) > 0
+        }
+    }
 }
 
 // MARK: AuditRepository
@@ -51,10 +65,32 @@ extension SQLiteRepositories {
 
     func events(_ query: AuditQuery) async throws -> [AuditEvent] {
         var request = AuditEvent.filter(Column("at") >= query.since)
+        if let until = query.until { request = request.filter(Column("at") < until) }
         if let kind = query.kind { request = request.filter(Column("kind") == kind) }
         if let userId = query.userId { request = request.filter(Column("user_id") == userId) }
+        if let clientIp = query.clientIp { request = request.filter(Column("client_ip") == clientIp) }
         if let afterId = query.afterId { request = request.filter(Column("id") > afterId) }
-        return try await read { [request] in try request.order(Column("id")).limit(query.limit).fetchAll($0) }
+        if let beforeId = query.beforeId { request = request.filter(Column("id") < beforeId) }
+        let order = query.newestFirst ? Column("id").desc : Column("id").asc
+        return try await read { [request] in try request.order(order).limit(query.limit).fetchAll($0) }
+    }
+
+    func tally(_ query: AuditTallyQuery) async throws -> [AuditTally] {
+        guard !query.kinds.isEmpty else { return [] }
+        let marks = Array(repeating: "?", count: query.kinds.count).joined(separator: ", ")
+        let since = StoredDate.text(query.since)
+        var arguments: StatementArguments = [since, query.bucketSeconds]
+        arguments += StatementArguments(query.kinds)
+        arguments += [since, StoredDate.text(query.until)]
+        // Julian days are floating point: in whole milliseconds first, so a slice's first instant is not counted in the one before.
+        return try await read { [arguments] db in
+            try Row.fetchAll(db, sql: """
+                SELECT kind, dialect, CAST(round((julianday(at) - julianday(?)) * 86400000) AS INTEGER) / (? * 1000) AS bucket, count(*) AS n
+                FROM audit_events WHERE kind IN (\(marks)) AND at >= ? AND at < ?
+                GROUP BY kind, dialect, bucket
+                """, arguments: arguments)
+            .map { AuditTally(kind: $0["kind"], dialect: $0["dialect"], bucket: $0["bucket"], count: $0["n"]) }
+        }
     }
 }
 

@@ -61,6 +61,13 @@ extension SQLiteRepositories {
         }
     }
 
+    func live(userId: String, now: Date) async throws -> [SessionRecord] {
+        try await read {
+            try SessionRecord.filter(Column("user_id") == userId && Column("revoked_at") == nil && Column("expires_at") > now)
+                .order(Column("created_at"), Column("id")).fetchAll($0)
+        }
+    }
+
     func findWithUser(tokenHash: Data) async throws -> (session: SessionRecord, user: UserRecord)? {
         try await lookup { db in
             guard let session = try db.one(SessionRecord.self, "SELECT * FROM sessions WHERE token_hash = ?", [tokenHash]),

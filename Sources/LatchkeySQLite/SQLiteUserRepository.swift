@@ -30,7 +30,10 @@ extension SQLiteRepositories {
         if let username = query.username { request = request.filter(Column("username_key") == UserRecord.usernameKey(username)) }
         if let email = query.email { request = request.filter(Column("email") == email) }
         if let pattern = query.prefixPattern {
-            request = request.filter(sql: "(lower(email) LIKE ? ESCAPE '\\' OR username_key LIKE ? ESCAPE '\\')", arguments: [pattern, pattern])
+            request = request.filter(sql: """
+                (lower(email) LIKE ? ESCAPE '\\' OR username_key LIKE ? ESCAPE '\\' OR lower(id) LIKE ? ESCAPE '\\'
+                 OR lower(object_id) LIKE ? ESCAPE '\\')
+                """, arguments: [pattern, pattern, pattern, pattern])
         }
         if let after = query.after {
             request = request.filter(sql: "(created_at > ? OR (created_at = ? AND id > ?))", arguments: [after.createdAt, after.createdAt, after.id])

@@ -103,3 +103,4 @@ import Testing
         }
     }
 }
+

@@ -37,7 +37,7 @@ class DevServer:
         assert first == "swift run latchkey serve --config config/latchkey.dev.yaml", first
         self.folder = tempfile.mkdtemp(prefix="latchkey-readme-")
         os.makedirs(f"{self.folder}/config")
-        for name in ("latchkey.dev.yaml", "dev-web-client.secret"):  # the config and the file it names
+        for name in ("latchkey.dev.yaml", "dev-web-client.secret", "dev-admin.token"):  # the config and the files it names
             shutil.copy(os.path.join(ROOT, "config", name), f"{self.folder}/config/{name}")
         self.port = free_port()
         env = {k: v for k, v in os.environ.items() if not k.startswith("LATCHKEY_")}

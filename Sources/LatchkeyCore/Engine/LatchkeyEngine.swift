@@ -14,9 +14,12 @@ public struct CallerInfo: Sendable {
     public var userAgent: String?
     /// The request's Accept-Language, for mails to someone without a `locale` attribute.
     public var acceptLanguage: String?
+    /// Who acts, for the operator's own calls: `console:<name>`, `admin-api`, `cli:<user>`. Nil for end users.
+    public var actor: String?
     public init(dialect: CallerDialect = .native, clientId: String?, ip: String? = nil, userAgent: String? = nil,
-                acceptLanguage: String? = nil) {
+                acceptLanguage: String? = nil, actor: String? = nil) {
         self.dialect = dialect; self.clientId = clientId; self.ip = ip; self.userAgent = userAgent; self.acceptLanguage = acceptLanguage
+        self.actor = actor
     }
 }
 
@@ -35,6 +38,9 @@ public final class LatchkeyEngine: Sendable {
     /// Seals the hosted pages' interactions; keys their CSRF tokens.
     let interactionBox: SecretBox
     let pageKey: [UInt8]
+    /// Seals the operator console's session cookie and keys its CSRF tokens.
+    let consoleBox: SecretBox
+    let consoleKey: [UInt8]
     public let keyRing: SigningKeyRing
     /// The published keys, newest (the one that signs) first.
     public var signingKeys: [SigningKey] { keyRing.published }
@@ -61,6 +67,8 @@ public final class LatchkeyEngine: Sendable {
         self.factorBox = SecretBox(key: Digest.hmacSHA256(key: serverKey, data: Array("latchkey second factor seal".utf8)))
         self.interactionBox = SecretBox(key: Digest.hmacSHA256(key: serverKey, data: Array("latchkey interaction seal".utf8)))
         self.pageKey = Digest.hmacSHA256(key: serverKey, data: Array("latchkey page mac".utf8))
+        self.consoleBox = SecretBox(key: Digest.hmacSHA256(key: serverKey, data: Array("latchkey console seal".utf8)))
+        self.consoleKey = Digest.hmacSHA256(key: serverKey, data: Array("latchkey console mac".utf8))
         self.keyRing = keyRing
         self.tenantId = tenantId
         self.mailComposer = mailComposer
@@ -162,6 +170,7 @@ public final class LatchkeyEngine: Sendable {
     func audit(_ tx: any Repositories, _ kind: String, caller: CallerInfo, userId: String? = nil,
                email: String? = nil, detail: String? = nil) async throws {
         try await tx.audit.append(AuditEvent(id: nil, at: time.now(), kind: kind, userId: userId, email: email,
-                                             clientIp: caller.ip, userAgent: caller.userAgent, detail: detail))
+                                             clientIp: caller.ip, userAgent: caller.userAgent, detail: detail,
+                                             dialect: caller.dialect.rawValue, actor: caller.actor))
     }
 }

@@ -50,7 +50,8 @@ struct BatchHolders {
 /// first sign-in replaces them with scrypt.
 extension LatchkeyEngine {
     public static let commandLineCaller = CallerInfo(dialect: .admin, clientId: "cli",
-                                                userAgent: "latchkey cli (\(ProcessInfo.processInfo.userName))")
+                                                userAgent: "latchkey cli (\(ProcessInfo.processInfo.userName))",
+                                                actor: "cli:\(ProcessInfo.processInfo.userName)")
 
     private struct DryRunRollback: Error { var tally: ImportTally }
 

@@ -3,19 +3,50 @@ import Foundation
 /// The audit trail, in the order events were appended.
 public protocol AuditRepository: Sendable {
     func append(_ event: AuditEvent) async throws
-    /// The events a query matches, oldest first.
+    /// The events a query matches, in id order (newest first when the query asks).
     func events(_ query: AuditQuery) async throws -> [AuditEvent]
+    /// How many events of each of `kinds` fell in each `bucketSeconds`-long slice of [since, until), by dialect: what
+    /// the console's charts draw, counted by the database so every replica shows the same numbers.
+    func tally(_ query: AuditTallyQuery) async throws -> [AuditTally]
 }
 
-/// Audit events at or after `since`, optionally of one kind or about one user, after the event `afterId`.
+/// Audit events at or after `since` (and before `until`), optionally of one kind, about one user or from one IP
+/// address, after the event `afterId` or before `beforeId`; oldest first unless `newestFirst`.
 public struct AuditQuery: Sendable, Equatable {
     public var since: Date
+    public var until: Date?
     public var kind: String?
     public var userId: String?
+    public var clientIp: String?
     public var afterId: Int64?
+    public var beforeId: Int64?
+    public var newestFirst = false
     public var limit: Int
-    public init(since: Date, kind: String? = nil, userId: String? = nil, afterId: Int64? = nil, limit: Int) {
-        self.since = since; self.kind = kind; self.userId = userId; self.afterId = afterId; self.limit = limit
+    public init(since: Date, until: Date? = nil, kind: String? = nil, userId: String? = nil, clientIp: String? = nil,
+                afterId: Int64? = nil, beforeId: Int64? = nil, newestFirst: Bool = false, limit: Int) {
+        self.since = since; self.until = until; self.kind = kind; self.userId = userId; self.clientIp = clientIp
+        self.afterId = afterId; self.beforeId = beforeId; self.newestFirst = newestFirst; self.limit = limit
+    }
+}
+
+public struct AuditTallyQuery: Sendable, Equatable {
+    public var since: Date
+    public var until: Date
+    public var bucketSeconds: Int
+    public var kinds: [String]
+    public init(since: Date, until: Date, bucketSeconds: Int, kinds: [String]) {
+        self.since = since; self.until = until; self.bucketSeconds = max(bucketSeconds, 1); self.kinds = kinds
+    }
+}
+
+/// `count` events of `kind` through `dialect` (nil: not recorded) in slice `bucket` (0 is the one starting at `since`).
+public struct AuditTally: Sendable, Equatable, Hashable {
+    public var kind: String
+    public var dialect: String?
+    public var bucket: Int
+    public var count: Int
+    public init(kind: String, dialect: String?, bucket: Int, count: Int) {
+        self.kind = kind; self.dialect = dialect; self.bucket = bucket; self.count = count
     }
 }
 

@@ -13,4 +13,9 @@ public protocol OutboxRepository: Sendable {
     /// The newest rows with `status`, newest first.
     func list(status: OutboxRecord.Status, limit: Int) async throws -> [OutboxRecord]
     func count(status: OutboxRecord.Status) async throws -> Int
+    /// The newest mails to one address, newest first.
+    func list(recipient: String, limit: Int) async throws -> [OutboxRecord]
+    func find(id: Int64) async throws -> OutboxRecord?
+    /// Puts one failed mail back in the queue; false when it is not a failed mail that can be sent again.
+    func retry(id: Int64, now: Date) async throws -> Bool
 }

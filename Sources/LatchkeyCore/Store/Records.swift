@@ -189,11 +189,15 @@ public struct AuditEvent: Codable, Sendable, Equatable {
     public var clientIp: String?
     public var userAgent: String?
     public var detail: String?
+    /// The dialect the request came through (`native`, `parse`, `openid`, `admin`, ...); nil before issue S.
+    public var dialect: String?
+    /// The operator who acted (`console:<name>`, `admin-api`, `cli:<user>`); nil for what end users do.
+    public var actor: String?
 
     public init(id: Int64?, at: Date, kind: String, userId: String? = nil, email: String? = nil, clientIp: String? = nil,
-                userAgent: String? = nil, detail: String? = nil) {
+                userAgent: String? = nil, detail: String? = nil, dialect: String? = nil, actor: String? = nil) {
         self.id = id; self.at = at; self.kind = kind; self.userId = userId; self.email = email; self.clientIp = clientIp
-        self.userAgent = userAgent; self.detail = detail
+        self.userAgent = userAgent; self.detail = detail; self.dialect = dialect; self.actor = actor
     }
 }
 

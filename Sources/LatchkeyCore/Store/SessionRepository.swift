@@ -11,6 +11,8 @@ public protocol SessionRepository: Sendable {
     func find(id: String) async throws -> SessionRecord?
     /// A user's sessions of one kind for one audience that are neither revoked nor expired at `now`, oldest first.
     func live(userId: String, kind: SessionRecord.Kind, audience: String, now: Date) async throws -> [SessionRecord]
+    /// Every one of a user's sessions, of any kind, that is neither revoked nor expired at `now`, oldest first.
+    func live(userId: String, now: Date) async throws -> [SessionRecord]
     /// The session and its user in one read (every use of a session token needs both).
     func findWithUser(tokenHash: Data) async throws -> (session: SessionRecord, user: UserRecord)?
     /// Marks a native refresh token rotated if it is neither rotated nor revoked yet (one conditional write). False

@@ -8,13 +8,18 @@ import NIOHTTP1
 enum AdminAPIError: Error {
     case off, unauthorized
     case badRequest(String)
+    case conflict(String, String)
 }
 
 /// The admin listener's errors, in the admin API's JSON shape, for every path (an unknown one included).
 struct AdminErrors: ErrorRenderer {
     let routes: RouteTable
+    /// The console's pages answer its own paths' errors.
+    var console: ConsoleErrors?
 
     func response(for error: any Error, to request: Request, logger: Logger) -> Response {
+        if let console, ConsoleErrors.handles(request) { return console.response(for: error, to: request, logger: logger) }
+        if let failure = AdminFailure(error) { return Self.answer(failure.status, failure.code, failure.description) }
         switch error {
         case let error as AdminAPIError:
             switch error {
@@ -25,37 +30,14 @@ struct AdminErrors: ErrorRenderer {
                                    headers: [.wwwAuthenticate: "Bearer realm=\"latchkey-admin\""])
             case .badRequest(let message):
                 return Self.answer(.badRequest, "invalid_request", message)
+            case .conflict(let code, let message):
+                return Self.answer(.conflict, code, message)
             }
-        case let error as LatchkeyEngine.AdminError:
-            switch error {
-            case .userNotFound: return Self.answer(.notFound, "user_not_found", "No user has that id, objectId, email or username.")
-            case .userPending: return Self.answer(.conflict, "user_pending", "The account has not finished signing up.")
-            case .identityNotFound: return Self.answer(.notFound, "identity_not_found", "The user has no identity of that provider.")
-            case .browserSessionNotFound:
-                return Self.answer(.notFound, "session_not_found", "The user has no live browser session with that id.")
-            case .consentNotFound: return Self.answer(.notFound, "consent_not_found", "The user gave that client no consent.")
-            case .clientNotFound: return Self.answer(.notFound, "client_not_found", "No client has that id.")
-            case .clientInConfiguration:
-                return Self.answer(.conflict, "client_in_configuration", "That client is in the configuration file: change it there.")
-            case .invalidClient(let reason): return Self.answer(.badRequest, "invalid_request", reason)
-            }
-        case LatchkeyError.lastWayIn:
-            return Self.answer(.conflict, "last_way_in", "That identity is the account's last way to sign in; it stays.")
-        case LatchkeyError.apiKeyNotFound:
-            return Self.answer(.notFound, "api_key_not_found", "No API key has that id.")
-        case LatchkeyError.apiKeyRefused(let reason):
-            return Self.answer(.badRequest, "invalid_request", reason)
-        case LatchkeyError.unknownClient:
-            return Self.answer(.notFound, "app_not_found", "No App Services app has that id.")
         case let error as MalformedRequest:
             let what = error.expected.map { "\(error.what) must be \($0)" } ?? "the body must be a JSON object of the operation's fields"
             return Self.answer(.badRequest, "invalid_request", what)
         case let error as UnsupportedMediaType:
             return Self.answer(.unsupportedMediaType, "invalid_request", error.message)
-        case LatchkeyEngine.KeyRevocationError.unknownKey:
-            return Self.answer(.notFound, "key_not_found", "No signing key has that kid (see GET /admin/v1/keys).")
-        case let error as LatchkeyError where error == .storeFailure:
-            return Self.answer(.serviceUnavailable, "store_unavailable", "The database did not answer; try again.")
         case let error as HTTPError:
             if error.status == .notFound, let allow = routes.allowHeader(path: request.uri.path, method: request.method) {
                 return Self.answer(.methodNotAllowed, "invalid_request", "\(request.method) is not served at \(request.uri.path).",

@@ -28,6 +28,7 @@ struct AdminRoutes: Sendable {
             Self.user(try await self.engine.adminVerifyEmail(try context.parameters.require("user"), caller: Self.caller(context)))
         }
         addIdentityRoutes(to: api)
+        addRecoveryRoutes(to: api)
         addOpenIDRoutes(to: api)
         api.get("/mail/failed") { request, _ in
             let mails = try await self.engine.adminFailedMail(limit: try Self.int(request, "limit", default: 100))
@@ -49,7 +50,7 @@ struct AdminRoutes: Sendable {
     }
 
     static func caller(_ context: LatchkeyRequestContext) -> CallerInfo {
-        CallerInfo(dialect: .admin, clientId: "admin-api", ip: context.remoteAddress?.ipAddress, userAgent: "admin api")
+        CallerInfo(dialect: .admin, clientId: "admin-api", ip: context.remoteAddress?.ipAddress, userAgent: "admin api", actor: "admin-api")
     }
 
     func listUsers(_ request: Request) async throws -> Response {
@@ -66,28 +67,34 @@ struct AdminRoutes: Sendable {
 
     func audit(_ request: Request) async throws -> Response {
         let query = request.uri.queryParameters
-        let since = try query["since"].map { text -> Date in
-            guard let date = ISO8601DateFormatter().date(from: String(text)) else {
-                throw AdminAPIError.badRequest("since must be an ISO 8601 time, e.g. 2026-11-01T00:00:00Z")
+        func time(_ name: String) throws -> Date? {
+            try query[Substring(name)].map { text -> Date in
+                guard let date = ISO8601DateFormatter().date(from: String(text)) else {
+                    throw AdminAPIError.badRequest("\(name) must be an ISO 8601 time, e.g. 2026-11-01T00:00:00Z")
+                }
+                return date
             }
-            return date
-        } ?? engine.time.now().addingTimeInterval(-86_400)
+        }
         let after = try query["after"].map { text -> Int64 in
             guard let id = Int64(text), id >= 0 else { throw AdminAPIError.badRequest("after must be an event id") }
             return id
         }
         let events = try await engine.adminAuditEvents(AuditQuery(
-            since: since, kind: query["kind"].map(String.init), userId: query["user_id"].map(String.init), afterId: after,
-            limit: try Self.int(request, "limit", default: 100)))
-        return JSONResponse.ok(["events": .array(events.map { event in
-            var fields: [String: JSONValue] = ["id": event.id.map { .int(Int($0)) } ?? .null, "at": .string(event.at.ISO8601Format()),
-                                               "kind": .string(event.kind)]
-            for (name, value) in [("user_id", event.userId), ("email", event.email), ("client_ip", event.clientIp),
-                                  ("user_agent", event.userAgent), ("detail", event.detail)] {
-                fields[name] = value.map(JSONValue.string) ?? .null
-            }
-            return .object(fields)
-        })])
+            since: try time("since") ?? engine.time.now().addingTimeInterval(-86_400), until: try time("until"),
+            kind: query["kind"].map(String.init), userId: query["user_id"].map(String.init), clientIp: query["client_ip"].map(String.init),
+            afterId: after, limit: try Self.int(request, "limit", default: 100)))
+        return JSONResponse.ok(["events": .array(events.map(Self.event))])
+    }
+
+    /// One audit event as the API and the console's export write it.
+    static func event(_ event: AuditEvent) -> JSONValue {
+        var fields: [String: JSONValue] = ["id": event.id.map { .int(Int($0)) } ?? .null, "at": .string(event.at.ISO8601Format()),
+                                           "kind": .string(event.kind)]
+        for (name, value) in [("user_id", event.userId), ("email", event.email), ("client_ip", event.clientIp),
+                              ("user_agent", event.userAgent), ("detail", event.detail), ("dialect", event.dialect), ("actor", event.actor)] {
+            fields[name] = value.map(JSONValue.string) ?? .null
+        }
+        return .object(fields)
     }
 
     static func int(_ request: Request, _ name: String, default value: Int) throws -> Int {

@@ -18,6 +18,8 @@ public struct AdminOptions: Sendable {
     public var listener = ListenerHardening()
     /// Writes each request's log line; nil when the log level is above `info`.
     public var requestLog: RequestLog?
+    /// The operator console at `/console/`; served only when the admin API is on (`token`).
+    public var console: ConsoleOptions?
     public init(host: String, port: Int, token: String?, metrics: @escaping @Sendable () -> [UInt8]) {
         self.host = host; self.port = port; self.token = token; self.metrics = metrics
     }
@@ -26,8 +28,12 @@ public struct AdminOptions: Sendable {
 public enum AdminServer {
     public static func router(engine: LatchkeyEngine, options: AdminOptions) -> Router<LatchkeyRequestContext> {
         let router = Router(context: LatchkeyRequestContext.self)
-        // Router-wide, so an unknown path or method answers in the API's JSON shape too.
-        router.add(middleware: EdgeMiddleware(errors: AdminErrors(routes: options.openAPIDocument.map(OpenAPIDocument.adminRoutes) ?? .empty),
+        let console = options.token.flatMap { token in
+            options.console.map { Console(engine: engine, options: $0, token: token, secure: options.listener.tls != nil) }
+        }
+        // Router-wide, so an unknown path or method answers in the API's JSON shape (or as a console page) too.
+        router.add(middleware: EdgeMiddleware(errors: AdminErrors(routes: options.openAPIDocument.map(OpenAPIDocument.adminRoutes) ?? .empty,
+                                                                  console: console.map { ConsoleErrors(pages: $0.pages) }),
                                               cors: nil, log: options.requestLog))
         router.get("/metrics") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
@@ -35,6 +41,7 @@ public enum AdminServer {
         }
         let api = router.group("/admin/v1").add(middleware: AdminTokenMiddleware(token: options.token))
         AdminRoutes(engine: engine).addRoutes(to: api)
+        console?.addRoutes(to: router)
         return router
     }
 

@@ -9,6 +9,10 @@ struct HTMLPages: Sendable {
     let templates: MustacheLibrary
     /// Language -> key -> text (config/pages/<language>.strings).
     var strings: [String: [String: String]] = [:]
+    /// No form-action: browsers apply it to every redirect a form post leads to, and a sign-in's post ends in a
+    /// chain of them through origins the page cannot know (the app's callback and wherever it sends the user next,
+    /// an upstream issuer, a second Latchkey). Every value on a page is escaped by Mustache; no script runs.
+    var contentSecurityPolicy = "default-src 'none'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'"
 
     func render(_ name: String, _ status: HTTPResponse.Status, _ context: [String: Any], language: String = "en",
                 cookies: [String] = []) -> Response {
@@ -19,11 +23,7 @@ struct HTMLPages: Sendable {
         var headers: HTTPFields = [
             .contentType: "text/html; charset=utf-8", .cacheControl: "no-store", HTTPField.Name("Referrer-Policy")!: "no-referrer",
             HTTPField.Name("X-Content-Type-Options")!: "nosniff", HTTPField.Name("X-Frame-Options")!: "DENY",
-            // No form-action: browsers apply it to every redirect a form post leads to, and a sign-in's post ends in a
-            // chain of them through origins the page cannot know (the app's callback and wherever it sends the user next,
-            // an upstream issuer, a second Latchkey). Every value on a page is escaped by Mustache; no script runs.
-            HTTPField.Name("Content-Security-Policy")!:
-                "default-src 'none'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'",
+            HTTPField.Name("Content-Security-Policy")!: contentSecurityPolicy,
         ]
         for cookie in cookies { headers.append(HTTPField(name: .setCookie, value: cookie)) }
         return Response(status: status, headers: headers, body: .init(byteBuffer: .init(string: html)))

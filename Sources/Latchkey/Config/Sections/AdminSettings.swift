@@ -1,9 +1,10 @@
 import Foundation
 
-/// `admin.*`: the operator's listener (Prometheus metrics and the admin API), loopback by default.
+/// `admin.*`: the operator's listener (Prometheus metrics, the admin API and the console), loopback by default.
 struct AdminSettings: ConfigSection {
     static let section = "admin"
-    static let keys = ["listen", "token_file", "tls.certificate", "tls.key", "insecure_plaintext"]
+    static let keys = ["listen", "token_file", "tls.certificate", "tls.key", "insecure_plaintext", "console",
+                       "console_idle_seconds", "console_absolute_seconds"]
 
     /// Nil when `admin.listen` is "" (no admin listener at all).
     var host: String?
@@ -12,6 +13,10 @@ struct AdminSettings: ConfigSection {
     var token: String?
     var tlsCertificate: String?
     var tlsKey: String?
+    /// The console at `/console/` (served when the admin API is on).
+    var console = true
+    var consoleIdleSeconds = 1800
+    var consoleAbsoluteSeconds = 28_800
 
     /// Whether the listener is reachable only from this machine.
     var isLoopback: Bool { host.map { $0 == "localhost" || $0 == "::1" || $0.hasPrefix("127.") } ?? true }
@@ -38,6 +43,9 @@ struct AdminSettings: ConfigSection {
         if (tlsCertificate == nil) != (tlsKey == nil) {
             throw config.error(tlsCertificate == nil ? "tls.certificate" : "tls.key", "admin.tls.certificate and admin.tls.key go together")
         }
+        console = try config.bool("console", default: true)
+        consoleIdleSeconds = try config.int("console_idle_seconds", default: 1800, range: 1...86_400)
+        consoleAbsoluteSeconds = try config.int("console_absolute_seconds", default: 28_800, range: 1...604_800)
         // The admin API's bearer token must not cross a network in clear text unless the operator says it may.
         let insecurePlaintext = try config.bool("insecure_plaintext", default: false)
         if token != nil, !isLoopback, tlsCertificate == nil, !insecurePlaintext {

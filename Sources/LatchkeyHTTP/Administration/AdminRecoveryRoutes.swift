@@ -1,0 +1,45 @@
+import Foundation
+import Hummingbird
+import LatchkeyCore
+
+/// `/admin/v1`: helping someone back in (lift a lockout, mail a reset link), what they are signed in to, and the
+/// outbox by status with one mail retried.
+extension AdminRoutes {
+    func addRecoveryRoutes(to api: RouterGroup<LatchkeyRequestContext>) {
+        api.post("/users/:user/unlock") { _, context in
+            Self.user(try await self.engine.adminUnlock(try context.parameters.require("user"), caller: Self.caller(context)))
+        }
+        api.post("/users/:user/send-password-reset") { _, context in
+            try await self.engine.adminSendPasswordReset(try context.parameters.require("user"), caller: Self.caller(context))
+            return Response(status: .accepted)
+        }
+        api.get("/users/:user/sessions") { _, context in
+            let sessions = try await self.engine.adminSessions(try context.parameters.require("user"))
+            return JSONResponse.ok(["sessions": .array(sessions.map(Self.session))])
+        }
+        api.get("/mail") { request, _ in
+            let text = request.uri.queryParameters["status"].map(String.init) ?? "pending"
+            guard let status = OutboxRecord.Status(rawValue: text) else {
+                throw AdminAPIError.badRequest("status must be pending, failed or sent")
+            }
+            let mails = try await self.engine.adminMail(status: status, limit: try Self.int(request, "limit", default: 100))
+            return JSONResponse.ok(["mails": .array(mails.map(Self.mail))])
+        }
+        api.post("/mail/:id/retry") { _, context in
+            guard let id = Int64(try context.parameters.require("id")) else { throw AdminAPIError.badRequest("the mail id is a number") }
+            guard try await self.engine.adminRetryMail(id: id, caller: Self.caller(context)) else {
+                throw AdminAPIError.conflict("mail_not_failed", "No failed mail that can be sent again has that id.")
+            }
+            return Response(status: .noContent)
+        }
+    }
+
+    static func session(_ session: LatchkeyEngine.SessionSummary) -> JSONValue {
+        var object: [String: JSONValue] = [
+            "family_id": .string(session.familyId), "dialect": .string(session.kind.rawValue), "client": .string(session.audience),
+            "started_at": .string(session.startedAt.ISO8601Format()), "last_used_at": .string(session.lastUsedAt.ISO8601Format()),
+            "expires_at": .string(session.expiresAt.ISO8601Format())]
+        if let device = session.deviceId { object["device_id"] = .string(device) }
+        return .object(object)
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LatchkeyCore
+
+/// Signing in to the console with the admin token and a name to act under, and signing out.
+extension Console {
+    func addSignInRoutes(to console: RouterGroup<LatchkeyRequestContext>) {
+        console.get("/sign-in") { request, context in
+            let next = Self.safeNext(request.uri.queryParameters["next"].map(String.init))
+            if (try? self.visit(request, context)) != nil { return Self.redirect(next ?? "/console/") }
+            return self.signInPage(request, next: next)
+        }
+        console.post("/sign-in") { request, context in
+            let form = try await request.decodeForm(as: ConsoleForm.self, context: context).fields
+            let next = Self.safeNext(form["next"])
+            guard let name = ConsoleSession.acceptableName(form["name"]) else {
+                return self.signInPage(request, next: next, error: "sign_in_bad_name", status: .badRequest)
+            }
+            guard let token = form["token"], token.utf8.count <= 1024,
+                  Digest.constantTimeEqual(Digest.sha256(Array(token.utf8)), self.credential) else {
+                // Logged, not written to the database: a wrong guess costs the server a hash and a line.
+                self.engine.logger.warning("console sign-in refused: wrong admin token",
+                                           metadata: ["ip": "\(context.remoteAddress?.ipAddress ?? "-")"])
+                return self.signInPage(request, next: next, error: "sign_in_bad_token", status: .unauthorized, name: name)
+            }
+            let session = self.engine.newConsoleSession(operatorName: name, credential: self.credential)
+            let caller = self.engine.consoleCaller(session, ip: context.remoteAddress?.ipAddress, userAgent: request.headers[.userAgent])
+            try await self.engine.auditConsoleSignIn(caller: caller)
+            var response = Self.redirect(next ?? "/console/")
+            response.headers.append(HTTPField(name: .setCookie, value: self.cookie.set(self.engine.sealConsoleSession(session))))
+            return response
+        }
+        console.post("/sign-out") { request, context in
+            // Signing out needs no live session (an idled-out one signs out too), but a live one's token.
+            if let visit = try? self.visit(request, context) {
+                let form = try await request.decodeForm(as: ConsoleForm.self, context: context).fields
+                guard self.engine.consoleCSRFTokenMatches(form["csrf"], session: visit.session) else { throw ConsoleCSRFRefused() }
+            }
+            var response = Self.redirect("/console/sign-in?done=signed_out")
+            response.headers.append(HTTPField(name: .setCookie, value: self.cookie.clear))
+            return response
+        }
+    }
+
+    private func signInPage(_ request: Request, next: String?, error: String? = nil, status: HTTPResponse.Status = .ok,
+                            name: String? = nil) -> Response {
+        let language = language(request)
+        var values: [String: Any] = ["title": pages.strings[language]?["sign_in_title"] ?? "Sign in", "next": next ?? "", "name": name ?? ""]
+        if let error { values["error"] = pages.strings[language]?[error] ?? error }
+        if let done = request.uri.queryParameters["done"], done == "signed_out" { values["notice"] = pages.strings[language]?["done_signed_out"] }
+        // A stale cookie (idled out, or from before the token changed) is cleared.
+        let stale = PageCookies.read(cookie.name, from: request, limit: 2048) != nil
+        return pages.render("sign_in", status, values, language: language, cookies: stale ? [cookie.clear] : [])
+    }
+
+    /// Only a path inside the console: never another origin (`//host`) or a scheme.
+    static func safeNext(_ text: String?) -> String? {
+        guard let text, text.hasPrefix("/console/"), !text.contains("\\"), !text.contains("//"), text.utf8.count <= 512,
+              text.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else { return nil }
+        return text
+    }
+}
