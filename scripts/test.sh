@@ -55,8 +55,11 @@ stage "swift build (debug, with tests)" swift build --build-tests
 if [ -x .build/debug/latchkey ] && [[ ${results[-1]} == passed* ]]; then
     # Swift Testing only: XCTest's empty "Executed 0 tests" summary would only confuse.
     stage "Swift tests (engine, both stores, routers)" swift test --skip-build --disable-xctest
+    # The browser suites' screenshots are kept: .build/test-artifacts/screenshots/*.png.
+    mkdir -p .build/test-artifacts/screenshots
     stage "black-box suite (real binary, sockets, relay, browser, PostgreSQL)" \
-        env LATCHKEY_BIN="$PWD/.build/debug/latchkey" "$venv/bin/python" -m pytest -q Tests/blackbox
+        env LATCHKEY_BIN="$PWD/.build/debug/latchkey" LATCHKEY_SCREENSHOTS="$PWD/.build/test-artifacts/screenshots" \
+        "$venv/bin/python" -m pytest -q Tests/blackbox
 else
     results+=("FAILED  Swift tests: not run, the build failed" "FAILED  black-box suite: not run, the build failed")
 fi
