@@ -8,7 +8,8 @@ import LatchkeyHTTP
 struct UsersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "users", abstract: "List, inspect, disable, enable and delete users.",
-        subcommands: [List.self, Show.self, Disable.self, Enable.self, Delete.self, RevokeSessions.self, VerifyEmail.self,
+        subcommands: [List.self, Show.self, Disable.self, Enable.self, Unlock.self, SendPasswordReset.self, Delete.self, RevokeSessions.self,
+                      VerifyEmail.self,
                       Identities.self, Unlink.self, ByIdentity.self, SecondFactors.self, ResetSecondFactors.self, BrowserSessions.self,
                       EndBrowserSession.self, RevokeConsent.self])
 
@@ -60,6 +61,22 @@ struct UsersCommand: AsyncParsableCommand {
         @OptionGroup var target: UserArgument
         func run() async throws {
             UserOutput.print(try await target.run { try await $0.adminSetDisabled($1, disabled: false, caller: caller) })
+        }
+    }
+
+    struct Unlock: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Lift a lockout from wrong passwords or second factors.")
+        @OptionGroup var target: UserArgument
+        func run() async throws { UserOutput.print(try await target.run { try await $0.adminUnlock($1, caller: caller) }) }
+    }
+
+    struct SendPasswordReset: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "send-password-reset",
+                                                        abstract: "Mail the user a link to the hosted reset page.")
+        @OptionGroup var target: UserArgument
+        func run() async throws {
+            try await target.run { try await $0.adminSendPasswordReset($1, caller: caller) }
+            print("queued a password-reset mail to \(target.user)")
         }
     }
 
@@ -148,6 +165,9 @@ enum UserOutput {
             throw StartupError(key: "name", message: reason, exitCode: .noInput)
         } catch LatchkeyError.unknownClient {
             throw StartupError(key: "app", message: "no App Services app has that id (app_services.apps)", exitCode: .noInput)
+        } catch let refusal as LatchkeyEngine.RecoveryRefusal {
+            throw StartupError(key: "user", message: refusal == .noEmail ? "the account has no email address to mail a link to"
+                               : "the account is disabled: enable it before mailing it a reset link", exitCode: .noInput)
         }
     }
 }
