@@ -2,7 +2,8 @@
 """What the operator console's pages cost with a deployment's worth of data behind them (issue S: under 100 ms with
 100,000 users). A release server's SQLite database is seeded with `bench/seed.py` (users and refresh-token
 families) and with a month of audit events (sign-ups, sign-ins of each dialect and outcome, lockouts, rate-limit
-denials), then each page is fetched from a keep-alive connection as a signed-in operator. The server's CPU per
+denials) and their hourly counts (as the server keeps them), then each page is fetched from a keep-alive connection
+as a signed-in operator. The server's CPU per
 request is read from /proc. Run after `swift build -c release`:
 
     python3 bench/console.py [--bin .build/release/latchkey] [--users 100000] [--events 1000000] [--rounds 50]
@@ -10,6 +11,7 @@ request is read from /proc. Run after `swift build -c release`:
 A measurement: nothing here is asserted.
 """
 import argparse
+import collections
 import datetime
 import os
 import random
@@ -42,14 +44,20 @@ def seed_audit(path, events, rng):
     now = datetime.datetime.now(datetime.timezone.utc)
     kinds, weights = zip(*KINDS)
     offsets = sorted(rng.uniform(0, 30 * 86400) for _ in range(events))
-    rows = []
+    rows, counts = [], collections.Counter()
     for offset in reversed(offsets):
-        at = (now - datetime.timedelta(seconds=offset)).strftime("%Y-%m-%d %H:%M:%S.%f")[:23]
-        rows.append((at, rng.choices(kinds, weights)[0], rng.choice(users), f"192.0.2.{rng.randrange(1, 255)}", rng.choice(DIALECTS)))
+        moment = now - datetime.timedelta(seconds=offset)
+        at = moment.strftime("%Y-%m-%d %H:%M:%S.%f")[:23]
+        kind, dialect = rng.choices(kinds, weights)[0], rng.choice(DIALECTS)
+        rows.append((at, kind, rng.choice(users), f"192.0.2.{rng.randrange(1, 255)}", dialect))
+        counts[(int(moment.timestamp()) // 3600, kind, dialect)] += 1  # what the server's append keeps
         if len(rows) == 50_000:
             db.executemany("INSERT INTO audit_events (at, kind, user_id, client_ip, dialect) VALUES (?, ?, ?, ?, ?)", rows)
             rows = []
     db.executemany("INSERT INTO audit_events (at, kind, user_id, client_ip, dialect) VALUES (?, ?, ?, ?, ?)", rows)
+    db.executemany("""INSERT INTO audit_counts (hour, kind, dialect, count) VALUES (?, ?, ?, ?)
+                      ON CONFLICT (hour, kind, dialect) DO UPDATE SET count = count + excluded.count""",
+                   [(*key, n) for key, n in counts.items()])
     db.commit()
     return users
 

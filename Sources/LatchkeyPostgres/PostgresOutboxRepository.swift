@@ -67,10 +67,14 @@ extension PostgresRepositories {
 // MARK: AuditRepository
 extension PostgresRepositories {
     func append(_ event: AuditEvent) async throws {
+        // One statement: the event and its hour's count, so the count is never without its event.
         try await rows("""
-            INSERT INTO audit_events (at, kind, user_id, email, client_ip, user_agent, detail, dialect, actor)
-            VALUES (\(event.at), \(event.kind), \(event.userId), \(event.email), \(event.clientIp), \(event.userAgent), \(event.detail),
-                    \(event.dialect), \(event.actor))
+            WITH event AS (
+                INSERT INTO audit_events (at, kind, user_id, email, client_ip, user_agent, detail, dialect, actor)
+                VALUES (\(event.at), \(event.kind), \(event.userId), \(event.email), \(event.clientIp), \(event.userAgent), \(event.detail),
+                        \(event.dialect), \(event.actor)))
+            INSERT INTO audit_counts (hour, kind, dialect, count) VALUES (\(event.hour), \(event.kind), \(event.dialect ?? ""), 1)
+            ON CONFLICT (hour, kind, dialect) DO UPDATE SET count = audit_counts.count + 1
             """)
     }
 
@@ -88,13 +92,13 @@ extension PostgresRepositories {
     func tally(_ query: AuditTallyQuery) async throws -> [AuditTally] {
         guard !query.kinds.isEmpty else { return [] }
         return try await rows("""
-            SELECT kind, dialect, floor(extract(epoch FROM (at - \(query.since))) / \(query.bucketSeconds))::bigint AS bucket,
-                   count(*) AS n
-            FROM audit_events WHERE kind = ANY(\(query.kinds)) AND at >= \(query.since) AND at < \(query.until)
+            SELECT kind, dialect, (hour - \(query.firstHour)) / \(query.hoursPerBucket) AS bucket, sum(count)::bigint AS n
+            FROM audit_counts WHERE kind = ANY(\(query.kinds)) AND hour >= \(query.firstHour) AND hour < \(query.endHour)
             GROUP BY kind, dialect, bucket
             """).map { row in
             let columns = row.columns
-            return AuditTally(kind: try columns.value("kind"), dialect: try columns.value("dialect"),
+            let dialect: String = try columns.value("dialect")
+            return AuditTally(kind: try columns.value("kind"), dialect: dialect.isEmpty ? nil : dialect,
                               bucket: Int(try columns.value("bucket") as Int64), count: Int(try columns.value("n") as Int64))
         }
     }
@@ -157,6 +161,7 @@ extension PostgresRepositories {
                 """, cutoffs.anonymousUsersIdleBefore)
             removed += try await delete(tx, "outbox", "status = 'sent' AND sent_at < $1", cutoffs.sentMailBefore)
             removed += try await delete(tx, "audit_events", "at < $1", cutoffs.auditBefore)
+            _ = try await delete(tx, "audit_counts", "hour < $1", AuditEvent(id: nil, at: cutoffs.auditBefore, kind: "").hour)
             // Idle buckets are bookkeeping, not data: dropped, not counted.
             _ = try await delete(tx, "rate_buckets", "updated_at < $1", cutoffs.rateBucketsIdleBefore.timeIntervalSince1970)
             return removed

@@ -22,12 +22,12 @@ extension PostgresRepositories {
 
     func list(_ query: UserQuery) async throws -> [UserRecord] {
         let (username, email) = Self.filters(query)
-        let pattern = query.prefixPattern, afterAt = query.after?.createdAt, afterId = query.after?.id
+        let pattern = query.prefixPattern, exact = query.exactPrefixPattern, afterAt = query.after?.createdAt, afterId = query.after?.id
         return try UserRecord.decode(try await rows("""
             SELECT * FROM users WHERE (\(username)::text IS NULL OR username_key = \(username))
             AND (\(email)::text IS NULL OR email = \(email))
             AND (\(pattern)::text IS NULL OR lower(email) LIKE \(pattern) OR username_key LIKE \(pattern)
-                 OR lower(id) LIKE \(pattern) OR lower(object_id) LIKE \(pattern))
+                 OR lower(id) LIKE \(pattern) OR object_id LIKE \(exact))
             AND (\(afterAt)::timestamptz IS NULL OR created_at > \(afterAt) OR (created_at = \(afterAt) AND id > \(afterId)))
             ORDER BY created_at, id LIMIT \(query.limit) OFFSET \(query.skip)
             """))
@@ -35,12 +35,12 @@ extension PostgresRepositories {
 
     func count(_ query: UserQuery) async throws -> Int {
         let (username, email) = Self.filters(query)
-        let pattern = query.prefixPattern
+        let pattern = query.prefixPattern, exact = query.exactPrefixPattern
         return try await rows("""
             SELECT count(*) AS n FROM users WHERE (\(username)::text IS NULL OR username_key = \(username))
             AND (\(email)::text IS NULL OR email = \(email))
             AND (\(pattern)::text IS NULL OR lower(email) LIKE \(pattern) OR username_key LIKE \(pattern)
-                 OR lower(id) LIKE \(pattern) OR lower(object_id) LIKE \(pattern))
+                 OR lower(id) LIKE \(pattern) OR object_id LIKE \(exact))
             """).first?.columns.value("n") ?? 0
     }
 

@@ -60,6 +60,10 @@ extension SQLiteRepositories {
         try await write { db in
             var record = event
             try record.insert(db)
+            try db.execute(sql: """
+                INSERT INTO audit_counts (hour, kind, dialect, count) VALUES (?, ?, ?, 1)
+                ON CONFLICT (hour, kind, dialect) DO UPDATE SET count = count + 1
+                """, arguments: [event.hour, event.kind, event.dialect ?? ""])
         }
     }
 
@@ -78,18 +82,17 @@ extension SQLiteRepositories {
     func tally(_ query: AuditTallyQuery) async throws -> [AuditTally] {
         guard !query.kinds.isEmpty else { return [] }
         let marks = Array(repeating: "?", count: query.kinds.count).joined(separator: ", ")
-        let since = StoredDate.text(query.since)
-        var arguments: StatementArguments = [since, query.bucketSeconds]
+        var arguments: StatementArguments = [query.firstHour, query.hoursPerBucket]
         arguments += StatementArguments(query.kinds)
-        arguments += [since, StoredDate.text(query.until)]
-        // Julian days are floating point: in whole milliseconds first, so a slice's first instant is not counted in the one before.
+        arguments += [query.firstHour, query.endHour]
         return try await read { [arguments] db in
             try Row.fetchAll(db, sql: """
-                SELECT kind, dialect, CAST(round((julianday(at) - julianday(?)) * 86400000) AS INTEGER) / (? * 1000) AS bucket, count(*) AS n
-                FROM audit_events WHERE kind IN (\(marks)) AND at >= ? AND at < ?
+                SELECT kind, dialect, (hour - ?) / ? AS bucket, sum(count) AS n
+                FROM audit_counts WHERE kind IN (\(marks)) AND hour >= ? AND hour < ?
                 GROUP BY kind, dialect, bucket
                 """, arguments: arguments)
-            .map { AuditTally(kind: $0["kind"], dialect: $0["dialect"], bucket: $0["bucket"], count: $0["n"]) }
+            .map { AuditTally(kind: $0["kind"], dialect: ($0["dialect"] as String).isEmpty ? nil : $0["dialect"], bucket: $0["bucket"],
+                              count: $0["n"]) }
         }
     }
 }
@@ -140,6 +143,7 @@ extension SQLiteRepositories {
                 """, [StoredDate.text(cutoffs.anonymousUsersIdleBefore)])
             removed += try delete("outbox", "status = 'sent' AND sent_at < ?", [cutoffs.sentMailBefore])
             removed += try delete("audit_events", "at < ?", [cutoffs.auditBefore])
+            _ = try delete("audit_counts", "hour < ?", [AuditEvent(id: nil, at: cutoffs.auditBefore, kind: "").hour], key: "hour")
             // Idle buckets are bookkeeping, not data: dropped, not counted.
             _ = try delete("rate_buckets", "updated_at < ?", [cutoffs.rateBucketsIdleBefore.timeIntervalSince1970], key: "key")
             return removed

@@ -29,11 +29,14 @@ extension SQLiteRepositories {
         var request = UserRecord.all()
         if let username = query.username { request = request.filter(Column("username_key") == UserRecord.usernameKey(username)) }
         if let email = query.email { request = request.filter(Column("email") == email) }
-        if let pattern = query.prefixPattern {
+        if let prefix = query.prefix {
+            // Ranges, not LIKE: each is a search of the column's index, and SQLite unions the four. Emails, username
+            // keys and ids are stored lower-case; objectIds match as given.
+            let folded = UserQuery.prefixRange(UserRecord.usernameKey(prefix)), exact = UserQuery.prefixRange(prefix)
             request = request.filter(sql: """
-                (lower(email) LIKE ? ESCAPE '\\' OR username_key LIKE ? ESCAPE '\\' OR lower(id) LIKE ? ESCAPE '\\'
-                 OR lower(object_id) LIKE ? ESCAPE '\\')
-                """, arguments: [pattern, pattern, pattern, pattern])
+                ((email >= ? AND email < ?) OR (username_key >= ? AND username_key < ?) OR (id >= ? AND id < ?)
+                 OR (object_id >= ? AND object_id < ?))
+                """, arguments: [folded.from, folded.to, folded.from, folded.to, folded.from, folded.to, exact.from, exact.to])
         }
         if let after = query.after {
             request = request.filter(sql: "(created_at > ? OR (created_at = ? AND id > ?))", arguments: [after.createdAt, after.createdAt, after.id])

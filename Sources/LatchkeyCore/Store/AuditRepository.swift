@@ -6,7 +6,8 @@ public protocol AuditRepository: Sendable {
     /// The events a query matches, in id order (newest first when the query asks).
     func events(_ query: AuditQuery) async throws -> [AuditEvent]
     /// How many events of each of `kinds` fell in each `bucketSeconds`-long slice of [since, until), by dialect: what
-    /// the console's charts draw, counted by the database so every replica shows the same numbers.
+    /// the console's charts draw. Read from hourly counts the store keeps with every append (so every replica shows
+    /// the same numbers, and a month costs a few hundred rows): `since`, `until` and the slice are whole hours.
     func tally(_ query: AuditTallyQuery) async throws -> [AuditTally]
 }
 
@@ -34,9 +35,15 @@ public struct AuditTallyQuery: Sendable, Equatable {
     public var until: Date
     public var bucketSeconds: Int
     public var kinds: [String]
+    /// `since` and `until` are taken to the start of their hour, the slice to whole hours (at least one).
     public init(since: Date, until: Date, bucketSeconds: Int, kinds: [String]) {
-        self.since = since; self.until = until; self.bucketSeconds = max(bucketSeconds, 1); self.kinds = kinds
+        func hour(_ date: Date) -> Date { Date(timeIntervalSince1970: (date.timeIntervalSince1970 / 3600).rounded(.down) * 3600) }
+        self.since = hour(since); self.until = hour(until); self.bucketSeconds = max(bucketSeconds / 3600, 1) * 3600; self.kinds = kinds
     }
+
+    public var firstHour: Int { Int(since.timeIntervalSince1970) / 3600 }
+    public var endHour: Int { Int(until.timeIntervalSince1970) / 3600 }
+    public var hoursPerBucket: Int { bucketSeconds / 3600 }
 }
 
 /// `count` events of `kind` through `dialect` (nil: not recorded) in slice `bucket` (0 is the one starting at `since`).
@@ -48,6 +55,11 @@ public struct AuditTally: Sendable, Equatable, Hashable {
     public init(kind: String, dialect: String?, bucket: Int, count: Int) {
         self.kind = kind; self.dialect = dialect; self.bucket = bucket; self.count = count
     }
+}
+
+extension AuditEvent {
+    /// The hour an event is counted in (Unix time / 3600).
+    public var hour: Int { Int((at.timeIntervalSince1970 / 3600).rounded(.down)) }
 }
 
 extension AuditRepository {

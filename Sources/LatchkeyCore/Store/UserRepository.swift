@@ -50,7 +50,8 @@ public enum PasswordAttempt: Sendable, Equatable {
 public struct UserQuery: Sendable, Equatable {
     public var username: String?
     public var email: String?
-    /// Matches users whose email or case-folded username starts with this text (the admin search).
+    /// Matches users whose email, case-folded username or id starts with this text case-folded, or whose objectId
+    /// starts with it as given (objectIds are case-sensitive): the admin search.
     public var prefix: String?
     /// Keyset pagination: only users after this one in (created_at, id) order.
     public var after: UserCursor?
@@ -61,10 +62,18 @@ public struct UserQuery: Sendable, Equatable {
         self.username = username; self.email = email; self.prefix = prefix; self.after = after; self.limit = limit; self.skip = skip
     }
 
-    /// `prefix` as a LIKE pattern with `\` as escape character: the caller's `%` and `_` match themselves.
-    public var prefixPattern: String? {
-        prefix.map { UserRecord.usernameKey($0).replacingOccurrences(of: "\\", with: "\\\\")
-            .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%" }
+    /// `prefix` case-folded as a LIKE pattern with `\` as escape character: the caller's `%` and `_` match themselves.
+    public var prefixPattern: String? { prefix.map { Self.likePattern(UserRecord.usernameKey($0)) } }
+
+    /// `prefix` as given, as a LIKE pattern (for objectIds).
+    public var exactPrefixPattern: String? { prefix.map(Self.likePattern) }
+
+    /// The texts starting with `text` are those in [text, text + U+10FFFF) by code point order: an index range.
+    public static func prefixRange(_ text: String) -> (from: String, to: String) { (text, text + "\u{10FFFF}") }
+
+    private static func likePattern(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_") + "%"
     }
 }
 
