@@ -25,16 +25,11 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Tests", "blackbox"))
 import harness  # noqa: E402
 from console_support import TOKEN, Operator  # noqa: E402
+from proc_cpu import cpu_seconds  # noqa: E402
 
 KINDS = [("sign_in", 0.62), ("token_issued", 0.2), ("sign_in_failed", 0.1), ("sign_up", 0.05), ("lockout", 0.015),
          ("rate_limited", 0.015)]
 DIALECTS = ["native", "app_services", "parse", "openid"]
-
-
-def cpu_seconds(pid):
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def seed_audit(path, events, rng):

@@ -19,12 +19,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Tests", "black
 import harness  # noqa: E402
 import openid_support  # noqa: E402
 from test_openid import authorize_url, exchange, new_user, query  # noqa: E402
-
-
-def cpu_seconds(pid):
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+from proc_cpu import cpu_seconds  # noqa: E402
 
 
 def measure(name, rounds, pid, call):

@@ -31,11 +31,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "Tests", "blackbox"))
 import harness  # noqa: E402
 import suite  # noqa: E402
-
-
-def cpu_seconds(pid):
-    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+from proc_cpu import cpu_seconds  # noqa: E402
 
 
 def plain_wrk(base, path, seconds, connections, form=None):

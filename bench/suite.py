@@ -35,6 +35,7 @@ import harness  # noqa: E402
 from conftest import sign_up  # noqa: E402
 from harness import CLIENT_ID, Server  # noqa: E402
 from issuer import GOOGLE_ISSUER, Issuer  # noqa: E402
+from proc_cpu import cpu_seconds  # noqa: E402
 
 APP = "bench-app"
 GOOGLE_AUDIENCE = "bench.apps.googleusercontent.com"
@@ -68,13 +69,6 @@ response = function(status, headers, body)
   if token then pool[#pool + 1] = token end
 end
 """
-
-
-def cpu_seconds(pid):
-    """User plus system CPU time the process has used so far."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def wrk(base, path, seconds, connections, lua="", headers=None, method=None, body=None, env=None, timeout=2, pid=None):

@@ -64,14 +64,7 @@ import Testing
         let h = try await EngineHarness.make()
         let done = try await h.signUp("lock@example.com", password: "the right passphrase")
         _ = try await h.engine.signInWithContinuationToken(continuationToken: done, username: nil, scope: nil, caller: h.caller)
-        func attempt(_ password: String) async throws -> SignInOutcome {
-            guard case .started(let ct) = try await h.engine.signInInitiate(username: "lock@example.com", challengeTypes: "password redirect",
-                                                                            caller: h.caller),
-                  case .password(let ct2) = try await h.engine.signInChallenge(continuationToken: ct, challengeTypes: "password redirect",
-                                                                               caller: h.caller)
-            else { throw LatchkeyError.flowTokenInvalid }
-            return try await h.engine.signInWithPassword(continuationToken: ct2, username: nil, password: password, scope: nil, caller: h.caller)
-        }
+        func attempt(_ password: String) async throws -> SignInOutcome { try await h.passwordSignIn("lock@example.com", password) }
         for _ in 0..<5 { await #expect(throws: LatchkeyError.invalidCredentials) { _ = try await attempt("wrong one!") } }
         await #expect(throws: LatchkeyError.accountLocked(retryAfterSeconds: 30)) { _ = try await attempt("the right passphrase") }
         h.time.advance(seconds: 31)

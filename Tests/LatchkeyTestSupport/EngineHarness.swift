@@ -50,6 +50,15 @@ public struct EngineHarness: Sendable {
         return text.split(whereSeparator: { !$0.isNumber }).first(where: { $0.count == engine.settings.codes.length }).map(String.init)
     }
 
+    /// A native password sign-in from its first step: initiate, choose the password, submit it.
+    public func passwordSignIn(_ email: String, _ password: String) async throws -> SignInOutcome {
+        guard case .started(let ct) = try await engine.signInInitiate(username: email, challengeTypes: "password redirect", caller: caller),
+              case .password(let ct2) = try await engine.signInChallenge(continuationToken: ct, challengeTypes: "password redirect",
+                                                                         caller: caller)
+        else { throw LatchkeyError.flowTokenInvalid }
+        return try await engine.signInWithPassword(continuationToken: ct2, username: nil, password: password, scope: nil, caller: caller)
+    }
+
     /// Sign-up with password up front, through to the completed continuation token.
     public func signUp(_ email: String, password: String = "a-strong-passphrase") async throws -> String {
         guard case .started(let ct) = try await engine.signUpStart(username: email, password: password, attributes: nil,

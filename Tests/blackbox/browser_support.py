@@ -1,4 +1,7 @@
 """Headless Chromium for the page suites (Debian's chromium and chromedriver, driven by Selenium)."""
+import os
+
+import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
@@ -14,3 +17,17 @@ def chromium(javascript=True):
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     driver.set_page_load_timeout(20)
     return driver
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One Chromium with JavaScript off for a test module: the pages must work without it."""
+    driver = chromium(javascript=False)
+    yield driver
+    driver.quit()
+
+
+def screenshots(browser, tmp_path, prefix):
+    """Saves `<prefix>-<name>.png` in $LATCHKEY_SCREENSHOTS (CI keeps them), else in the test's temporary folder."""
+    folder = os.environ.get("LATCHKEY_SCREENSHOTS", str(tmp_path))
+    return lambda name: browser.save_screenshot(os.path.join(folder, f"{prefix}-{name}.png"))

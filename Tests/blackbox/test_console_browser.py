@@ -2,7 +2,6 @@
 found and acted on (the effect checked through the native API), a key rotated, each action read back from the
 audit page; a locked-out user unlocked by someone who never read the docs; keyboard, labels, a phone's width.
 Screenshots go to $LATCHKEY_SCREENSHOTS (CI keeps them), else the test's temporary folder."""
-import os
 import uuid
 
 import pytest
@@ -13,7 +12,7 @@ from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.support.ui import WebDriverWait
 
 import strict
-from browser_support import chromium
+from browser_support import browser, chromium, screenshots  # noqa: F401
 from conftest import password_sign_in, sign_up, token_after_sign_up
 from console_support import TOKEN, console_server
 from test_console import PASSWORD, can_sign_in
@@ -29,17 +28,9 @@ def server(tmp_path_factory):
     s.cleanup()
 
 
-@pytest.fixture(scope="module")
-def browser():
-    driver = chromium(javascript=False)
-    yield driver
-    driver.quit()
-
-
 @pytest.fixture
 def shot(browser, tmp_path):
-    folder = os.environ.get("LATCHKEY_SCREENSHOTS", str(tmp_path))
-    return lambda name: browser.save_screenshot(os.path.join(folder, f"console-{name}.png"))
+    return screenshots(browser, tmp_path, "console")
 
 
 def heading(browser):
@@ -177,8 +168,7 @@ def test_keyboard_labels_and_a_phones_width(server, tmp_path):
         sign_in(driver, server, "/console/users")
         address, _ = new_user(server, "phone")
         open_user(driver, server, address)
-        folder = os.environ.get("LATCHKEY_SCREENSHOTS", str(tmp_path))
-        driver.save_screenshot(os.path.join(folder, "console-user-phone.png"))
+        screenshots(driver, tmp_path, "console")("user-phone")
         assert driver.execute_script("return document.documentElement.scrollWidth") <= 390
         # Every field has a label; every button says what it does.
         for field in driver.find_elements(By.CSS_SELECTOR, "input:not([type=hidden]), select, textarea"):

@@ -2,7 +2,6 @@
 app of docs/openid.md as the relying party: sign-up, single sign-on into a second app, single logout, a second factor
 enrolled and then asked for, a password reset, consent, and the pages' accessibility basics. Screenshots of each page
 go to $LATCHKEY_SCREENSHOTS."""
-import os
 import threading
 import time
 import uuid
@@ -15,22 +14,14 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from browser_support import chromium
+from browser_support import browser, screenshots  # noqa: F401
 from harness import Server, free_port
 from openid_support import PASSWORD, SECRET, WEB, WebApp, oidc, provider_config, signed_in_session  # noqa: F401
 
 
-@pytest.fixture(scope="module")
-def browser():
-    driver = chromium(javascript=False)
-    yield driver
-    driver.quit()
-
-
 @pytest.fixture
 def shot(browser, tmp_path):
-    folder = os.environ.get("LATCHKEY_SCREENSHOTS", str(tmp_path))
-    return lambda name: browser.save_screenshot(os.path.join(folder, f"openid-{name}.png"))
+    return screenshots(browser, tmp_path, "openid")
 
 
 def heading(browser):
