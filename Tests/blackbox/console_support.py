@@ -27,8 +27,9 @@ def server(tmp_path_factory):
 class Operator:
     """One operator's session at the console: follows nothing by itself, so every redirect can be checked."""
 
-    def __init__(self, server, name="ada", language=None):
+    def __init__(self, server, name="ada", language=None, token=TOKEN):
         self.server = server
+        self.token = token
         self.base = server.admin_base + "/console"
         self.http = requests.Session()
         if language:
@@ -36,8 +37,8 @@ class Operator:
         self.name = name
         self.csrf = None
 
-    def sign_in(self, token=TOKEN, next_path=""):
-        r = self.http.post(self.base + "/sign-in", data={"name": self.name, "token": token, "next": next_path},
+    def sign_in(self, token=None, next_path=""):
+        r = self.http.post(self.base + "/sign-in", data={"name": self.name, "token": token or self.token, "next": next_path},
                            allow_redirects=False, timeout=10)
         return r
 

@@ -11,6 +11,8 @@ import strict
 from conftest import password_sign_in, sign_up, token_after_sign_up
 from console_support import TOKEN, Operator, console_server, server, text_of, user_id  # noqa: F401
 from harness import ALL_TYPES, Server, free_port
+from openid_support import SECRET, THIRD, WEB, Pages, provider_config
+from test_openid import authorize_url
 from smtp_relay import Relay, make_certificate
 from test_smtp import smtp_env, start_sign_up
 
@@ -320,5 +322,32 @@ def test_over_tls_the_cookie_is_host_prefixed_and_secure(tmp_path_factory):
         page = requests.get(f"https://127.0.0.1:{s.admin_port}/console/users", verify=cert, allow_redirects=False, timeout=10,
                             cookies={"__Host-latchkey_console": r.cookies["__Host-latchkey_console"]})
         assert page.status_code == 200 and "Find a user" in page.text
+    finally:
+        s.cleanup()
+
+
+def test_a_browser_session_and_a_consent_are_ended_from_the_console(tmp_path):
+    secret_file, token_file = tmp_path / "client.secret", tmp_path / "admin.token"
+    secret_file.write_text(SECRET)
+    token_file.write_text(TOKEN)
+    s = Server(config_text=provider_config(secret_file, [4999]), env={"LATCHKEY_ADMIN_TOKEN_FILE": str(token_file)}).start()
+    try:
+        pages, address = Pages(s), f"browser-{uuid.uuid4().hex[:8]}@example.com"
+        url, _ = authorize_url(s, client=THIRD)
+        consent = pages.sign_up(url, address)
+        pages.submit(consent, "/ui/consent", decision="allow")
+        operator = Operator(s).signed_in()
+        uid = user_id(operator, address)
+        page = operator.get(f"/users/{uid}")
+        assert "In the browser (hosted pages)" in text_of(page.text) and THIRD in page.text
+        session = re.search(r'/browser-sessions/([^/]+)/end', page.text).group(1)
+        page = operator.act(f"/users/{uid}/consents/{THIRD}/revoke")
+        assert "The consent is withdrawn." in text_of(page.text)
+        page = operator.act(f"/users/{uid}/browser-sessions/{session}/end")
+        assert "The browser session is ended." in text_of(page.text) and "/browser-sessions/" not in page.text
+        assert operator.post(f"/users/{uid}/browser-sessions/{session}/end").status_code == 404
+        # Without its session the browser is asked to sign in again.
+        again = pages.http.get(authorize_url(s, client=WEB)[0], allow_redirects=False, timeout=10)
+        assert again.status_code == 200 and "/ui/sign-in" in again.text
     finally:
         s.cleanup()

@@ -1,10 +1,12 @@
 """The operator's side of identities, over real sockets: API keys (a user's own over the refresh token, server keys
 from the admin API and the CLI), a user's identities in the admin API, and identities carried by import and export."""
 import json
+import re
 import uuid
 
+from console_support import Operator, text_of
 from harness import Server
-from identity_support import APP, admin, api_keys, app_error, identity_env, login, profile, registered
+from identity_support import ADMIN_TOKEN, APP, admin, api_keys, app_error, identity_env, login, profile, registered
 from identity_support import apple, google, server  # noqa: F401 (fixtures)
 from parse_client import ParseClient, ok
 
@@ -160,3 +162,29 @@ def test_a_disabled_account_is_refused_through_its_identities_with_the_reason(se
     assert "disabled" in app_error(login(server, "oauth2-google", {"id_token": google.token(sub)}), 401, "AuthError")
     assert admin(server, "POST", f"/users/{user}/enable").status_code == 200
     assert login(server, "oauth2-google", {"id_token": google.token(sub)}).json()["user_id"] == user
+
+
+def test_the_console_finds_a_user_by_identity_unlinks_it_and_manages_server_keys(server, google):
+    anonymous = login(server, "anon-user").json()
+    sub = uuid.uuid4().hex
+    assert login(server, "oauth2-google", {"id_token": google.token(sub)}, access=anonymous["access_token"], link=True).status_code == 200
+    operator = Operator(server, token=ADMIN_TOKEN).signed_in()
+    found = operator.get(f"/users?q=google:{sub}")
+    assert f'href="/console/users/{anonymous["user_id"]}"' in found.text
+    page = operator.get(f"/users/{anonymous['user_id']}")
+    assert sub in page.text and "anonymous" in page.text and "app_services" in page.text  # the identity and the App Services session
+    page = operator.act(f"/users/{anonymous['user_id']}/identities/google/unlink")
+    assert "The identity is unlinked." in text_of(page.text) and sub not in page.text
+    refused = operator.post(f"/users/{anonymous['user_id']}/identities/anonymous/unlink")
+    assert refused.status_code == 409 and "last way to sign in" in text_of(refused.text)
+
+    operator.get("/clients")
+    made = operator.post(f"/apps/{APP}/api-keys", {"name": "console-backend"})
+    assert made.status_code == 201
+    key = re.search(r'<code class="secret">([^<]+)</code>', made.text).group(1)
+    assert login(server, "api-key", {"key": key}).status_code == 200
+    page = operator.get("/clients")
+    assert "console-backend" in page.text and key not in page.text
+    key_id = re.search(r'action="/console/api-keys/([^/]+)/revoke"', page.text).group(1)
+    assert "The key is revoked." in text_of(operator.act(f"/api-keys/{key_id}/revoke").text)
+    app_error(login(server, "api-key", {"key": key}), 401, "AuthError")

@@ -7,6 +7,7 @@ import pytest
 import requests
 
 import strict
+from console_support import Operator, text_of, user_id
 from harness import BINARY, Server
 from mfa_support import OFF, REQUIRED, Native, config, new_email, sms, suberror
 from parse_client import ParseClient, ok
@@ -81,3 +82,22 @@ def test_cli_lists_and_resets_second_factors(ops_server):
     assert cli(s, "users", "second-factors", email).strip().splitlines()[-1] == "0 second factors"
     assert cli(s, "users", "reset-second-factors", email).strip() == f"removed 0 second factors of {email}"
     strict.tokens(Native(s, OFF).password_token(email))
+
+
+def test_the_console_shows_second_factors_masked_and_removes_them(ops_server):
+    s, email = ops_server, new_email()
+    Native(s, OFF).sign_up(email)
+    parse = ParseClient(s, app_id="mfaApp")
+    user = ok(parse.call("POST", "/login", {"username": email, "password": "correct horse battery"}))
+    secret = pyotp.random_base32()
+    ok(parse.call("PUT", f"/users/{user['objectId']}", {"authData": {"mfa": {"secret": secret, "token": pyotp.TOTP(secret).now()}}},
+                  session_token=user["sessionToken"]))
+    operator = Operator(s, token=TOKEN).signed_in()
+    uid = user_id(operator, email)
+    page = operator.get(f"/users/{uid}")
+    assert "totp" in page.text and "10 recovery codes left" in text_of(page.text) and secret not in page.text
+    page = operator.act(f"/users/{uid}/reset-second-factors")
+    assert "The second factors are removed." in text_of(page.text) and "totp" not in page.text
+    assert admin(s, "GET", f"/users/{email}/second-factors").json() == {"second_factors": []}
+    assert [e for e in admin(s, "GET", "/audit?kind=admin.mfa_reset").json()["events"]
+            if e["user_id"] == uid and e["actor"] == "console:ada"]
