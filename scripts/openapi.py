@@ -324,6 +324,13 @@ def paths():
     p[f"{a}/users/{{user}}/sessions"] = {"parameters": [user], "get": admin_operation(
         "Live sessions (one per refresh-token family), most recently used first",
         success=obj(["sessions"], sessions={"type": "array", "items": session}))}
+    role = {"name": "role", "in": "path", "required": True, "schema": {"type": "string", "enum": ["operator"]}}
+    p[f"{a}/users/{{user}}/roles"] = {"parameters": [user], "get": admin_operation(
+        "The roles given to the user", success=obj(["roles"], roles={"type": "array", "items": obj(["role", "granted_at"], role=S,
+                                                                                               granted_at=S)}))}
+    p[f"{a}/users/{{user}}/roles/{{role}}"] = {"parameters": [user, role],
+        "put": admin_operation("Give the role (operator: may sign in to the console with the account)", "204"),
+        "delete": admin_operation("Take the role away (an operator's console session ends)", "204")}
     p[f"{a}/mail"] = {"get": admin_operation("Mail by status, newest first (addresses masked)", success=obj(["mails"], mails={"type": "array"}),
                                              params=[{"name": "status", "in": "query", "required": False,
                                                       "schema": {"type": "string", "enum": ["pending", "failed", "sent"]}}, limit])}

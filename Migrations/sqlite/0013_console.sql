@@ -16,3 +16,10 @@ CREATE INDEX audit_events_kind_at ON audit_events(kind, at);
 CREATE INDEX audit_events_user ON audit_events(user_id, id);
 CREATE INDEX outbox_recipient ON outbox(recipient, id);
 CREATE INDEX users_created ON users(created_at, id);
+-- Roles an operator gives accounts: `operator` signs in to the console through the hosted pages.
+CREATE TABLE user_roles (
+    user_id    TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    role       TEXT NOT NULL,
+    granted_at TEXT NOT NULL,
+    PRIMARY KEY (user_id, role)
+) WITHOUT ROWID;

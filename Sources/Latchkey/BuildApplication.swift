@@ -65,6 +65,7 @@ func buildApplication(_ config: LatchkeyConfig) async throws -> Application<Rout
         if config.admin.console {
             options.console = try consoleOptions(ConsoleSessionPolicy(idleSeconds: config.admin.consoleIdleSeconds,
                                                                       absoluteSeconds: config.admin.consoleAbsoluteSeconds))
+            options.console?.accountCallback = config.admin.consoleCallbackURL
         }
         do { services.append(try AdminServer.application(engine: engine, options: options, logger: logger)) } catch {
             throw StartupError(key: "admin.tls", message: "cannot load the certificate or key: \(error)", exitCode: .config)

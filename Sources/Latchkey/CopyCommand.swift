@@ -68,6 +68,7 @@ struct CopyCommand: AsyncParsableCommand {
         for value in snapshot.serverValues { _ = try await tx.serverValues.insertIfAbsent(name: value.name, value: value.value); progress.advance() }
         for key in snapshot.signingKeys { try await tx.serverValues.insert(signingKey: key); progress.advance() }
         for user in snapshot.users { try await tx.users.insert(user); progress.advance() }
+        for role in snapshot.roles { _ = try await tx.users.grant(role); progress.advance() }
         for identity in snapshot.identities { try await tx.identities.link(identity); progress.advance() }
         for key in snapshot.apiKeys { try await tx.apiKeys.insert(key); progress.advance() }
         for factor in snapshot.secondFactors { try await tx.secondFactors.insert(factor); progress.advance() }

@@ -8,7 +8,8 @@ import LatchkeyHTTP
 struct UsersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "users", abstract: "List, inspect, disable, enable and delete users.",
-        subcommands: [List.self, Show.self, Disable.self, Enable.self, Unlock.self, SendPasswordReset.self, Delete.self, RevokeSessions.self,
+        subcommands: [List.self, Show.self, Disable.self, Enable.self, Unlock.self, SendPasswordReset.self, Grant.self, Revoke.self,
+                      Delete.self, RevokeSessions.self,
                       VerifyEmail.self,
                       Identities.self, Unlink.self, ByIdentity.self, SecondFactors.self, ResetSecondFactors.self, BrowserSessions.self,
                       EndBrowserSession.self, RevokeConsent.self])
@@ -77,6 +78,26 @@ struct UsersCommand: AsyncParsableCommand {
         func run() async throws {
             try await target.run { try await $0.adminSendPasswordReset($1, caller: caller) }
             print("queued a password-reset mail to \(target.user)")
+        }
+    }
+
+    struct Grant: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Give the user a role (operator: may sign in to the console with the account).")
+        @OptionGroup var target: UserArgument
+        @Argument(help: "The role: operator.") var role: String
+        func run() async throws {
+            try await target.run { try await $0.adminGrantRole($1, role: role, caller: caller) }
+            print("\(target.user) has the role \(role)")
+        }
+    }
+
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Take a role away from the user.")
+        @OptionGroup var target: UserArgument
+        @Argument(help: "The role: operator.") var role: String
+        func run() async throws {
+            try await target.run { try await $0.adminRevokeRole($1, role: role, caller: caller) }
+            print("\(target.user) no longer has the role \(role)")
         }
     }
 
@@ -165,6 +186,9 @@ enum UserOutput {
             throw StartupError(key: "name", message: reason, exitCode: .noInput)
         } catch LatchkeyError.unknownClient {
             throw StartupError(key: "app", message: "no App Services app has that id (app_services.apps)", exitCode: .noInput)
+        } catch LatchkeyEngine.RoleRefusal.unknownRole(let role) {
+            throw StartupError(key: "role", message: "there is no role \(role): the roles are \(UserRole.known.joined(separator: ", "))",
+                               exitCode: .usage)
         } catch let refusal as LatchkeyEngine.RecoveryRefusal {
             throw StartupError(key: "user", message: refusal == .noEmail ? "the account has no email address to mail a link to"
                                : "the account is disabled: enable it before mailing it a reset link", exitCode: .noInput)

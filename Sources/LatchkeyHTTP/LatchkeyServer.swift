@@ -45,7 +45,9 @@ public enum LatchkeyServer {
         let openAPI = options.openAPIDocument.map { document in
             OpenAPIDocument.prepare(document, publicURL: engine.settings.publicURL, parseMount: parseMount, adminURL: options.adminURL,
                                     testingMailbox: options.testingMailbox != nil,
-                                    known: .init(clients: engine.settings.clients.map(\.id), parseApps: engine.settings.parseApps.map(\.id),
+                                    // The console's own client is not one for apps to use.
+                                    known: .init(clients: engine.settings.clients.map(\.id).filter { $0 != LatchkeyEngine.consoleClientId },
+                                                 parseApps: engine.settings.parseApps.map(\.id),
                                                  appServicesApps: engine.settings.apps.map(\.id)))
         }
         let errors = PathDialectErrors(pages: pages, appServicesErrors: appServicesErrors, parseMount: parseMount, routes: openAPI?.routes ?? .empty)

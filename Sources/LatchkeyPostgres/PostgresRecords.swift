@@ -72,6 +72,12 @@ extension AuditEvent: PostgresRowDecodable {
     }
 }
 
+extension UserRole: PostgresRowDecodable {
+    init(row: Columns) throws {
+        self.init(userId: try row.value("user_id"), role: try row.value("role"), grantedAt: try row.value("granted_at"))
+    }
+}
+
 extension SigningKeyRecord: PostgresRowDecodable {
     init(row: Columns) throws {
         self.init(kid: try row.value("kid"), algorithm: try row.value("algorithm"), privateKeyPem: try row.value("private_key_pem"),

@@ -103,6 +103,21 @@ extension PostgresRepositories {
         try await rows("UPDATE users SET last_login_at = \(at), failed_login_count = 0, locked_until = NULL WHERE id = \(userId)")
     }
 
+    func roles(userId: String) async throws -> [UserRole] {
+        try UserRole.decode(try await rows("SELECT * FROM user_roles WHERE user_id = \(userId) ORDER BY granted_at, role"))
+    }
+
+    func grant(_ role: UserRole) async throws -> Bool {
+        try await rows("""
+            INSERT INTO user_roles (user_id, role, granted_at) VALUES (\(role.userId), \(role.role), \(role.grantedAt))
+            ON CONFLICT DO NOTHING RETURNING role
+            """).count == 1
+    }
+
+    func revoke(role: String, userId: String) async throws -> Bool {
+        try await rows("DELETE FROM user_roles WHERE user_id = \(userId) AND role = \(role) RETURNING role").count == 1
+    }
+
     func lock(userId: String, until: Date) async throws {
         try await rows("UPDATE users SET locked_until = \(until) WHERE id = \(userId)")
     }

@@ -59,6 +59,10 @@ extension ActionTokenRecord: FetchableRecord, PersistableRecord, SnakeCaseColumn
     public static let databaseTableName = "action_tokens"
 }
 
+extension UserRole: FetchableRecord, PersistableRecord, SnakeCaseColumns {
+    public static let databaseTableName = "user_roles"
+}
+
 extension SigningKeyRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
     public static let databaseTableName = "signing_keys"
 }

@@ -8,6 +8,7 @@ public struct StoreSnapshot: Sendable {
     public var serverValues: [(name: String, value: Data)]
     public var signingKeys: [SigningKeyRecord]
     public var users: [UserRecord]
+    public var roles: [UserRole]
     public var identities: [IdentityRecord]
     public var apiKeys: [ApiKeyRecord]
     public var secondFactors: [SecondFactorRecord]
@@ -25,7 +26,7 @@ public struct StoreSnapshot: Sendable {
     public var authorizationCodes: [AuthorizationCodeRecord]
 
     public var rowCount: Int {
-        serverValues.count + signingKeys.count + users.count + identities.count + apiKeys.count + secondFactors.count + flows.count
+        serverValues.count + signingKeys.count + users.count + roles.count + identities.count + apiKeys.count + secondFactors.count + flows.count
             + codes.count + linkTokens.count + sessions.count + outbox.count + audit.count + clients.count + consents.count
             + browserSessions.count + authorizationCodes.count
     }
@@ -39,6 +40,7 @@ extension SQLiteStore {
                 serverValues: try Row.fetchAll(db, sql: "SELECT name, value FROM server_values ORDER BY name").map { ($0["name"], $0["value"]) },
                 signingKeys: try SigningKeyRecord.order(Column("created_at")).fetchAll(db),
                 users: try UserRecord.order(Column("created_at"), Column("id")).fetchAll(db),
+                roles: try UserRole.order(Column("granted_at")).fetchAll(db),
                 identities: try IdentityRecord.fetchAll(db),
                 apiKeys: try ApiKeyRecord.fetchAll(db),
                 secondFactors: try SecondFactorRecord.fetchAll(db),

@@ -89,6 +89,22 @@ extension SQLiteRepositories {
         }
     }
 
+    func roles(userId: String) async throws -> [UserRole] {
+        try await read { try UserRole.filter(Column("user_id") == userId).order(Column("granted_at"), Column("role")).fetchAll($0) }
+    }
+
+    func grant(_ role: UserRole) async throws -> Bool {
+        try await write { db in
+            try db.execute(sql: "INSERT INTO user_roles (user_id, role, granted_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                           arguments: [role.userId, role.role, role.grantedAt])
+            return db.changesCount == 1
+        }
+    }
+
+    func revoke(role: String, userId: String) async throws -> Bool {
+        try await write { db in try UserRole.filter(Column("user_id") == userId && Column("role") == role).deleteAll(db) > 0 }
+    }
+
     func lock(userId: String, until: Date) async throws {
         try await write { try $0.execute(sql: "UPDATE users SET locked_until = ? WHERE id = ?", arguments: [until, userId]) }
     }

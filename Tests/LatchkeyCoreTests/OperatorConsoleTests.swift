@@ -113,4 +113,35 @@ import Testing
         #expect(overview.month.counts["sign_up"]?[26] == 2)  // both three days before today's bucket
         #expect(overview.databaseReady && overview.signingKeyCreatedAt != nil)
     }
+
+    @Test func anAccountsConsoleSessionStandsWhileItIsAnActiveOperatorWithItsSessions() async throws {
+        let h = try await EngineHarness.make()
+        let done = try await h.signUp("op@example.com")
+        guard case .tokens(let tokens) = try await h.engine.signInWithContinuationToken(continuationToken: done, username: nil, scope: nil,
+                                                                                       caller: h.caller),
+              let refresh = tokens.refreshToken, let family = try await h.store.direct.sessions.find(tokenHash: h.engine.sessionKey(refresh))?.familyId
+        else { Issue.record("the sign-in gave no refresh token"); return }
+        await #expect(throws: LatchkeyEngine.RoleRefusal.unknownRole("root")) {
+            try await h.engine.adminGrantRole("op@example.com", role: "root", caller: h.caller)
+        }
+        try await h.engine.adminGrantRole("op@example.com", role: "operator", caller: h.caller)
+        let now = h.time.now()
+        let session = ConsoleSession(id: "s", operatorName: "op@example.com", startedAt: now, seenAt: now,
+                                     credential: h.engine.consoleBinding(LatchkeyEngine.accountCredential(tokens.userId)),
+                                     userId: tokens.userId, familyId: family)
+        // Sealed and opened: bound to the account, not to any admin token.
+        let opened = h.engine.openConsoleSession(h.engine.sealConsoleSession(session), credential: Self.token, policy: Self.policy)
+        #expect(opened?.userId == tokens.userId)
+        #expect(h.engine.consoleCaller(session, ip: nil, userAgent: nil).actor == "operator:op@example.com")
+        #expect(try await h.engine.consoleAccountHolds(session))
+        try await h.engine.adminRevokeSessions("op@example.com", caller: h.caller)
+        #expect(try await h.engine.consoleAccountHolds(session) == false)
+        var fresh = session
+        fresh.familyId = nil
+        #expect(try await h.engine.consoleAccountHolds(fresh))
+        try await h.engine.adminRevokeRole("op@example.com", role: "operator", caller: h.caller)
+        #expect(try await h.engine.consoleAccountHolds(fresh) == false)
+        let kinds = try await h.engine.adminAuditEvents(AuditQuery(since: .distantPast, limit: 100)).map(\.kind)
+        #expect(kinds.contains("admin.role_granted") && kinds.contains("admin.role_revoked"))
+    }
 }

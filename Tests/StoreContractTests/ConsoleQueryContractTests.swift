@@ -103,3 +103,22 @@ import Testing
         #expect(try await store.direct.users.list(UserQuery(prefix: "someone@example.comx")).isEmpty)
     }
 }
+
+/// Roles given to accounts: given once, taken away, gone with the account.
+@Suite struct RoleContractTests {
+    @Test(arguments: StoreUnderTest.allCases)
+    func rolesAreGivenOnceTakenAndGoWithTheAccount(_ kind: StoreUnderTest) async throws {
+        let store = try await kind.make()
+        let user = Fixtures.user(email: "op@example.com")
+        try await store.direct.users.insert(user)
+        let role = UserRole(userId: user.id, role: "operator", grantedAt: Fixtures.now)
+        #expect(try await store.direct.users.grant(role))
+        #expect(try await store.direct.users.grant(role) == false)
+        #expect(try await store.direct.users.roles(userId: user.id) == [role])
+        #expect(try await store.direct.users.revoke(role: "operator", userId: user.id))
+        #expect(try await store.direct.users.revoke(role: "operator", userId: user.id) == false)
+        #expect(try await store.direct.users.grant(role))
+        try await store.direct.users.delete(id: user.id)
+        #expect(try await store.direct.users.roles(userId: user.id).isEmpty)
+    }
+}

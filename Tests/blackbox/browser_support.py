@@ -2,6 +2,9 @@
 import os
 
 import pytest
+from selenium.common.exceptions import WebDriverException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
@@ -31,3 +34,20 @@ def screenshots(browser, tmp_path, prefix):
     """Saves `<prefix>-<name>.png` in $LATCHKEY_SCREENSHOTS (CI keeps them), else in the test's temporary folder."""
     folder = os.environ.get("LATCHKEY_SCREENSHOTS", str(tmp_path))
     return lambda name: browser.save_screenshot(os.path.join(folder, f"{prefix}-{name}.png"))
+
+
+def heading(browser):
+    return browser.find_element(By.TAG_NAME, "h1").text
+
+
+def wait_heading(browser, text):
+    # A page replaced while it is read (a chain of redirects) leaves stale or detached elements: read again.
+    WebDriverWait(browser, 10, ignored_exceptions=(WebDriverException,)).until(lambda b: text in heading(b))
+
+
+def fill(browser, **fields):
+    """Types each value into the field of that name, replacing what it held."""
+    for name, value in fields.items():
+        field = browser.find_element(By.NAME, name)
+        field.clear()
+        field.send_keys(value)

@@ -2,6 +2,7 @@
 found and acted on (the effect checked through the native API), a key rotated, each action read back from the
 audit page; a locked-out user unlocked by someone who never read the docs; keyboard, labels, a phone's width.
 Screenshots go to $LATCHKEY_SCREENSHOTS (CI keeps them), else the test's temporary folder."""
+import subprocess
 import uuid
 
 import pytest
@@ -12,9 +13,10 @@ from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.support.ui import WebDriverWait
 
 import strict
-from browser_support import browser, chromium, screenshots  # noqa: F401
+from browser_support import browser, chromium, fill, heading, screenshots, wait_heading  # noqa: F401
 from conftest import password_sign_in, sign_up, token_after_sign_up
 from console_support import TOKEN, console_server
+from harness import BINARY
 from test_console import PASSWORD, can_sign_in
 
 LIMITS = {"LATCHKEY_LIMITS_ENABLED": "true", **{f"LATCHKEY_LIMITS_{rule}_REQUESTS": "10000" for rule in
@@ -31,10 +33,6 @@ def server(tmp_path_factory):
 @pytest.fixture
 def shot(browser, tmp_path):
     return screenshots(browser, tmp_path, "console")
-
-
-def heading(browser):
-    return browser.find_element(By.TAG_NAME, "h1").text
 
 
 def notice(browser):
@@ -184,3 +182,57 @@ def test_keyboard_labels_and_a_phones_width(server, tmp_path):
         assert order == ["Skip to content", "Overview", "Users", "Mail", "Keys", "Audit", "Clients and apps"], order
     finally:
         driver.quit()
+
+
+def cli(server, *args):
+    done = subprocess.run([BINARY, *args], env=server.env, cwd=server.dir, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def account_sign_in(browser, server, email, enrol):
+    """From the console's sign-in page through the hosted pages (password, then the second factor) and back."""
+    browser.delete_all_cookies()
+    browser.get(server.admin_base + "/console/keys")
+    follow(browser, "Sign in with your account")
+    wait_heading(browser, "Sign in")
+    fill(browser, email=email, password=PASSWORD)
+    press(browser, "Sign in")
+    before = len(server.mails(email))
+    if enrol:  # the console's client requires a second factor: the first time, one is added
+        wait_heading(browser, "Add a second step")
+        fill(browser, target=email)
+        press(browser, "Send code")
+    else:
+        wait_heading(browser, "Confirm it is you")
+        browser.find_element(By.CSS_SELECTOR, "button[name=method]").click()
+    wait_heading(browser, "Enter your code")
+    fill(browser, code=server.wait_for_code(email, before))
+    press(browser, "Continue")
+
+
+def test_an_operator_signs_in_with_an_account_and_its_second_factor(browser, server, shot):
+    address, _ = new_user(server, "operator")
+    assert "has the role operator" in cli(server, "users", "grant", address, "operator")
+    account_sign_in(browser, server, address, enrol=True)
+    wait_heading(browser, "Keys")  # back where the operator was going
+    assert browser.find_element(By.CSS_SELECTOR, ".signout span").text == address
+    shot("account")
+    press(browser, "Rotate: make a new signing key")
+    assert notice(browser) == "A new key signs from now on."
+    events = requests.get(server.admin_base + "/admin/v1/audit", params={"kind": "admin.signing_key_rotated"}, timeout=10,
+                          headers={"Authorization": f"Bearer {TOKEN}"}).json()["events"]
+    assert events[-1]["actor"] == f"operator:{address}"
+
+    # Taking the role away ends the session at its next request.
+    cli(server, "users", "revoke", address, "operator")
+    browser.get(server.admin_base + "/console/users")
+    assert "/console/sign-in" in browser.current_url
+
+    # An account without the role signs in at the pages but gets no console.
+    other, _ = new_user(server, "not-operator")
+    account_sign_in(browser, server, other, enrol=True)
+    wait_heading(browser, "Sign in to the console")
+    assert "not an operator" in browser.find_element(By.CSS_SELECTOR, "[role=alert]").text
+    browser.get(server.admin_base + "/console/users")
+    assert "/console/sign-in" in browser.current_url

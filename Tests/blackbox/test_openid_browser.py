@@ -9,12 +9,11 @@ import uuid
 import pyotp
 
 import pytest
-from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from browser_support import browser, screenshots  # noqa: F401
+from browser_support import browser, fill, heading, screenshots, wait_heading  # noqa: F401
 from harness import Server, free_port
 from openid_support import PASSWORD, SECRET, WEB, WebApp, oidc, provider_config, signed_in_session  # noqa: F401
 
@@ -24,25 +23,8 @@ def shot(browser, tmp_path):
     return screenshots(browser, tmp_path, "openid")
 
 
-def heading(browser):
-    return browser.find_element(By.TAG_NAME, "h1").text
-
-
-def fill(browser, **fields):
-    for name, value in fields.items():
-        field = browser.find_element(By.NAME, name)
-        field.clear()
-        field.send_keys(value)
-
-
 def click(browser, text):
     browser.find_element(By.XPATH, f"//button[normalize-space()='{text}'] | //a[normalize-space()='{text}']").click()
-
-
-def wait_heading(browser, text):
-    # A page replaced while it is read (a chain of redirects) leaves stale or detached elements: read again.
-    WebDriverWait(browser, 10, ignored_exceptions=(WebDriverException,)).until(
-        lambda b: text in heading(b))
 
 
 def sign_up(browser, server, app, email):

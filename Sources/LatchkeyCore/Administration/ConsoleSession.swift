@@ -1,8 +1,10 @@
 import Foundation
 
 /// An operator's sign-in at the console: sealed (AES-GCM under a key derived from the server key) into its cookie,
-/// so any replica serves it and nothing is stored. It is bound to the admin token it was opened with (a new token
-/// ends every console session) and ends after `idleSeconds` without a request or `absoluteSeconds` after sign-in.
+/// so any replica serves it. One opened with the admin token is bound to that token (a new token ends every such
+/// session); one opened by an account with the `operator` role is bound to that account, and lives while the account
+/// is active, holds the role and keeps the refresh-token family the sign-in started. Either ends after `idleSeconds`
+/// without a request or `absoluteSeconds` after sign-in.
 public struct ConsoleSession: Codable, Sendable, Equatable {
     /// Random; keys the session's CSRF token and names the session in the audit trail.
     public var id: String
@@ -11,6 +13,10 @@ public struct ConsoleSession: Codable, Sendable, Equatable {
     public var startedAt: Date
     public var seenAt: Date
     var credential: Data
+    /// The account that signed in through the hosted pages; nil for the admin token.
+    public var userId: String?
+    /// The refresh-token family that sign-in started: revoking the account's sessions ends the console's too.
+    public var familyId: String?
 
     /// 1 to 64 letters, digits, spaces and `.-_@`: it goes into the audit trail and the pages as it is.
     public static func acceptableName(_ text: String?) -> String? {
@@ -43,10 +49,13 @@ extension LatchkeyEngine {
 
     /// The session sealed in `text` if this server sealed it for this admin token and it has neither idled out nor
     /// outlived its absolute limit; its `seenAt` is now (seal it again to keep it alive).
+    /// An account's session still needs `consoleAccountHolds` (a read of the store) before it is trusted.
     public func openConsoleSession(_ text: String?, credential: [UInt8], policy: ConsoleSessionPolicy) -> ConsoleSession? {
         guard let text, text.utf8.count <= 2048, let sealed = Base64URL.decode(text), let plain = consoleBox.open(sealed),
               var session = try? JSONDecoder().decode(ConsoleSession.self, from: Data(plain)),
-              Digest.constantTimeEqual([UInt8](session.credential), [UInt8](consoleBinding(credential))) else { return nil }
+              Digest.constantTimeEqual([UInt8](session.credential),
+                                       [UInt8](consoleBinding(session.userId.map { Self.accountCredential($0) } ?? credential)))
+        else { return nil }
         let now = time.now()
         guard now < session.seenAt + Double(policy.idleSeconds), now < session.startedAt + Double(policy.absoluteSeconds),
               now >= session.startedAt - 60 else { return nil }
@@ -64,12 +73,16 @@ extension LatchkeyEngine {
         return Digest.constantTimeEqual(Array(token.utf8), Array(consoleCSRFToken(session).utf8))
     }
 
-    /// Who acts when the console changes something: the operator, by name, from the browser's address.
+    /// Who acts when the console changes something: the operator, by name (`console:<name>` after the admin token,
+    /// `operator:<account>` after an account's sign-in), from the browser's address.
     public func consoleCaller(_ session: ConsoleSession, ip: String?, userAgent: String?) -> CallerInfo {
-        CallerInfo(dialect: .admin, clientId: "console", ip: ip, userAgent: userAgent, actor: "console:\(session.operatorName)")
+        CallerInfo(dialect: .admin, clientId: "console", ip: ip, userAgent: userAgent,
+                   actor: (session.userId == nil ? "console:" : "operator:") + session.operatorName)
     }
 
-    private func consoleBinding(_ credential: [UInt8]) -> Data {
+    static func accountCredential(_ userId: String) -> [UInt8] { Array("account|\(userId)".utf8) }
+
+    func consoleBinding(_ credential: [UInt8]) -> Data {
         Data(Digest.hmacSHA256(key: consoleKey, data: Array("session|".utf8) + credential))
     }
 }

@@ -26,6 +26,12 @@ public protocol UserRepository: Sendable {
     func clearPasswordAttempts(userId: String) async throws
     /// Records a sign-in that checked no password (an identity, an API key): the time, and no counted attempts or lock.
     func noteSignIn(userId: String, at: Date) async throws
+    /// The roles an operator gave the user, in the order given.
+    func roles(userId: String) async throws -> [UserRole]
+    /// False when the user holds the role already.
+    func grant(_ role: UserRole) async throws -> Bool
+    /// False when the user did not hold it.
+    func revoke(role: String, userId: String) async throws -> Bool
 }
 
 /// Identifiers to look up together (emails normalized, usernames case-folded).
@@ -82,4 +88,16 @@ public struct UserCursor: Sendable, Equatable {
     public var createdAt: Date
     public var id: String
     public init(createdAt: Date, id: String) { self.createdAt = createdAt; self.id = id }
+}
+
+/// A role an operator gave an account (`latchkey users grant`): `operator` may sign in to the console.
+public struct UserRole: Codable, Sendable, Equatable {
+    public static let operatorRole = "operator"
+    /// The roles there are: anything else is refused when granted.
+    public static let known = [operatorRole]
+
+    public var userId: String
+    public var role: String
+    public var grantedAt: Date
+    public init(userId: String, role: String, grantedAt: Date) { self.userId = userId; self.role = role; self.grantedAt = grantedAt }
 }

@@ -45,6 +45,8 @@ struct AdminFailure: Sendable {
             case .noEmail: return (.conflict, "no_email", "The account has no email address to mail a link to.")
             case .disabled: return (.conflict, "user_disabled", "The account is disabled: enable it before mailing it a reset link.")
             }
+        case LatchkeyEngine.RoleRefusal.unknownRole(let role):
+            return (.badRequest, "unknown_role", "There is no role \(role): the roles are \(UserRole.known.joined(separator: ", ")).")
         default: return nil
         }
     }

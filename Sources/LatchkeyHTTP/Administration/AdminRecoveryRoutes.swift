@@ -2,8 +2,8 @@ import Foundation
 import Hummingbird
 import LatchkeyCore
 
-/// `/admin/v1`: helping someone back in (lift a lockout, mail a reset link), what they are signed in to, and the
-/// outbox by status with one mail retried.
+/// `/admin/v1`: helping someone back in (lift a lockout, mail a reset link), what they are signed in to, the roles an
+/// operator gives accounts, and the outbox by status with one mail retried.
 extension AdminRoutes {
     func addRecoveryRoutes(to api: RouterGroup<LatchkeyRequestContext>) {
         api.post("/users/:user/unlock") { _, context in
@@ -16,6 +16,21 @@ extension AdminRoutes {
         api.get("/users/:user/sessions") { _, context in
             let sessions = try await self.engine.adminSessions(try context.parameters.require("user"))
             return JSONResponse.ok(["sessions": .array(sessions.map(Self.session))])
+        }
+        api.get("/users/:user/roles") { _, context in
+            let (_, roles) = try await self.engine.adminRoles(try context.parameters.require("user"))
+            return JSONResponse.ok(["roles": .array(roles.map { .object(["role": .string($0.role),
+                                                                         "granted_at": .string($0.grantedAt.ISO8601Format())]) })])
+        }
+        api.put("/users/:user/roles/:role") { _, context in
+            try await self.engine.adminGrantRole(try context.parameters.require("user"), role: try context.parameters.require("role"),
+                                                 caller: Self.caller(context))
+            return Response(status: .noContent)
+        }
+        api.delete("/users/:user/roles/:role") { _, context in
+            try await self.engine.adminRevokeRole(try context.parameters.require("user"), role: try context.parameters.require("role"),
+                                                  caller: Self.caller(context))
+            return Response(status: .noContent)
         }
         api.get("/mail") { request, _ in
             let text = request.uri.queryParameters["status"].map(String.init) ?? "pending"

@@ -15,6 +15,7 @@ struct Console: Sendable {
     /// SHA-256 of the admin token: what sign-in compares against and what a session is bound to.
     let credential: [UInt8]
     let cookie: ConsoleCookie
+    let accountCallback: String?
 
     init(engine: LatchkeyEngine, options: ConsoleOptions, token: String, secure: Bool) {
         self.engine = engine
@@ -27,6 +28,7 @@ struct Console: Sendable {
         self.policy = options.policy
         self.credential = Digest.sha256(Array(token.utf8))
         self.cookie = ConsoleCookie(secure: secure)
+        self.accountCallback = options.accountCallback
     }
 
     func addRoutes(to router: Router<LatchkeyRequestContext>) {
@@ -36,7 +38,7 @@ struct Console: Sendable {
                      body: .init(byteBuffer: ByteBuffer(string: self.style)))
         }
         addSignInRoutes(to: console)
-        console.get("/") { request, context in try await self.overview(try self.visit(request, context)) }
+        console.get("/") { request, context in try await self.overview(try await self.visit(request, context)) }
         addUserRoutes(to: console)
         addUserActionRoutes(to: console)
         addMailRoutes(to: console)
@@ -48,9 +50,10 @@ struct Console: Sendable {
     // MARK: Sessions
 
     /// The signed-in operator's visit, or `ConsoleSignInRequired`.
-    func visit(_ request: Request, _ context: LatchkeyRequestContext) throws -> ConsoleVisit {
+    func visit(_ request: Request, _ context: LatchkeyRequestContext) async throws -> ConsoleVisit {
         guard let session = engine.openConsoleSession(PageCookies.read(cookie.name, from: request, limit: 2048), credential: credential,
-                                                      policy: policy) else {
+                                                      policy: policy),
+              try await engine.consoleAccountHolds(session) else {
             throw ConsoleSignInRequired(next: request.method == .get ? request.uri.description : nil)
         }
         return ConsoleVisit(session: session, language: language(request),
@@ -60,7 +63,7 @@ struct Console: Sendable {
 
     /// A form post from the signed-in operator with its CSRF token checked, and the form's fields.
     func post(_ request: Request, _ context: LatchkeyRequestContext) async throws -> (ConsoleVisit, FormFields) {
-        let visit = try visit(request, context)
+        let visit = try await visit(request, context)
         let form = try await request.decodeForm(as: ConsoleForm.self, context: context).fields
         guard engine.consoleCSRFTokenMatches(form["csrf"], session: visit.session) else { throw ConsoleCSRFRefused() }
         return (visit, form)

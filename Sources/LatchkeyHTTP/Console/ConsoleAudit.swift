@@ -11,7 +11,7 @@ extension Console {
 
     func addAuditRoutes(to console: RouterGroup<LatchkeyRequestContext>) {
         console.get("/audit") { request, context in
-            let visit = try self.visit(request, context)
+            let visit = try await self.visit(request, context)
             let (query, filter) = try await self.auditQuery(request)
             var page = query
             page.newestFirst = true
@@ -29,7 +29,7 @@ extension Console {
             return self.page("audit", visit, values)
         }
         console.get("/audit/export") { request, context in
-            let visit = try self.visit(request, context)
+            let visit = try await self.visit(request, context)
             let (query, _) = try await self.auditQuery(request)
             let engine = self.engine
             let headers: HTTPFields = [

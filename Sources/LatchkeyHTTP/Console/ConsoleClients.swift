@@ -7,7 +7,7 @@ import LatchkeyCore
 extension Console {
     func addClientRoutes(to console: RouterGroup<LatchkeyRequestContext>) {
         console.get("/clients") { request, context in
-            let visit = try self.visit(request, context)
+            let visit = try await self.visit(request, context)
             var values = try await self.clientValues(visit)
             values["notice"] = self.notice(request, visit)
             return self.page("clients", visit, values)

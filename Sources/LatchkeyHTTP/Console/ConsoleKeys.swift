@@ -6,7 +6,7 @@ import LatchkeyCore
 extension Console {
     func addKeyRoutes(to console: RouterGroup<LatchkeyRequestContext>) {
         console.get("/keys") { request, context in
-            let visit = try self.visit(request, context)
+            let visit = try await self.visit(request, context)
             let now = self.engine.time.now()
             let keys = try await self.engine.signingKeyInfo()
             var values: [String: Any] = [

@@ -6,7 +6,7 @@ import LatchkeyCore
 /// operator opens one; a failed mail can be sent again, one or all.
 extension Console {
     func addMailRoutes(to console: RouterGroup<LatchkeyRequestContext>) {
-        console.get("/mail") { request, context in try await self.mail(request, try self.visit(request, context)) }
+        console.get("/mail") { request, context in try await self.mail(request, try await self.visit(request, context)) }
         console.post("/mail/:id/retry") { request, context in
             let (visit, _) = try await self.post(request, context)
             guard let id = Int64(try context.parameters.require("id")) else { throw ConsoleBadInput(message: "error_mail_id") }

@@ -9,9 +9,12 @@ public struct ConsoleOptions: Sendable {
     public var strings: [String: [String: String]]
     public var style: String
     public var policy: ConsoleSessionPolicy
+    /// `<console origin>/console/callback`: operators with an account sign in through the hosted pages and come back here.
+    public var accountCallback: String?
 
-    public init(templates: MustacheLibrary, strings: [String: [String: String]], style: String, policy: ConsoleSessionPolicy) {
-        self.templates = templates; self.strings = strings; self.style = style; self.policy = policy
+    public init(templates: MustacheLibrary, strings: [String: [String: String]], style: String, policy: ConsoleSessionPolicy,
+                accountCallback: String? = nil) {
+        self.templates = templates; self.strings = strings; self.style = style; self.policy = policy; self.accountCallback = accountCallback
     }
 }
 
@@ -22,10 +25,17 @@ struct ConsoleCookie: Sendable {
     let secure: Bool
 
     var name: String { secure ? "__Host-latchkey_console" : "latchkey_console" }
+    /// The account sign-in's state on its way through the hosted pages: Lax, so the top-level navigation back from the
+    /// public listener carries it.
+    var signInName: String { secure ? "__Host-latchkey_console_signin" : "latchkey_console_signin" }
 
     func set(_ value: String) -> String {
         "\(name)=\(value); Path=/; HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "")
     }
 
     var clear: String { self.set("") + "; Max-Age=0" }
+
+    func setSignIn(_ value: String, maxAge: Int) -> String {
+        "\(signInName)=\(value); Path=/; HttpOnly; SameSite=Lax; Max-Age=\(maxAge)" + (secure ? "; Secure" : "")
+    }
 }

@@ -8,7 +8,7 @@ extension Console {
     func addSignInRoutes(to console: RouterGroup<LatchkeyRequestContext>) {
         console.get("/sign-in") { request, context in
             let next = Self.safeNext(request.uri.queryParameters["next"].map(String.init))
-            if (try? self.visit(request, context)) != nil { return Self.redirect(next ?? "/console/") }
+            if (try? await self.visit(request, context)) != nil { return Self.redirect(next ?? "/console/") }
             return self.signInPage(request, next: next)
         }
         console.post("/sign-in") { request, context in
@@ -31,9 +31,39 @@ extension Console {
             response.headers.append(HTTPField(name: .setCookie, value: self.cookie.set(self.engine.sealConsoleSession(session))))
             return response
         }
+        console.get("/sign-in/account") { request, _ in
+            guard let callback = self.accountCallback else { throw HTTPError(.notFound) }
+            let (url, state) = self.engine.startConsoleSignIn(redirectURI: callback,
+                                                              next: Self.safeNext(request.uri.queryParameters["next"].map(String.init)))
+            var response = Self.redirect(url)
+            response.headers.append(HTTPField(name: .setCookie, value: self.cookie.setSignIn(state, maxAge: 600)))
+            return response
+        }
+        console.get("/callback") { request, context in
+            guard let callback = self.accountCallback else { throw HTTPError(.notFound) }
+            let query = request.uri.queryParameters
+            // The provider says why it gave no code (the user cancelled, or the sign-in failed).
+            if query["error"] != nil { return self.signInPage(request, next: nil, error: "sign_in_account_cancelled", status: .badRequest) }
+            let caller = CallerInfo(dialect: .admin, clientId: "console", ip: context.remoteAddress?.ipAddress, userAgent: request.headers[.userAgent])
+            do {
+                let (session, next) = try await self.engine.finishConsoleSignIn(
+                    code: query["code"].map(String.init), state: query["state"].map(String.init),
+                    cookie: PageCookies.read(self.cookie.signInName, from: request, limit: 2048), redirectURI: callback, caller: caller)
+                var response = Self.redirect(next ?? "/console/")
+                response.headers.append(HTTPField(name: .setCookie, value: self.cookie.set(self.engine.sealConsoleSession(session))))
+                response.headers.append(HTTPField(name: .setCookie, value: self.cookie.setSignIn("", maxAge: 0)))
+                return response
+            } catch LatchkeyEngine.ConsoleSignInRefusal.notAnOperator {
+                return self.signInPage(request, next: nil, error: "sign_in_not_operator", status: .forbidden)
+            } catch LatchkeyEngine.ConsoleSignInRefusal.stateMismatch {
+                return self.signInPage(request, next: nil, error: "sign_in_account_stale", status: .badRequest)
+            } catch LatchkeyError.openID {
+                return self.signInPage(request, next: nil, error: "sign_in_account_stale", status: .badRequest)
+            }
+        }
         console.post("/sign-out") { request, context in
             // Signing out needs no live session (an idled-out one signs out too), but a live one's token.
-            if let visit = try? self.visit(request, context) {
+            if let visit = try? await self.visit(request, context) {
                 let form = try await request.decodeForm(as: ConsoleForm.self, context: context).fields
                 guard self.engine.consoleCSRFTokenMatches(form["csrf"], session: visit.session) else { throw ConsoleCSRFRefused() }
             }
@@ -46,7 +76,9 @@ extension Console {
     private func signInPage(_ request: Request, next: String?, error: String? = nil, status: HTTPResponse.Status = .ok,
                             name: String? = nil) -> Response {
         let language = language(request)
-        var values: [String: Any] = ["title": pages.strings[language]?["sign_in_title"] ?? "Sign in", "next": next ?? "", "name": name ?? ""]
+        var values: [String: Any] = ["title": pages.strings[language]?["sign_in_title"] ?? "Sign in", "next": next ?? "", "name": name ?? "",
+                                     "accounts": accountCallback != nil,
+                                     "accountLink": "/console/sign-in/account" + (next.map { "?next=" + ConsoleErrors.escape($0) } ?? "")]
         if let error { values["error"] = pages.strings[language]?[error] ?? error }
         if let done = request.uri.queryParameters["done"], done == "signed_out" { values["notice"] = pages.strings[language]?["done_signed_out"] }
         // A stale cookie (idled out, or from before the token changed) is cleared.

@@ -14,6 +14,8 @@ extension Console {
             ("verify-email", { _ = try await $0.adminVerifyEmail($1, caller: $2) }),
             ("send-password-reset", { try await $0.adminSendPasswordReset($1, caller: $2) }),
             ("reset-second-factors", { _ = try await $0.adminResetSecondFactors($1, caller: $2) }),
+            ("grant-operator", { try await $0.adminGrantRole($1, role: UserRole.operatorRole, caller: $2) }),
+            ("revoke-operator", { try await $0.adminRevokeRole($1, role: UserRole.operatorRole, caller: $2) }),
         ]
         for (name, action) in actions {
             console.post("/users/:user/\(name)") { request, context in

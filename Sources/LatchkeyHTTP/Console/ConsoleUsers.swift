@@ -6,9 +6,9 @@ import LatchkeyCore
 /// on one page.
 extension Console {
     func addUserRoutes(to console: RouterGroup<LatchkeyRequestContext>) {
-        console.get("/users") { request, context in try await self.users(request, try self.visit(request, context)) }
+        console.get("/users") { request, context in try await self.users(request, try await self.visit(request, context)) }
         console.get("/users/:user") { request, context in
-            try await self.user(request, try self.visit(request, context), key: try context.parameters.require("user"))
+            try await self.user(request, try await self.visit(request, context), key: try context.parameters.require("user"))
         }
     }
 
@@ -65,6 +65,8 @@ extension Console {
         let apiKeys = try await engine.adminApiKeys(user.id)
         let events = try await engine.adminAuditEvents(AuditQuery(since: .distantPast, userId: user.id, newestFirst: true, limit: 20))
         let mails = try await engine.adminMail(to: user, limit: 10)
+        let (_, roles) = try await engine.adminRoles(user.id)
+        let isOperator = roles.contains { $0.role == UserRole.operatorRole }
         let locked = (user.lockedUntil ?? .distantPast) > now
         var values: [String: Any] = [
             "title": user.email ?? user.username ?? user.id, "section": "users", "user": Self.userRow(user, now: now),
@@ -73,7 +75,7 @@ extension Console {
             "canUnlock": locked || user.failedLoginCount > 0, "canVerify": user.email != nil && !user.emailVerified,
             "canReset": user.email != nil && user.status == .active, "active": user.status == .active,
             "disabled": user.status == .disabled, "pending": user.status == .pending,
-            "confirmation": user.email ?? user.id,
+            "confirmation": user.email ?? user.id, "isOperator": isOperator, "canGrant": !isOperator && user.status == .active,
             "attributes": user.attributes.sorted { $0.key < $1.key }.map { ["name": $0.key, "value": Self.text($0.value)] },
             "identities": identities.map { ["provider": $0.provider, "subject": $0.subject, "created": ConsoleFormat.time($0.createdAt),
                                              "lastUsed": ConsoleFormat.time($0.lastUsedAt)] },

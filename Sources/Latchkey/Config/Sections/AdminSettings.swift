@@ -4,7 +4,7 @@ import Foundation
 struct AdminSettings: ConfigSection {
     static let section = "admin"
     static let keys = ["listen", "token_file", "tls.certificate", "tls.key", "insecure_plaintext", "console",
-                       "console_idle_seconds", "console_absolute_seconds"]
+                       "console_idle_seconds", "console_absolute_seconds", "console_url"]
 
     /// Nil when `admin.listen` is "" (no admin listener at all).
     var host: String?
@@ -17,6 +17,11 @@ struct AdminSettings: ConfigSection {
     var console = true
     var consoleIdleSeconds = 1800
     var consoleAbsoluteSeconds = 28_800
+    /// Where operators' browsers reach the console (its account sign-in returns to `<url>/console/callback`).
+    var consoleURL: String?
+
+    /// The console's sign-in callback when operators can sign in with their accounts (the console is on).
+    var consoleCallbackURL: String? { console && token != nil ? consoleURL.map { $0 + "/console/callback" } : nil }
 
     /// Whether the listener is reachable only from this machine.
     var isLoopback: Bool { host.map { $0 == "localhost" || $0 == "::1" || $0.hasPrefix("127.") } ?? true }
@@ -46,6 +51,17 @@ struct AdminSettings: ConfigSection {
         console = try config.bool("console", default: true)
         consoleIdleSeconds = try config.int("console_idle_seconds", default: 1800, range: 1...86_400)
         consoleAbsoluteSeconds = try config.int("console_absolute_seconds", default: 28_800, range: 1...604_800)
+        // By default the listener's own address; a wildcard one is reached on loopback (an SSH tunnel, say).
+        let reachable = host.map { ["0.0.0.0", "::", ""].contains($0) ? "127.0.0.1" : ($0.contains(":") ? "[\($0)]" : $0) }
+        let derived = reachable.map { "\(tlsCertificate == nil ? "http" : "https")://\($0):\(port)" }
+        let url = try config.string("console_url", default: derived ?? "").trimmingCharacters(in: .whitespaces)
+        if !url.isEmpty {
+            guard let parts = URLComponents(string: url), ["http", "https"].contains(parts.scheme ?? ""), parts.host?.isEmpty == false,
+                  parts.path.isEmpty || parts.path == "/", parts.query == nil, parts.fragment == nil else {
+                throw config.error("console_url", "must be the console's origin, e.g. https://admin.example.com:9464")
+            }
+            consoleURL = url.hasSuffix("/") ? String(url.dropLast()) : url
+        }
         // The admin API's bearer token must not cross a network in clear text unless the operator says it may.
         let insecurePlaintext = try config.bool("insecure_plaintext", default: false)
         if token != nil, !isLoopback, tlsCertificate == nil, !insecurePlaintext {
