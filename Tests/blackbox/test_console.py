@@ -271,6 +271,15 @@ def test_bad_input_gets_a_page_naming_the_cause(server):
     assert r.status_code == 400 and "could not be read" in text_of(r.text)
     r = operator.http.post(operator.base + "/keys/rotate", json={"csrf": operator.csrf}, allow_redirects=False, timeout=10)
     assert r.status_code == 415
+    # The account sign-in's return: a forged or stale state, and the provider's own refusal.
+    r = requests.get(server.admin_base + "/console/callback?code=forged&state=forged", allow_redirects=False, timeout=10)
+    assert r.status_code == 400 and "stale or was used already" in text_of(r.text)
+    r = requests.get(server.admin_base + "/console/callback?error=access_denied&state=x", allow_redirects=False, timeout=10)
+    assert r.status_code == 400 and "did not finish" in text_of(r.text)
+    start = requests.get(server.admin_base + "/console/sign-in/account?next=//evil.example/", allow_redirects=False, timeout=10)
+    assert start.status_code == 303 and start.headers["Location"].startswith(server.base + "/oauth2/v2.0/authorize?")
+    assert "client_id=latchkey-console" in start.headers["Location"] and "code_challenge_method=S256" in start.headers["Location"]
+    assert "SameSite=Lax" in start.headers["Set-Cookie"] and "HttpOnly" in start.headers["Set-Cookie"]
 
 
 def test_failed_mail_shows_the_relays_answer_masked_and_can_be_sent_again(tmp_path_factory):
