@@ -77,7 +77,7 @@ struct UsersCommand: AsyncParsableCommand {
         @OptionGroup var target: UserArgument
         func run() async throws {
             try await target.run { try await $0.adminSendPasswordReset($1, caller: caller) }
-            print("queued a password-reset mail to \(target.user)")
+            print("queued a reset-link mail for \(target.user)")
         }
     }
 

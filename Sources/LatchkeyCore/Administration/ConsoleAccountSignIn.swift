@@ -54,12 +54,11 @@ extension LatchkeyEngine {
         let tokens = try await exchangeAuthorizationCode(code: code, redirectUri: redirectURI, codeVerifier: started.verifier, client: client,
                                                          caller: caller)
         guard let user = try await reader.users.find(id: tokens.userId) else { throw AdminError.userNotFound }
-        var family: String?
-        if let refresh = tokens.refreshToken { family = try await reader.sessions.find(tokenHash: sessionKey(refresh))?.familyId }
+        let family = try await tokens.refreshToken.asyncMap { try await reader.sessions.find(tokenHash: sessionKey($0))?.familyId } ?? nil
         guard try await reader.users.roles(userId: user.id).contains(where: { $0.role == UserRole.operatorRole }) else {
-            // The sign-in gave the console nothing to keep: its tokens go.
-            if let family { try await transaction { tx in try await tx.sessions.revoke(familyId: family, at: self.time.now()) } }
+            // The sign-in gave the console nothing to keep: its tokens go, with the refusal on the record.
             try await transaction { tx in
+                if let family { try await tx.sessions.revoke(familyId: family, at: self.time.now()) }
                 try await self.audit(tx, "admin.console_refused", caller: caller, userId: user.id, email: user.email, detail: "not an operator")
             }
             throw ConsoleSignInRefusal.notAnOperator

@@ -108,9 +108,7 @@ extension LatchkeyEngine {
         }
     }
 
-    public func adminFailedMail(limit: Int) async throws -> [OutboxRecord] {
-        try await OperatorViews(store: store).mail(status: .failed, limit: limit)
-    }
+    public func adminFailedMail(limit: Int) async throws -> [OutboxRecord] { try await adminMail(status: .failed, limit: limit) }
 
     public func adminAuditEvents(_ query: AuditQuery) async throws -> [AuditEvent] {
         try await OperatorViews(store: store).auditEvents(query)

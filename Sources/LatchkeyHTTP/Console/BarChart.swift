@@ -34,7 +34,7 @@ struct BarChart {
         return out + "</svg>"
     }
 
-    private static func number(_ value: Double) -> String { String(Double((value * 10).rounded()) / 10) }
+    private static func number(_ value: Double) -> String { String((value * 10).rounded() / 10) }
 
     /// Axis labels are times: only digits and `-: ` survive, so nothing in them can be markup.
     private static func digits(_ text: String) -> String { String(text.filter { $0.isASCII && ($0.isNumber || "-: ".contains($0)) }) }

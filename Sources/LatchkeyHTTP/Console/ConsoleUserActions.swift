@@ -3,7 +3,8 @@ import Hummingbird
 import LatchkeyCore
 
 /// What an operator can do to an account from its page: each is a form post with the session's CSRF token, runs
-/// the admin API's engine call under the operator's name, and goes back to the page saying what was done.
+/// the admin API's engine call under the operator's name (which finds the account by the path's key itself), and
+/// goes back to the page saying what was done.
 extension Console {
     func addUserActionRoutes(to console: RouterGroup<LatchkeyRequestContext>) {
         let actions: [(String, @Sendable (LatchkeyEngine, String, CallerInfo) async throws -> Void)] = [
@@ -20,9 +21,9 @@ extension Console {
         for (name, action) in actions {
             console.post("/users/:user/\(name)") { request, context in
                 let (visit, _) = try await self.post(request, context)
-                let user = try await self.engine.adminFindUser(try context.parameters.require("user"))
-                try await action(self.engine, user.id, visit.caller)
-                return self.redirect("/console/users/\(user.id)", visit, done: name.replacingOccurrences(of: "-", with: "_"))
+                let user = try context.parameters.require("user")
+                try await action(self.engine, user, visit.caller)
+                return self.redirect(Self.userPage(user), visit, done: name.replacingOccurrences(of: "-", with: "_"))
             }
         }
         console.post("/users/:user/delete") { request, context in
@@ -37,21 +38,24 @@ extension Console {
         }
         console.post("/users/:user/identities/:provider/unlink") { request, context in
             let (visit, _) = try await self.post(request, context)
-            let user = try await self.engine.adminFindUser(try context.parameters.require("user"))
-            try await self.engine.adminUnlink(user.id, provider: try context.parameters.require("provider"), caller: visit.caller)
-            return self.redirect("/console/users/\(user.id)", visit, done: "unlinked")
+            let user = try context.parameters.require("user")
+            try await self.engine.adminUnlink(user, provider: try context.parameters.require("provider"), caller: visit.caller)
+            return self.redirect(Self.userPage(user), visit, done: "unlinked")
         }
         console.post("/users/:user/browser-sessions/:id/end") { request, context in
             let (visit, _) = try await self.post(request, context)
-            let user = try await self.engine.adminFindUser(try context.parameters.require("user"))
-            try await self.engine.adminEndBrowserSession(user.id, sessionId: try context.parameters.require("id"), caller: visit.caller)
-            return self.redirect("/console/users/\(user.id)", visit, done: "session_ended")
+            let user = try context.parameters.require("user")
+            try await self.engine.adminEndBrowserSession(user, sessionId: try context.parameters.require("id"), caller: visit.caller)
+            return self.redirect(Self.userPage(user), visit, done: "session_ended")
         }
         console.post("/users/:user/consents/:client/revoke") { request, context in
             let (visit, _) = try await self.post(request, context)
-            let user = try await self.engine.adminFindUser(try context.parameters.require("user"))
-            try await self.engine.adminRevokeConsent(user.id, clientId: try context.parameters.require("client"), caller: visit.caller)
-            return self.redirect("/console/users/\(user.id)", visit, done: "consent_revoked")
+            let user = try context.parameters.require("user")
+            try await self.engine.adminRevokeConsent(user, clientId: try context.parameters.require("client"), caller: visit.caller)
+            return self.redirect(Self.userPage(user), visit, done: "consent_revoked")
         }
     }
+
+    /// The account's page, by the key the form posted to (its id, from the page's own links).
+    static func userPage(_ key: String) -> String { "/console/users/" + ConsoleErrors.escape(key) }
 }
