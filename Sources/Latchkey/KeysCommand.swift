@@ -32,8 +32,15 @@ struct KeysCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Revoke a compromised key: it leaves the JWKS and stops verifying tokens at once; running servers drop it within ten seconds. Revoking the signing key makes a new one.")
         @OptionGroup var options: ConfigOption
-        @Argument(help: "The key's kid (see `latchkey keys list`).") var kid: String
+        // A kid is base64url and may begin with "-": taken as it is, never read as flags (`-…h…` would show the help).
+        @Argument(parsing: .allUnrecognized, help: "The key's kid (see `latchkey keys list`).") var kids: [String] = []
+
+        func validate() throws {
+            guard kids.count == 1 else { throw ValidationError("give exactly one kid (see `latchkey keys list`)") }
+        }
+
         func run() async throws {
+            let kid = kids[0]
             do {
                 let replacement = try await Runtime.engine(options).revokeSigningKey(kid: kid, caller: UsersCommand.caller)
                 print("revoked \(kid)" + (replacement.map { "; new signing key \($0.kid)" } ?? ""))
