@@ -1,11 +1,13 @@
 """`latchkey copy --to postgres://…`: a SQLite deployment moved to PostgreSQL keeps its users, their passwords,
-identities, second factors and refresh tokens, its signing key and its queued mail; a non-empty target is refused."""
+identities, second factors and refresh tokens (App Services' JWTs among them), its signing key and its queued mail;
+a non-empty target is refused."""
 import os
 import re
 import subprocess
 import time
 
 import pyotp
+import requests
 
 import strict
 from conftest import password_sign_in, sign_up, token_after_sign_up
@@ -21,7 +23,9 @@ def copy(server, target):
                           capture_output=True, text=True, timeout=120)
 
 
-PARSE_ENV = {"LATCHKEY_PARSE_APPS": f'[{{"id": "myAppId", "master_key": "{MASTER_KEY}", "mfa": "optional"}}]'}
+PARSE_ENV = {"LATCHKEY_PARSE_APPS": f'[{{"id": "myAppId", "master_key": "{MASTER_KEY}", "mfa": "optional"}}]',
+             "LATCHKEY_APP_SERVICES_APPS": '[{"id": "moving-app", "providers": ["anon-user"]}]'}
+APP_SESSION = "/api/client/v2.0/auth/session"
 ANONYMOUS = {"authData": {"anonymous": {"id": "5b0e8f9e-0000-4000-8000-00000000c0b7"}}}
 
 
@@ -34,6 +38,8 @@ def test_copy_moves_everything_and_refuses_a_non_empty_target(relay):  # noqa: F
     ok(ParseClient(old).call("PUT", f"/users/{mover['objectId']}", {"authData": {"mfa": {"secret": secret, "token": pyotp.TOTP(secret).now()}}},
                              session_token=mover["sessionToken"]))
     anonymous = ok(ParseClient(old).call("POST", "/users", ANONYMOUS), 201)
+    realm = requests.post(old.base + "/api/client/v2.0/app/moving-app/auth/providers/anon-user/login", json={"provider": "anon-user"},
+                          timeout=10).json()
     keys = old.get("/discovery/v2.0/keys").json()
     old.stop()
     # A client made at run time (stored, not in the configuration) moves with the rest.
@@ -54,7 +60,7 @@ def test_copy_moves_everything_and_refuses_a_non_empty_target(relay):  # noqa: F
     target = fresh_database()
     done = copy(old, target)
     assert done.returncode == 0, done.stderr
-    assert "copied 3 users, 1 identities, 0 API keys, 11 second factors" in done.stdout and "1 clients" in done.stdout
+    assert "copied 4 users, 2 identities, 0 API keys, 11 second factors" in done.stdout and "1 clients" in done.stdout
     assert re.search(r"latchkey: copy: rows: (\d+)/\1 \(\d+/s\)", done.stderr), done.stderr
     assert psql(target, "SELECT count(*) FROM outbox WHERE status = 'pending'") == "1"
 
@@ -65,6 +71,9 @@ def test_copy_moves_everything_and_refuses_a_non_empty_target(relay):  # noqa: F
         assert client_id in listed.stdout and "Moving app" in listed.stdout, listed.stdout + listed.stderr
         strict.tokens(password_sign_in(new, who, PASSWORD))
         strict.tokens(new.post("/oauth2/v2.0/token", {"grant_type": "refresh_token", "refresh_token": tokens["refresh_token"]}))
+        # The App Services session (its refresh token a JWT signed under the copied server key) came along.
+        refreshed = requests.post(new.base + APP_SESSION, headers={"Authorization": f"Bearer {realm['refresh_token']}"}, timeout=10)
+        assert refreshed.status_code == 200 and refreshed.json()["access_token"].count(".") == 2, refreshed.text
         # The authenticator and the anonymous identity came along.
         ok(ParseClient(new).call("POST", "/login", {"username": "parse-mover", "password": PASSWORD,
                                                     "authData": {"mfa": {"token": pyotp.TOTP(secret).at(time.time() + 30)}}}))

@@ -97,6 +97,8 @@ struct LatchkeyConfig {
                                                   identityProviders: issuers, customJWT: Set(engine.identities.customJWT.keys))
         engine.apps = appServices.apps
         engine.linkTokenTTLSeconds = appServices.linkTTLSeconds
+        engine.appSessionTTLSeconds = appServices.sessionTTLSeconds
+        engine.appAnonymousSessionTTLSeconds = appServices.anonymousSessionTTLSeconds
         pagesDirectory = appServices.pagesDirectory
         parse = try ParseSettings(source.section(ParseSettings.section), functions: Set(functions.keys), identityProviders: issuers)
         engine.parseApps = parse.apps

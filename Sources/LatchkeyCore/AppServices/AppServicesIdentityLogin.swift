@@ -50,7 +50,10 @@ extension LatchkeyEngine {
             return try await standaloneWrite { direct in try await self.openAppSession(for: signedIn, app: app, in: direct) }
         }
         let identity = try await appIdentity(app: app, providerType: providerType, credential: credential, caller: caller)
-        return try await signIn(with: identity, caller: caller) { login, tx in try await self.openAppSession(for: login.user, app: app, in: tx) }
+        let anonymous = identity.provider == VerifiedIdentity.anonymousProvider
+        return try await signIn(with: identity, caller: caller) { login, tx in
+            try await self.openAppSession(for: login.user, app: app, anonymous: anonymous, in: tx)
+        }
     }
 
     /// `?link=true`: adds the identity to the access token's account. The session stays (the SDK keeps its refresh

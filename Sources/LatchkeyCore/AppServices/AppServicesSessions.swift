@@ -8,7 +8,7 @@ public struct AppLogin: Sendable, Equatable {
     public var deviceId: String
 }
 
-/// App Services sessions: a login creates a server-side session (its refresh token, opaque, 60 days, revocable);
+/// App Services sessions: a login creates a server-side session (its refresh token a JWT, 60 days, revocable);
 /// access tokens are 30-minute ES256 JWTs from the same keys the JWKS publishes.
 extension LatchkeyEngine {
     static let appSessionScope = "app_services"
@@ -34,15 +34,20 @@ extension LatchkeyEngine {
         }
     }
 
-    /// A new App Services session for `user`: its refresh token (opaque, stored as an HMAC) and a first access token.
-    func openAppSession(for user: UserRecord, app: AppServicesApp, in tx: any Repositories) async throws -> AppLogin {
+    /// A new App Services session for `user`: its refresh token (a JWT, `AppRefreshTokens`, stored as a key made of
+    /// its issue time and HMAC) and a first access token. Anonymous sessions live `appAnonymousSessionTTLSeconds`,
+    /// as the hosted service's anonymous sessions outlive the others (idle anonymous accounts are purged apart).
+    func openAppSession(for user: UserRecord, app: AppServicesApp, anonymous: Bool = false, in tx: any Repositories) async throws -> AppLogin {
         let now = time.now()
-        let (refresh, refreshKey) = newSessionToken(at: now)
+        let (jti, _) = newSessionToken(at: now)
         let sessionId = SecureRandom.bytes(12).hex
         let deviceId = SecureRandom.bytes(12).hex
+        let expiresAt = now + Double(anonymous ? settings.appAnonymousSessionTTLSeconds : settings.appSessionTTLSeconds)
+        let refresh = appRefreshTokens.mint(.init(sessionId: sessionId, userId: user.id, deviceId: deviceId, domainId: tenantId,
+                                                  jti: jti, issuedAt: now, expiresAt: expiresAt))
         try await tx.sessions.insert(SessionRecord(
             id: sessionId, familyId: sessionId, userId: user.id, kind: .appServices, audience: app.id, scope: Self.appSessionScope,
-            tokenHash: refreshKey, createdAt: now, expiresAt: now + Double(settings.appSessionTTLSeconds), deviceId: deviceId))
+            tokenHash: sessionKey(refresh, prefix: Self.timePrefix(of: jti)), createdAt: now, expiresAt: expiresAt, deviceId: deviceId))
         return AppLogin(accessToken: try appAccessToken(user: user, appId: app.id, sessionId: sessionId, deviceId: deviceId),
                         refreshToken: refresh, userId: user.id, deviceId: deviceId)
     }

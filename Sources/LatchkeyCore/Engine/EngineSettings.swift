@@ -92,9 +92,12 @@ public struct EngineSettings: Sendable {
     /// App Services apps; their link tokens live `linkTokenTTLSeconds`.
     public var apps: [AppServicesApp] = []
     public var linkTokenTTLSeconds = 1800
-    /// App Services sessions: access tokens 30 minutes, refresh tokens (sessions) 60 days, as the hosted service.
+    /// App Services sessions: access tokens 30 minutes, refresh tokens (sessions) 60 days, as the hosted service;
+    /// anonymous sessions five years (the hosted service's are effectively unending; idle anonymous accounts are
+    /// purged after `identities.anonymousIdleDays` whatever their sessions say).
     public var appAccessTTLSeconds = 1800
     public var appSessionTTLSeconds = 5_184_000
+    public var appAnonymousSessionTTLSeconds = 157_680_000
     /// Parse apps; their sessions live `parseSessionTTLSeconds` (a year, as Parse Server's default).
     public var parseApps: [ParseApp] = []
     public var parseSessionTTLSeconds = 31_536_000

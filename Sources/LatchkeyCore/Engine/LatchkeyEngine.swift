@@ -41,6 +41,8 @@ public final class LatchkeyEngine: Sendable {
     /// Seals the operator console's session cookie and keys its CSRF tokens.
     let consoleBox: SecretBox
     let consoleKey: [UInt8]
+    /// Signs App Services refresh tokens (JWTs the Realm SDKs parse; never published).
+    let appRefreshTokens: AppRefreshTokens
     public let keyRing: SigningKeyRing
     /// The published keys, newest (the one that signs) first.
     public var signingKeys: [SigningKey] { keyRing.published }
@@ -69,6 +71,7 @@ public final class LatchkeyEngine: Sendable {
         self.pageKey = Digest.hmacSHA256(key: serverKey, data: Array("latchkey page mac".utf8))
         self.consoleBox = SecretBox(key: Digest.hmacSHA256(key: serverKey, data: Array("latchkey console seal".utf8)))
         self.consoleKey = Digest.hmacSHA256(key: serverKey, data: Array("latchkey console mac".utf8))
+        self.appRefreshTokens = AppRefreshTokens(serverKey: serverKey)
         self.keyRing = keyRing
         self.tenantId = tenantId
         self.mailComposer = mailComposer

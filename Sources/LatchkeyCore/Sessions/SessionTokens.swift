@@ -10,7 +10,8 @@ import Foundation
 /// The time is no secret (the access token issued with it says the same); the 256 random bits are the token.
 ///
 /// Tokens issued before this shape (43 characters, only random bytes) are still found, under their bare HMAC.
-/// Parse session tokens keep Parse's own `r:` + 32 hex shape and their bare HMAC.
+/// Parse session tokens keep Parse's own `r:` + 32 hex shape and their bare HMAC. App Services refresh tokens are
+/// JWTs (`AppRefreshTokens`) whose `jti` is a token of this shape: their key is its time and the HMAC of the JWT.
 extension LatchkeyEngine {
     /// Base64url of 6 + 32 bytes, unpadded.
     static let sessionTokenLength = 51
@@ -24,7 +25,11 @@ extension LatchkeyEngine {
 
     /// The key a presented token is stored under; garbage yields a key nothing is stored under.
     func sessionKey(_ token: String) -> Data {
-        guard let prefix = Self.timePrefix(of: token) else { return secretHash(token) }
+        sessionKey(token, prefix: Self.timePrefix(of: token) ?? appRefreshTokens.jti(of: token).flatMap(Self.timePrefix(of:)))
+    }
+
+    func sessionKey(_ token: String, prefix: [UInt8]?) -> Data {
+        guard let prefix else { return secretHash(token) }
         var key = Data(prefix)
         key.append(secretHash(token))
         return key

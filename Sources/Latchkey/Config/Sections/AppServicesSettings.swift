@@ -4,11 +4,14 @@ import LatchkeyCore
 /// `app_services.*`: the App Services apps (how each confirms emails and resets passwords), link lifetime and pages.
 struct AppServicesSettings: ConfigSection {
     static let section = "app_services"
-    static let keys = ["link_ttl_seconds", "pages"]
+    static let keys = ["link_ttl_seconds", "pages", "session_ttl_seconds", "anonymous_session_ttl_seconds"]
     static let lists = ["apps"]
 
     var apps: [AppServicesApp] = []
     var linkTTLSeconds: Int
+    /// Refresh-token (session) lifetimes: 60 days, and five years for anonymous users.
+    var sessionTTLSeconds: Int
+    var anonymousSessionTTLSeconds: Int
     /// A folder replacing the hosted pages' templates (nil: the built-in ones).
     var pagesDirectory: String?
 
@@ -51,6 +54,9 @@ struct AppServicesSettings: ConfigSection {
 
     init(_ config: SectionReader, functions: Set<String>, identityProviders: Set<String>, customJWT: Set<String>) throws {
         linkTTLSeconds = try config.int("link_ttl_seconds", default: 1800, range: 1...86400)
+        // The hosted service allows 30 minutes to five years.
+        sessionTTLSeconds = try config.int("session_ttl_seconds", default: 5_184_000, range: 1800...157_680_000)
+        anonymousSessionTTLSeconds = try config.int("anonymous_session_ttl_seconds", default: 157_680_000, range: 1800...157_680_000)
         pagesDirectory = try config.path("pages", default: nil)
         var seen = Set<String>()
         for (index, entry) in (try config.list("apps", of: [Entry].self) ?? []).enumerated() {
