@@ -173,6 +173,9 @@ def paths():
             "summary": "Claims of the Bearer access token's user", "tags": ["openid"], "security": bearer,
             "responses": {"200": json_body(ref("UserInfo")), "4XX": json_body(ref("BearerError"), "Missing or invalid token"),
                           "503": json_body(ref("NativeError"), "Database unavailable")}}
+    # RFC 6750 §2.2: the token in a form body instead of the header (never both).
+    p["/oidc/userinfo"]["post"]["requestBody"] = {"required": False, "content": {"application/x-www-form-urlencoded": {
+        "schema": obj(["access_token"], access_token=S)}}}
     add_openid_paths(p, tenant, S, I, B, obj, json_body, html, ref)
     p["/health/live"] = {"get": {"summary": "Liveness", "tags": ["operations"], "responses": {"200": json_body(ref("Status"))}}}
     p["/health/ready"] = {"get": {"summary": "Readiness: the database answers and is migrated", "tags": ["operations"],

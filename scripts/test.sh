@@ -22,7 +22,7 @@ fi
 # system Python); pinned ranges in requirements.txt keep runs reproducible.
 venv=.venv-test
 if [ ! -x "$venv/bin/python" ]; then python3 -m venv "$venv"; fi
-if ! "$venv/bin/python" -c "import pytest, requests, cryptography, aiosmtpd, selenium, hypothesis, schemathesis, bcrypt, pyotp, authlib" 2>/dev/null; then
+if ! "$venv/bin/python" -c "import pytest, requests, cryptography, aiosmtpd, selenium, hypothesis, schemathesis, bcrypt, pyotp, authlib, oic" 2>/dev/null; then
     "$venv/bin/python" -m pip install -q --disable-pip-version-check -r Tests/blackbox/requirements.txt
 fi
 
@@ -59,7 +59,10 @@ if [ -x .build/debug/latchkey ] && [[ ${results[-1]} == passed* ]]; then
     mkdir -p .build/test-artifacts/screenshots
     stage "black-box suite (real binary, sockets, relay, browser, PostgreSQL)" \
         env LATCHKEY_BIN="$PWD/.build/debug/latchkey" LATCHKEY_SCREENSHOTS="$PWD/.build/test-artifacts/screenshots" \
+        FUZZ_TALLY="$PWD/.build/test-artifacts/fuzz-tally.json" \
         "$venv/bin/python" -m pytest -q Tests/blackbox
+    # What the fuzz stage sent, by surface and class of answer (every surface of both listeners).
+    if [ -f .build/test-artifacts/fuzz-tally.json ]; then echo "fuzz: $(tr -d '\n' < .build/test-artifacts/fuzz-tally.json)"; fi
 else
     results+=("FAILED  Swift tests: not run, the build failed" "FAILED  black-box suite: not run, the build failed")
 fi

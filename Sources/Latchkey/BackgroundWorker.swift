@@ -10,8 +10,11 @@ struct BackgroundWorker: Service {
     let mailbox: TestingMailbox?
     let policy: OutboxPolicy
     let logger: Logger
+    /// True when no other process sends from this store (SQLite): claims found at start are a dead process's.
+    var releaseClaimsAtStart = false
 
     func run() async throws {
+        if releaseClaimsAtStart { await engine.releaseMailClaims() }
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await deliverMail() }
             group.addTask { await sweep() }

@@ -4,6 +4,7 @@ import LatchkeyCore
 import LatchkeyFunctions
 import LatchkeyHTTP
 import LatchkeySMTP
+import LatchkeySQLite
 import Logging
 import Mustache
 import ServiceLifecycle
@@ -52,7 +53,8 @@ func buildApplication(_ config: LatchkeyConfig) async throws -> Application<Rout
     if config.engine.passwords.scrypt.logN < 15 {
         logger.warning("passwords.scrypt_log_n=\(config.engine.passwords.scrypt.logN) is below the OWASP minimum (17 recommended).")
     }
-    let worker = BackgroundWorker(engine: engine, transport: transport, mailbox: mailbox, policy: config.mail.outbox, logger: logger)
+    var worker = BackgroundWorker(engine: engine, transport: transport, mailbox: mailbox, policy: config.mail.outbox, logger: logger)
+    worker.releaseClaimsAtStart = engine.store is SQLiteStore
     var services: [any Service] = [worker]
     let requestLog = RequestLogLine.writer(format: config.logFormat, level: logger.logLevel)
     if let host = config.admin.host {

@@ -50,7 +50,8 @@ public enum LatchkeyServer {
                                                  parseApps: engine.settings.parseApps.map(\.id),
                                                  appServicesApps: engine.settings.apps.map(\.id)))
         }
-        let errors = PathDialectErrors(pages: pages, appServicesErrors: appServicesErrors, parseMount: parseMount, routes: openAPI?.routes ?? .empty)
+        let errors = PathDialectErrors(answers: surfaceAnswers(engine: engine, options: options), appServicesErrors: appServicesErrors,
+                                       routes: openAPI?.routes ?? .empty)
         let cors = options.corsAllowedOrigins.isEmpty ? nil : AllowListCORS(origins: options.corsAllowedOrigins)
         router.add(middleware: EdgeMiddleware(errors: errors, cors: cors, log: options.requestLog))
         NativeAuthRoutes(engine: engine, clientAddress: clientAddress, errors: NativeAuthErrors()).addRoutes(to: router)
@@ -74,13 +75,19 @@ public enum LatchkeyServer {
         return router
     }
 
+    /// How the public listener answers in each surface's shape what no route answered (its routers and its head guard).
+    static func surfaceAnswers(engine: LatchkeyEngine, options: ServerOptions) -> SurfaceAnswers {
+        .publicListener(pages: HTMLPages(templates: options.pages, strings: options.pageStrings),
+                        parseMount: engine.settings.parseApps.isEmpty ? nil : options.parseMount)
+    }
+
     /// The application: HTTP/1.1 server plus background services (the outbox worker).
     public static func application(engine: LatchkeyEngine, options: ServerOptions, services: [any Service],
                                    logger: Logger, onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) throws
         -> Application<RouterResponder<LatchkeyRequestContext>> {
         // A trusted proxy speaks for many clients: it counts only against the total.
         let cap = ConnectionCap(limits: options.listener.connections, exemptAddresses: options.trustedProxies)
-        let server = try options.listener.serverBuilder(cap: cap)
+        let server = try options.listener.serverBuilder(cap: cap, answers: surfaceAnswers(engine: engine, options: options))
         return Application(
             router: router(engine: engine, options: options),
             server: server,

@@ -15,11 +15,21 @@ extension PostgresRepositories {
     /// SKIP LOCKED: replicas draining at once each take rows no other claim holds, so no mail has two senders.
     func claimDue(dueBy: Date, limit: Int, leaseUntil: Date) async throws -> [OutboxRecord] {
         try OutboxRecord.decode(try await rows("""
-            UPDATE outbox SET next_attempt_at = \(leaseUntil)
+            UPDATE outbox SET claimed_until = \(leaseUntil)
             WHERE id IN (SELECT id FROM outbox WHERE status = 'pending' AND next_attempt_at <= \(dueBy)
+                         AND (claimed_until IS NULL OR claimed_until <= \(dueBy))
                          ORDER BY id LIMIT \(limit) FOR UPDATE SKIP LOCKED)
             RETURNING *
             """)).sorted { ($0.id ?? 0) < ($1.id ?? 0) }
+    }
+
+    func renewClaims(ids: [Int64], until: Date) async throws {
+        guard !ids.isEmpty else { return }
+        try await rows("UPDATE outbox SET claimed_until = \(until) WHERE id = ANY(\(ids)) AND status = 'pending'")
+    }
+
+    func releaseClaims() async throws -> Int {
+        try await rows("UPDATE outbox SET claimed_until = NULL WHERE claimed_until IS NOT NULL RETURNING id").count
     }
 
     func update(_ mail: OutboxRecord) async throws {
@@ -28,7 +38,7 @@ extension PostgresRepositories {
             UPDATE outbox SET recipient = \(mail.recipient), subject = \(mail.subject), kind = \(mail.kind),
                 sealed_body = \(mail.sealedBody), status = \(mail.status.rawValue), attempts = \(mail.attempts),
                 created_at = \(mail.createdAt), next_attempt_at = \(mail.nextAttemptAt), sent_at = \(mail.sentAt),
-                last_error = \(mail.lastError)
+                last_error = \(mail.lastError), claimed_until = \(mail.claimedUntil)
             WHERE id = \(id)
             """)
     }

@@ -60,7 +60,8 @@ extension OutboxRecord: PostgresRowDecodable {
         self.init(id: try row.value("id"), recipient: try row.value("recipient"), subject: try row.value("subject"),
                   kind: try row.value("kind"), sealedBody: try row.value("sealed_body"), status: try row.value("status"),
                   attempts: try row.value("attempts"), createdAt: try row.value("created_at"),
-                  nextAttemptAt: try row.value("next_attempt_at"), sentAt: try row.value("sent_at"), lastError: try row.value("last_error"))
+                  nextAttemptAt: try row.value("next_attempt_at"), sentAt: try row.value("sent_at"), lastError: try row.value("last_error"),
+                  claimedUntil: try row.value("claimed_until"))
     }
 }
 

@@ -14,11 +14,24 @@ extension SQLiteRepositories {
     func claimDue(dueBy: Date, limit: Int, leaseUntil: Date) async throws -> [OutboxRecord] {
         try await write { db in
             try OutboxRecord.fetchAll(db, sql: """
-                UPDATE outbox SET next_attempt_at = ?
-                WHERE id IN (SELECT id FROM outbox WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY id LIMIT ?)
+                UPDATE outbox SET claimed_until = ?
+                WHERE id IN (SELECT id FROM outbox WHERE status = 'pending' AND next_attempt_at <= ?
+                             AND (claimed_until IS NULL OR claimed_until <= ?) ORDER BY id LIMIT ?)
                 RETURNING *
-                """, arguments: [leaseUntil, dueBy, limit]).sorted { ($0.id ?? 0) < ($1.id ?? 0) }
+                """, arguments: [leaseUntil, dueBy, dueBy, limit]).sorted { ($0.id ?? 0) < ($1.id ?? 0) }
         }
+    }
+
+    func renewClaims(ids: [Int64], until: Date) async throws {
+        guard !ids.isEmpty else { return }
+        _ = try await write { db in
+            try OutboxRecord.filter(ids.contains(Column("id")) && Column("status") == OutboxRecord.Status.pending.rawValue)
+                .updateAll(db, Column("claimed_until").set(to: until))
+        }
+    }
+
+    func releaseClaims() async throws -> Int {
+        try await write { db in try OutboxRecord.filter(Column("claimed_until") != nil).updateAll(db, Column("claimed_until").set(to: nil)) }
     }
 
     func update(_ mail: OutboxRecord) async throws { try await write { try mail.update($0) } }

@@ -128,6 +128,28 @@ import Testing
         #expect(later.count == 13 && later.last == "r99@example.com")
     }
 
+    /// A sender renews its claims while it sends; a restarted single server drops the claims its dead process left;
+    /// a recorded outcome ends the claim.
+    @Test(arguments: StoreUnderTest.allCases)
+    func claimsAreRenewedReleasedAndEndedByTheOutcome(_ kind: StoreUnderTest) async throws {
+        let store = try await kind.make()
+        for i in 0..<4 { try await store.direct.outbox.enqueue(Fixtures.mail(i)) }
+        let now = Fixtures.now
+        let claimed = try await store.direct.outbox.claimDue(dueBy: now, limit: 2, leaseUntil: now + 8)
+        #expect(claimed.count == 2 && claimed.allSatisfy { $0.claimedUntil != nil })
+        try await store.direct.outbox.renewClaims(ids: claimed.compactMap(\.id), until: now + 20)
+        // Past the first lease, only the two never claimed are due: the renewed claims hold.
+        #expect(Set(try await store.direct.outbox.claimDue(dueBy: now + 10, limit: 10, leaseUntil: now + 18).map(\.recipient))
+                == ["r2@example.com", "r3@example.com"])
+        #expect(try await store.direct.outbox.releaseClaims() == 4)
+        var first = try #require(try await store.direct.outbox.claimDue(dueBy: now + 11, limit: 10, leaseUntil: now + 30).first)
+        first.status = .sent
+        first.claimedUntil = nil
+        try await store.direct.outbox.update(first)
+        #expect(try await store.direct.outbox.find(id: try #require(first.id))?.claimedUntil == nil)
+        #expect(try await store.direct.outbox.releaseClaims() == 3)
+    }
+
     @Test(arguments: StoreUnderTest.allCases)
     func auditEventsComeBackInTheOrderTheyHappened(_ kind: StoreUnderTest) async throws {
         let store = try await kind.make()

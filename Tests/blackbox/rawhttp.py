@@ -3,6 +3,7 @@ import http.client
 import json
 import socket
 import time
+import urllib.parse
 
 
 class Answer:
@@ -45,25 +46,54 @@ def request(method, path, body=b"", headers=None, framing="length"):
     return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + payload
 
 
-def dialect_of(path):
-    if path.startswith("/api/client/v2.0"):
+def normalized(path):
+    """The path as the router matches it (Surface in the code): decoded, matrix parameters and empty or `.` segments
+    dropped, `..` resolved."""
+    bare = urllib.parse.unquote(path.split("?")[0].split("#")[0], errors="replace")
+    segments = []
+    for part in bare.split("/"):
+        part = part.split(";")[0]
+        if part in ("", "."):
+            continue
+        if part == "..":
+            segments = segments[:-1]
+        else:
+            segments.append(part)
+    return "/" + "/".join(segments)
+
+
+def under(path, prefix):
+    return path == prefix or path.startswith(prefix + "/")
+
+
+def surface_of(path, parse_mount="/parse", admin=False):
+    """The surface whose shape every error at `path` takes: the code's table, written again independently."""
+    path = normalized(path)
+    if admin:
+        return "console" if under(path, "/console") else "admin"
+    if parse_mount and under(path, parse_mount + "/apps"):
+        return "pages"
+    if parse_mount and under(path, parse_mount):
+        return "parse"
+    if under(path, "/api/client/v2.0"):
         return "app_services"
-    bare = path.split("?")[0]
-    if any(bare == p or bare.startswith(p + "/") for p in ("/confirm", "/reset-password", "/ui", "/oauth2/v2.0/logout")):
+    if any(under(path, p) for p in ("/ui", "/confirm", "/reset-password", "/oauth2/v2.0/authorize", "/oauth2/v2.0/logout")):
         return "pages"
-    if bare.endswith("/oauth2/v2.0/authorize"):  # the browser's, also under a tenant
+    if path.endswith("/oauth2/v2.0/authorize") or path.endswith("/oauth2/v2.0/logout"):  # under a tenant
         return "pages"
+    if any(under(path, p) for p in ("/oidc", "/.well-known", "/discovery")):
+        return "oauth"
     return "native"
 
 
-def check_shape(path, answer):
-    """The error shape of `path`'s dialect, for any 4xx/5xx answer. Returns a reason, or None when it fits."""
+def check_shape(path, answer, parse_mount=None, admin=False):
+    """The error shape of `path`'s surface, for any 4xx/5xx answer. Returns a reason, or None when it fits."""
     if answer.status < 400:
         return None
-    kind = dialect_of(path)
+    kind = surface_of(path, parse_mount, admin)
     ctype = answer.headers.get("content-type", "")
-    if kind == "pages":
-        return None if ctype.startswith("text/html") else f"pages answered {ctype!r}"
+    if kind in ("pages", "console"):
+        return None if ctype.startswith("text/html") else f"{kind} answered {ctype!r}"
     if not answer.body:
         return "empty error body"
     try:
@@ -74,4 +104,9 @@ def check_shape(path, answer):
         if ctype != "application/json":
             return f"App Services error with Content-Type {ctype!r}"
         return None if isinstance(body.get("error"), str) and isinstance(body.get("error_code"), str) else f"no error_code: {body}"
-    return None if isinstance(body.get("error"), str) and isinstance(body.get("error_description"), str) else f"not native: {body}"
+    if kind == "parse":
+        # Parse Server's own 403 for a missing or wrong application id is a bare {"error": "unauthorized"}.
+        if answer.status == 403 and body == {"error": "unauthorized"}:
+            return None
+        return None if isinstance(body.get("code"), int) and isinstance(body.get("error"), str) else f"not Parse: {body}"
+    return None if isinstance(body.get("error"), str) and isinstance(body.get("error_description"), str) else f"not {kind}: {body}"

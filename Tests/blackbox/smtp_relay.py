@@ -1,5 +1,6 @@
 """A real SMTP relay for the mail tests: aiosmtpd with STARTTLS (self-signed certificate), AUTH required,
 550 for recipients whose local part starts with "reject", every accepted message kept in memory."""
+import asyncio
 import ssl
 import subprocess
 import threading
@@ -21,6 +22,8 @@ def make_certificate(directory):
 class Handler:
     def __init__(self):
         self.messages, self.rcpt_attempts, self.lock = [], [], threading.Lock()
+        # Seconds each DATA takes: a slow relay keeps a sender mid-batch (the crash tests kill it there).
+        self.delay = 0.0
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         with self.lock:
@@ -31,6 +34,8 @@ class Handler:
         return "250 OK"
 
     async def handle_DATA(self, server, session, envelope):
+        if self.delay:
+            await asyncio.sleep(self.delay)
         with self.lock:
             self.messages.append({"from": envelope.mail_from, "to": list(envelope.rcpt_tos), "data": envelope.original_content,
                                   "tls": session.ssl is not None, "auth": session.authenticated})

@@ -27,6 +27,18 @@ def test_bad_values_are_named():
     assert "server.public_url" in run_expecting_config_error(env={"LATCHKEY_SERVER_PUBLIC_URL": "ftp://x"})
 
 
+def test_a_public_url_with_a_path_is_refused_and_an_origin_with_a_slash_is_taken():
+    # Behind a proxy mounting Latchkey under /idp, the pages would post to /ui at the root: nobody could sign in.
+    said = run_expecting_config_error(env={"LATCHKEY_SERVER_PUBLIC_URL": "https://id.example.com/idp"})
+    assert "server.public_url" in said and "/idp" in said and "root" in said, said
+    assert "server.public_url" in run_expecting_config_error(env={"LATCHKEY_SERVER_PUBLIC_URL": "https://id.example.com/?a=b"})
+    s = Server(env={"LATCHKEY_SERVER_PUBLIC_URL": "http://127.0.0.1:1/"}).start()
+    try:
+        assert s.get("/.well-known/openid-configuration").json()["issuer"] == "http://127.0.0.1:1"
+    finally:
+        s.cleanup()
+
+
 def test_unknown_keys_are_named():
     assert "server.prot" in run_expecting_config_error(config_text="server:\n  prot: 80\n")
     assert "clients[0].secret" in run_expecting_config_error(config_text="clients:\n  - {id: abc, secret: x}\n")

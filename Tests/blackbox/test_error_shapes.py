@@ -26,12 +26,20 @@ def raw(s, text):
     return head.decode(), body
 
 
-@pytest.mark.parametrize("target", ["/health/live", "/api/client/v2.0/app/auto-app/location", "/confirm", "example.com:443"])
-def test_connect_is_refused_with_a_json_body(server, target):
+@pytest.mark.parametrize("target,surface", [("/health/live", "native"), ("/api/client/v2.0/app/auto-app/location", "app_services"),
+                                            ("/confirm", "pages"), ("example.com:443", "native")])
+def test_connect_is_refused_in_the_target_s_surface(server, target, surface):
     head, body = raw(server, f"CONNECT {target} HTTP/1.1\r\nHost: example.com\r\n\r\n")
-    assert head.startswith("HTTP/1.1 405") and "application/json" in head, head
+    assert head.startswith("HTTP/1.1 405") and "\r\nallow: " in head.lower(), head
+    if surface == "pages":
+        assert "content-type: text/html" in head.lower() and b"CONNECT is not supported." in body, (head, body)
+        return
+    assert "content-type: application/json\r\n" in head.lower() + "\r\n", head
     answer = json.loads(body)
-    assert answer["error"] == "invalid_request" and answer["error_code"] == "MethodNotAllowed" and "CONNECT" in answer["error_description"]
+    if surface == "app_services":
+        assert answer == {"error": "CONNECT is not supported.", "error_code": "BadRequest"}, answer
+    else:
+        assert answer["error"] == "invalid_request" and "CONNECT" in answer["error_description"] and "error_code" not in answer, answer
 
 
 @pytest.mark.parametrize("path", ["/confirm;x=1", "/reset-password;a=b", "/reset-password/extra", "/parse/apps/x;y"])

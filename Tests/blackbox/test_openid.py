@@ -104,6 +104,38 @@ def test_a_relying_party_library_completes_the_flow(oidc):
         client.refresh_token(doc["token_endpoint"], refresh_token=refreshed["refresh_token"])
 
 
+def test_pyoidc_reads_userinfo_with_the_token_in_the_body(oidc):
+    """pyoidc (`oic`) as the relying party: its userinfo request sends the access token in a form body by default
+    (RFC 6750 §2.2); a request with no token gets a bare challenge (§3.1), a token in both places a 400."""
+    from oic.oic import Client
+    from oic.oic.message import AuthorizationResponse, RegistrationResponse
+    from oic.utils.authn.client import CLIENT_AUTHN_METHOD
+
+    server, _ = oidc
+    redirect = "http://127.0.0.1:4998/callback"
+    client = Client(client_id=WEB, client_authn_method=CLIENT_AUTHN_METHOD)
+    client.provider_config(server.base)
+    client.store_registration_info(RegistrationResponse(client_id=WEB, client_secret=SECRET, redirect_uris=[redirect]))
+    state, nonce = secrets.token_urlsafe(16), secrets.token_urlsafe(16)
+    request = client.construct_AuthorizationRequest(request_args={
+        "client_id": WEB, "response_type": "code", "scope": ["openid", "email"], "nonce": nonce, "redirect_uri": redirect, "state": state})
+    email = f"pyoidc-{uuid.uuid4().hex[:8]}@example.com"
+    back = Pages(server).sign_up(request.request(client.authorization_endpoint), email)
+    answer = client.parse_response(AuthorizationResponse, info=urlparse(back.headers["Location"]).query, sformat="urlencoded")
+    client.do_access_token_request(state=answer["state"], request_args={"code": answer["code"], "redirect_uri": redirect},
+                                   authn_method="client_secret_basic")
+    info = client.do_user_info_request(state=answer["state"])  # method POST, token in the body: pyoidc's defaults
+    assert info["email"] == email
+    access = client.get_token(state=answer["state"]).access_token
+    bare = requests.get(server.base + "/oidc/userinfo", timeout=10)
+    assert bare.status_code == 401 and bare.headers["WWW-Authenticate"] == "Bearer", bare.headers
+    both = requests.post(server.base + "/oidc/userinfo", data={"access_token": access}, headers={"Authorization": f"Bearer {access}"},
+                         timeout=10)
+    assert both.status_code == 400 and both.json()["error"] == "invalid_request", both.text
+    wrong = requests.post(server.base + "/oidc/userinfo", data={"access_token": "nope"}, timeout=10)
+    assert wrong.status_code == 401 and 'error="invalid_token"' in wrong.headers["WWW-Authenticate"]
+
+
 @pytest.mark.parametrize("change", [{"client_id": "not-a-client"}, {"redirect_uri": "https://evil.example/callback"},
                                     {"redirect_uri": "http://127.0.0.1:4999/callback/../evil"}, {"redirect_uri": None},
                                     {"client_id": None}])

@@ -10,8 +10,11 @@ public struct OutboxPolicy: Sendable {
     /// Messages fetched per round, and how many connections send them side by side.
     public var batchSize = 20
     public var lanes = 2
-    /// A claimed mail whose outcome could not be recorded is tried again after this long, not at once.
-    public var claimLeaseSeconds = 300.0
+    /// How long a claim holds a mail before another sender may take it: renewed every `claimRenewSeconds` while
+    /// the send is under way, so a sender that died (killed, its machine gone) delays its mails by seconds. A claimed
+    /// mail whose outcome could not be recorded is tried again after this long, not at once.
+    public var claimLeaseSeconds = 8.0
+    public var claimRenewSeconds = 2.5
     public init() {}
 }
 
@@ -41,6 +44,9 @@ extension LatchkeyEngine {
             return -1
         }
         guard !due.isEmpty else { return 0 }
+        // Keeps the claims alive while the relay takes its time; ends with the send.
+        let renewal = renewClaims(ids: due.compactMap(\.id), policy: policy)
+        defer { renewal.cancel() }
         var ready: [(OutboxRecord, MailMessage)] = []
         var finished: [OutboxRecord] = []
         for var record in due {
@@ -49,6 +55,7 @@ extension LatchkeyEngine {
                 ready.append((record, message))
             } else {
                 record.status = .failed
+                record.claimedUntil = nil
                 record.lastError = "sealed body unreadable"
                 finished.append(record)
             }
@@ -68,6 +75,7 @@ extension LatchkeyEngine {
         var delivered = 0
         for (var record, message, result) in outcomes {
             record.attempts += 1
+            record.claimedUntil = nil
             switch result {
             case .sent:
                 record.status = .sent
@@ -103,6 +111,29 @@ extension LatchkeyEngine {
             return -1
         }
         return delivered
+    }
+
+    private func renewClaims(ids: [Int64], policy: OutboxPolicy) -> Task<Void, Never> {
+        Task { [store, time, logger] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(policy.claimRenewSeconds))
+                if Task.isCancelled { return }
+                do { try await store.direct.outbox.renewClaims(ids: ids, until: time.now() + policy.claimLeaseSeconds) } catch {
+                    logger.warning("outbox claim renewal failed", metadata: ["error": "\(error)"])
+                }
+            }
+        }
+    }
+
+    /// At the start of a server that alone sends from its store (SQLite): the claims left are those of its own
+    /// process that died mid-send; its mails go out now, not after the lease.
+    public func releaseMailClaims() async {
+        do {
+            let released = try await store.direct.outbox.releaseClaims()
+            if released > 0 { logger.notice("mails a stopped process had claimed are sent again", metadata: ["count": "\(released)"]) }
+        } catch {
+            logger.error("outbox claims not released", metadata: ["error": "\(error)"])
+        }
     }
 
     /// Deletes what has outlived its use: flows and codes a day after expiry (kept that long to answer

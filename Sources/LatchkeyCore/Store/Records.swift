@@ -170,12 +170,14 @@ public struct OutboxRecord: Codable, Sendable, Equatable {
     public var nextAttemptAt: Date
     public var sentAt: Date?
     public var lastError: String?
+    /// Set while a sender holds the mail: no other sender takes it before then (a lease its sender renews).
+    public var claimedUntil: Date?
 
     public init(id: Int64?, recipient: String, subject: String, kind: String, sealedBody: Data?, status: Status, attempts: Int,
-                createdAt: Date, nextAttemptAt: Date, sentAt: Date?, lastError: String?) {
+                createdAt: Date, nextAttemptAt: Date, sentAt: Date?, lastError: String?, claimedUntil: Date? = nil) {
         self.id = id; self.recipient = recipient; self.subject = subject; self.kind = kind; self.sealedBody = sealedBody
         self.status = status; self.attempts = attempts; self.createdAt = createdAt; self.nextAttemptAt = nextAttemptAt
-        self.sentAt = sentAt; self.lastError = lastError
+        self.sentAt = sentAt; self.lastError = lastError; self.claimedUntil = claimedUntil
     }
 }
 

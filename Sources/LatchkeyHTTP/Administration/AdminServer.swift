@@ -50,7 +50,9 @@ public enum AdminServer {
     public static func application(engine: LatchkeyEngine, options: AdminOptions, logger: Logger) throws
         -> Application<RouterResponder<LatchkeyRequestContext>> {
         Application(router: router(engine: engine, options: options),
-                    server: try options.listener.serverBuilder(cap: ConnectionCap(limits: options.listener.connections)),
+                    server: try options.listener.serverBuilder(
+                        cap: ConnectionCap(limits: options.listener.connections),
+                        answers: .adminListener(consolePages: options.token == nil ? nil : options.console.map(Console.pages))),
                     configuration: .init(address: .hostname(options.host, port: options.port), serverName: "latchkey-admin"),
                     logger: logger)
     }

@@ -10,9 +10,10 @@ struct AppServicesRoutes: Sendable {
     let clientAddress: ClientAddress
     let errors: AppServicesError
     typealias Handler = @Sendable (AppServicesBody, CallerInfo, String) async throws -> Response
+    static let prefix = "/api/client/v2.0"
 
     func addRoutes(to router: Router<LatchkeyRequestContext>) {
-        let group = router.group(RouterPath(Dialect.appServicesPrefix)).add(middleware: DialectErrorMiddleware(errors))
+        let group = router.group(RouterPath(Self.prefix)).add(middleware: DialectErrorMiddleware(errors))
         group.get("app/:app/location") { _, context in
             _ = try engine.requireApp(context.parameters.get("app") ?? "")
             let host = engine.settings.publicURL

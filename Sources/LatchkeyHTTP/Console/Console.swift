@@ -19,16 +19,20 @@ struct Console: Sendable {
 
     init(engine: LatchkeyEngine, options: ConsoleOptions, token: String, secure: Bool) {
         self.engine = engine
-        var pages = HTMLPages(templates: options.templates, strings: options.strings)
-        // Unlike the sign-in pages, nothing here posts or redirects off this origin.
-        pages.contentSecurityPolicy = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; "
-            + "base-uri 'none'"
-        self.pages = pages
+        self.pages = Self.pages(options)
         self.style = options.style
         self.policy = options.policy
         self.credential = Digest.sha256(Array(token.utf8))
         self.cookie = ConsoleCookie(secure: secure)
         self.accountCallback = options.accountCallback
+    }
+
+    static func pages(_ options: ConsoleOptions) -> HTMLPages {
+        var pages = HTMLPages(templates: options.templates, strings: options.strings)
+        // Unlike the sign-in pages, nothing here posts or redirects off this origin.
+        pages.contentSecurityPolicy = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; "
+            + "base-uri 'none'"
+        return pages
     }
 
     func addRoutes(to router: Router<LatchkeyRequestContext>) {

@@ -3,14 +3,16 @@ import Hummingbird
 import HTTPTypes
 import LatchkeyCore
 import Logging
+import NIOHTTP1
 
 /// The console's answers to what went wrong, as pages: a missing session is a redirect to the sign-in page, a
 /// missing CSRF token a 403, an engine refusal its admin API status with the same cause in the page's language.
 struct ConsoleErrors: Sendable {
     let pages: HTMLPages
 
+    /// The admin listener's surface table decides, after the router's normalisation (`//console/x` is a console path).
     static func handles(_ request: Request) -> Bool {
-        request.uri.path == "/console" || request.uri.path.hasPrefix("/console/")
+        Surface.adminSurface(path: request.uri.path) == .console
     }
 
     func response(for error: any Error, to request: Request, logger: Logger) -> Response {
@@ -30,6 +32,9 @@ struct ConsoleErrors: Sendable {
         case let error as ConsoleBadInput:
             return message(.badRequest, error.message, error.message)
         case is MalformedRequest:
+            return message(.badRequest, "error_form")
+        case is HTTPParserError:
+            // Broken body framing (a bad chunk, an unknown transfer coding, a body cut short): the client's mistake.
             return message(.badRequest, "error_form")
         case let error as UnsupportedMediaType:
             return message(.unsupportedMediaType, error.message, error.message)

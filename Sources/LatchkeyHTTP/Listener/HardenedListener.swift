@@ -15,13 +15,14 @@ public struct ListenerHardening: Sendable {
     public var tls: (certificate: String, key: String)?
     public init() {}
 
-    /// The server builder with all of it; `cap` counts this listener's connections.
-    func serverBuilder(cap: ConnectionCap) throws -> HTTPServerBuilder {
+    /// The server builder with all of it; `cap` counts this listener's connections, `answers` shapes what the head
+    /// guard refuses.
+    func serverBuilder(cap: ConnectionCap, answers: SurfaceAnswers) throws -> HTTPServerBuilder {
         // Small header limits: nothing Latchkey serves needs big headers, and big ones cost memory per connection.
         let headTimeout = TimeAmount.seconds(headerTimeoutSeconds)
         let plainText = tls == nil
         let http1 = HTTP1Channel.Configuration(
-            additionalChannelHandlers: [RequestHeadGuard(headTimeout: headTimeout), ConnectionCapInstaller(cap: cap, plainText: plainText)],
+            additionalChannelHandlers: [RequestHeadGuard(headTimeout: headTimeout, answers: answers), ConnectionCapInstaller(cap: cap, plainText: plainText)],
             idleTimeout: .seconds(idleTimeoutSeconds),
             httpDecoderConfiguration: .init(maxHeaderFieldSize: 16 * 1024, maxHeaderListSize: 32 * 1024, maxHeaderFieldCount: 100))
         guard let tls else { return .http1(configuration: http1) }

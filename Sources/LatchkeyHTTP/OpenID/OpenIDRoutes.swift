@@ -23,8 +23,8 @@ struct OpenIDRoutes: Sendable {
         }
         router.get("/discovery/v2.0/keys") { _, _ in jwks.response() }
         let oidc = router.group("/oidc").add(middleware: DialectErrorMiddleware(NativeAuthErrors()))
-        oidc.get("userinfo") { request, _ in try await self.userInfo(request) }
-        oidc.post("userinfo") { request, _ in try await self.userInfo(request) }
+        oidc.get("userinfo") { request, context in try await self.userInfo(request, context) }
+        oidc.post("userinfo") { request, context in try await self.userInfo(request, context) }
         oidc.post("introspect") { request, context in
             let (form, client) = try await authenticated(request, context)
             guard client.isConfidential else {
@@ -89,8 +89,23 @@ struct OpenIDRoutes: Sendable {
         ]
     }
 
-    func userInfo(_ request: Request) async throws -> Response {
-        guard let token = BearerToken.read(request) else { throw LatchkeyError.accessTokenInvalid }
+    /// The access token in the `Authorization` header or, on a POST, in the form body (RFC 6750 §2.2; pyoidc sends
+    /// it there by default); never both. A request with none gets a bare challenge (§3.1: no error code).
+    func userInfo(_ request: Request, _ context: LatchkeyRequestContext) async throws -> Response {
+        var token = BearerToken.read(request)
+        if request.method == .post, request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true,
+           let presented = try await request.decodeForm(as: PageForm.self, context: context).fields["access_token"] {
+            guard request.headers[.authorization] == nil else {
+                throw LatchkeyError.openID(.invalidRequest("The access token was sent in the header and in the body: use one."))
+            }
+            token = presented
+        }
+        guard let token, !token.isEmpty else {
+            guard request.headers[.authorization] == nil else { throw LatchkeyError.accessTokenInvalid }
+            return JSONResponse.make(.unauthorized, ["error": "invalid_request",
+                                                     "error_description": "An access token is required: Authorization: Bearer <token>."],
+                                     headers: [.wwwAuthenticate: "Bearer"])
+        }
         return JSONResponse.ok(try await engine.userInfo(accessToken: token))
     }
 }

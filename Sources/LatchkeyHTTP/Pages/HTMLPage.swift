@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Mustache
+import NIOCore
 
 /// The hosted pages' templates, their words in each language and the headers every page carries; also renders the
 /// HTML errors raised before a page's route runs, so they look like the pages and are escaped by Mustache like them.
@@ -16,6 +17,12 @@ struct HTMLPages: Sendable {
 
     func render(_ name: String, _ status: HTTPResponse.Status, _ context: [String: Any], language: String = "en",
                 cookies: [String] = []) -> Response {
+        prepared(name, status, context, language: language, cookies: cookies).response
+    }
+
+    /// The page as bytes and headers, for answers written outside a route (the head guard).
+    func prepared(_ name: String, _ status: HTTPResponse.Status, _ context: [String: Any], language: String = "en",
+                  cookies: [String] = []) -> EdgeAnswer {
         var context = context
         context["t"] = strings[language] ?? strings["en"] ?? [:]
         context["lang"] = language
@@ -26,12 +33,14 @@ struct HTMLPages: Sendable {
             HTTPField.Name("Content-Security-Policy")!: contentSecurityPolicy,
         ]
         for cookie in cookies { headers.append(HTTPField(name: .setCookie, value: cookie)) }
-        return Response(status: status, headers: headers, body: .init(byteBuffer: .init(string: html)))
+        return EdgeAnswer(status: status, headers: headers, body: ByteBuffer(string: html))
     }
 
-    func error(_ status: HTTPResponse.Status, message: String) -> Response {
-        render("message", status, ["title": status.code >= 500 ? "Something went wrong" : "Request not understood",
-                                   "message": message, "isError": true])
+    func error(_ status: HTTPResponse.Status, message: String) -> Response { errorPage(status, message: message).response }
+
+    func errorPage(_ status: HTTPResponse.Status, message: String) -> EdgeAnswer {
+        prepared("message", status, ["title": status.code >= 500 ? "Something went wrong" : "Request not understood",
+                                     "message": message, "isError": true])
     }
 
     /// The language to speak: the first of `ui_locales`, then of Accept-Language, that the pages have; else English.

@@ -14,10 +14,12 @@ struct ParseError: Error, Sendable {
         self.code = code; self.message = message; self.status = status; self.retryAfterSeconds = retryAfterSeconds
     }
 
-    var response: Response {
+    var response: Response { prepared.response }
+
+    var prepared: EdgeAnswer {
         let status = status ?? (code == 1 ? .internalServerError : code == 101 ? .notFound : .badRequest)
-        return JSONResponse.make(status, ["code": .int(code), "error": .string(message)],
-                                 headers: retryAfterSeconds.map { [.retryAfter: String($0)] } ?? [:])
+        return JSONResponse.prepared(status, value: .object(["code": .int(code), "error": .string(message)]),
+                                     headers: retryAfterSeconds.map { [.retryAfter: String($0)] } ?? [:])
     }
 
     /// A missing or unknown application id, a client key that does not match, a master key from elsewhere: 403 with

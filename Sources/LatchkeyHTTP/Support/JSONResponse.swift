@@ -12,9 +12,14 @@ enum JSONResponse {
 
     /// Any JSON value as the body (Parse answers some calls with a bare string).
     static func make(_ status: HTTPResponse.Status, value body: JSONValue, headers extra: HTTPFields = [:]) -> Response {
+        prepared(status, value: body, headers: extra).response
+    }
+
+    /// The answer as bytes and headers, for answers written outside a route (the head guard).
+    static func prepared(_ status: HTTPResponse.Status, value body: JSONValue, headers extra: HTTPFields = [:]) -> EdgeAnswer {
         var headers = standardHeaders
         headers.append(contentsOf: extra)
-        return Response(status: status, headers: headers, body: .init(byteBuffer: encode(body)))
+        return EdgeAnswer(status: status, headers: headers, body: encode(body))
     }
 
     private static let standardHeaders: HTTPFields = [.contentType: "application/json", .cacheControl: "no-store",

@@ -27,7 +27,7 @@ enum OpenAPIDocument {
             if path == "/parse" || path.hasPrefix("/parse/") {
                 guard let parseMount else { continue }
                 adjusted[parseMount + path.dropFirst("/parse".count)] = item
-            } else if path.hasPrefix(Dialect.appServicesPrefix + "/app/") && known.appServicesApps.isEmpty {
+            } else if path.hasPrefix(AppServicesRoutes.prefix + "/app/") && known.appServicesApps.isEmpty {
                 continue
             } else if path.hasPrefix("/testing/") && !testingMailbox {
                 continue

@@ -8,7 +8,10 @@ import NIOHTTPTypes
 ///   every byte, so without this one slow client holds a connection forever;
 /// - CONNECT: the decoder treats it as a tunnel and waits for more, so it is refused here at once, as raw bytes
 ///   (NIO's encoder strips the body of any answer to CONNECT, and an error needs its body);
-/// - a head the parser cannot read (bad method, bad request line) gets a JSON 400 instead of a bare one.
+/// - a head the parser cannot read (bad method, a byte it refuses in the target, a header past the limit) gets a
+///   400, 414 or 431 instead of a bare one.
+/// Both answers are in the shape of the surface the request's path belongs to (`SurfaceAnswers`): the guard keeps
+/// the raw request line of the head being read, since the parser that refused it never produced a path.
 final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -25,7 +28,14 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// A head was passed on and its answer is not complete yet: errors then belong to the route reading the body.
     private var inFlight = false
 
-    init(headTimeout: TimeAmount) { self.headTimeout = headTimeout }
+    private let answers: SurfaceAnswers
+    /// The raw request line of the head being read, up to `lineLimit` bytes, and whether its end was seen.
+    private var requestLine: [UInt8] = []
+    private var lineComplete = true
+    /// Longer request lines are refused (414) by the header limits anyway; this is only what is kept to name the path.
+    private static let lineLimit = 8 * 1024
+
+    init(headTimeout: TimeAmount, answers: SurfaceAnswers) { self.headTimeout = headTimeout; self.answers = answers }
 
     /// Watches the raw bytes just before the HTTP/1.1 decoder: a head's deadline starts with its first byte, so a
     /// quiet keep-alive connection is left to the idle timeout.
@@ -40,12 +50,30 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     func handlerRemoved(context: ChannelHandlerContext) { timer?.cancel() }
 
-    /// Bytes reached the decoder: when no request is being read or answered, they start a head.
-    fileprivate func bytesArrived(_ context: ChannelHandlerContext) {
-        guard !inFlight, headStarted == nil, !refusing else { return }
-        let now = NIODeadline.now()
-        headStarted = now
-        if timer == nil { arm(context, at: now + headTimeout) }
+    /// Bytes reached the decoder: when no request is being read or answered, they start a head. The request line
+    /// they begin with is kept until its end.
+    fileprivate func bytesArrived(_ context: ChannelHandlerContext, _ bytes: ByteBuffer) {
+        if !inFlight, headStarted == nil, !refusing {
+            let now = NIODeadline.now()
+            headStarted = now
+            if timer == nil { arm(context, at: now + headTimeout) }
+            requestLine.removeAll(keepingCapacity: true)
+            lineComplete = false
+        }
+        guard !lineComplete else { return }
+        bytes.withUnsafeReadableBytes { raw in
+            let end = raw.firstIndex(of: UInt8(ascii: "\n"))
+            lineComplete = end != nil
+            let room = Self.lineLimit - requestLine.count
+            requestLine.append(contentsOf: raw[..<min(end ?? raw.endIndex, raw.startIndex + room)])
+        }
+    }
+
+    /// The path of the request line kept, as far as it can be read (`/` when there is none).
+    private var requestPath: String {
+        let parts = requestLine.split(separator: UInt8(ascii: " "), maxSplits: 2, omittingEmptySubsequences: true)
+        guard parts.count >= 2 else { return "/" }
+        return String(decoding: parts[1], as: UTF8.self)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -57,8 +85,9 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
         let part = unwrapInboundIn(data)
         if case .head(let head) = part {
             headStarted = nil
+            lineComplete = true
             if head.method == .connect {
-                refuseConnect(context)
+                refuseConnect(context, target: head.path ?? "/")
                 return
             }
             inFlight = true
@@ -84,34 +113,44 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        guard !inFlight, !refusing, error is HTTPParserError else { return context.fireErrorCaught(error) }
-        // No path was read, so no dialect is known: the body carries both dialects' fields.
-        refuse(context, status: .badRequest, description: "The request head is not valid HTTP/1.1.", code: "BadRequest")
+        guard !inFlight, !refusing, let error = error as? HTTPParserError else { return context.fireErrorCaught(error) }
+        let path = requestPath
+        switch error {
+        case .headerOverflow where !lineComplete:
+            refuse(context, answers.answer(path: path, .uriTooLong, "The request target is too long."))
+        case .headerOverflow:
+            refuse(context, answers.answer(path: path, .requestHeaderFieldsTooLarge, "The request's header fields are too large."))
+        default:
+            refuse(context, answers.answer(path: path, .badRequest, "The request head is not valid HTTP/1.1."))
+        }
     }
 
-    /// Both dialects' fields, as for a head the parser cannot read: no path of a dialect is served through CONNECT.
-    static let connectBody = #"{"error":"invalid_request","error_description":"CONNECT is not supported.","error_code":"MethodNotAllowed"}"#
-
-    private func refuseConnect(_ context: ChannelHandlerContext) {
+    /// CONNECT, written past the encoder (which would drop the body of an answer to CONNECT), in the target's surface.
+    private func refuseConnect(_ context: ChannelHandlerContext, target: String) {
         refusing = true
         guard let raw = rawContext else { return context.close(promise: nil) }
-        let answer = "HTTP/1.1 405 Method Not Allowed\r\nContent-Type: application/json\r\nContent-Length: \(Self.connectBody.utf8.count)\r\n"
-            + "Allow: GET, POST, PUT, DELETE, OPTIONS\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n"
-            + Self.connectBody
+        var answer = answers.answer(path: target, .methodNotAllowed, "CONNECT is not supported.")
+        answer.headers[.allow] = "GET, POST, PUT, DELETE, OPTIONS"
+        answer.headers[.contentLength] = String(answer.body.readableBytes)
+        answer.headers[.connection] = "close"
+        var head = "HTTP/1.1 \(answer.status.code) \(answer.status.reasonPhrase)\r\n"
+        for field in answer.headers { head += "\(field.name.canonicalName): \(field.value)\r\n" }
+        var bytes = ByteBuffer(string: head + "\r\n")
+        bytes.writeImmutableBuffer(answer.body)
         let channel = context.channel
-        raw.writeAndFlush(NIOAny(ByteBuffer(string: answer))).whenComplete { _ in
+        raw.writeAndFlush(NIOAny(bytes)).whenComplete { _ in
             channel.close(mode: .output).whenFailure { _ in channel.close(promise: nil) }
             channel.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
         }
     }
 
-    private func refuse(_ context: ChannelHandlerContext, status: HTTPResponse.Status, description: String, code: String? = nil) {
+    private func refuse(_ context: ChannelHandlerContext, _ answer: EdgeAnswer) {
         refusing = true
-        let body = #"{"error":"invalid_request","error_description":"\#(description)""# + (code.map { #","error_code":"\#($0)""# } ?? "") + "}"
-        let headers: HTTPFields = [.contentType: "application/json", .contentLength: String(body.utf8.count), .connection: "close",
-                                   .cacheControl: "no-store", .allow: "GET, POST, DELETE, OPTIONS", HTTPField.Name("X-Content-Type-Options")!: "nosniff"]
-        context.write(wrapOutboundOut(.head(HTTPResponse(status: status, headerFields: headers))), promise: nil)
-        context.write(wrapOutboundOut(.body(ByteBuffer(string: body))), promise: nil)
+        var headers = answer.headers
+        headers[.contentLength] = String(answer.body.readableBytes)
+        headers[.connection] = "close"
+        context.write(wrapOutboundOut(.head(HTTPResponse(status: answer.status, headerFields: headers))), promise: nil)
+        context.write(wrapOutboundOut(.body(answer.body)), promise: nil)
         // Close our side only and keep discarding what the client still sends: a full close with unread bytes in
         // the socket would reset the connection and the client would lose this answer. The full close follows.
         let channel = context.channel
@@ -135,7 +174,7 @@ private final class ByteWatch: ChannelInboundHandler, RemovableChannelHandler {
     func handlerAdded(context: ChannelHandlerContext) { owner?.rawContext = context }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        owner?.bytesArrived(ownerContext)
+        owner?.bytesArrived(ownerContext, unwrapInboundIn(data))
         context.fireChannelRead(data)
     }
 }

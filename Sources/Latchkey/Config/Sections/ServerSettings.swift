@@ -25,8 +25,15 @@ struct ServerSettings: ConfigSection {
         let reachableHost = ["0.0.0.0", "::", "[::]"].contains(host) ? "127.0.0.1" : host
         publicURL = try config.string("public_url", default: "http://\(reachableHost):\(port)")
         while publicURL.hasSuffix("/") { publicURL.removeLast() }
-        guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+        guard let url = URLComponents(string: publicURL), ["http", "https"].contains(url.scheme ?? ""), url.host?.isEmpty == false,
+              url.query == nil, url.fragment == nil else {
             throw config.error("public_url", "must be an http(s) URL")
+        }
+        // The pages, their links, mailed links and cookies are all at the root of the origin: under a path, nobody
+        // could sign in. Refused rather than half honoured.
+        guard url.path.isEmpty else {
+            throw config.error("public_url", "must be an origin without a path (here \(url.path)): Latchkey serves at the root of its "
+                               + "origin, so give it a host of its own (e.g. https://id.example.com) rather than a path under another one")
         }
         idleTimeoutSeconds = try config.int("idle_timeout_seconds", default: idleTimeoutSeconds, range: 1...3600)
         headerTimeoutSeconds = try config.int("header_timeout_seconds", default: headerTimeoutSeconds, range: 1...300)
