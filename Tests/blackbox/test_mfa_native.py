@@ -237,21 +237,40 @@ def test_sign_in_after_reset_under_required(mfa_server):
     strict.tokens(app.token_after(done["continuation_token"]))
 
 
-def test_code_sign_in_then_mfa(mfa_server):
-    s, email = mfa_server, new_email()
-    Native(s, OFF).sign_up(email)
-    register_email(s, Native(s, REQUIRED), email)
-    app = Native(s, REQUIRED, types="oob redirect")
+def code_sign_in(s, app, email):
+    """initiate -> challenge(oob) -> token(oob) with a code-only client: the /token response."""
     init = strict.ok(app.post("/oauth2/v2.0/initiate", {"username": email, "challenge_type": app.types, "capabilities": CAPABILITIES}),
                      "oauth2/initiate")
     before = len(s.mails(email))
     ch = strict.ok(app.post("/oauth2/v2.0/challenge", {"continuation_token": init["continuation_token"], "challenge_type": app.types}),
                    "oauth2/challenge")
-    ct = suberror(app.submit(ch["continuation_token"], s.wait_for_code(email, before), grant="oob"), "mfa_required")
-    methods = app.introspect(ct)
-    before = len(s.mails(email))
-    sent = code_challenge(app.challenge(methods["continuation_token"], methods["methods"][0]["id"]), "email")
-    strict.tokens(app.submit(sent["continuation_token"], s.wait_for_code(email, before)))
+    return app.submit(ch["continuation_token"], s.wait_for_code(email, before), grant="oob")
+
+
+def test_a_code_sign_in_never_takes_its_own_mailbox_as_the_second_factor(mfa_server):
+    """U's review, Medium: after a sign-in by emailed code, enrolling that same address "as the second factor" needed no
+    proof and every later sign-in was two codes to one mailbox, with `amr ["otp","mfa"]` and `acr "2"`."""
+    s, email, other = mfa_server, new_email(), new_email()
+    Native(s, OFF, types="oob redirect").sign_up(email, password=None)
+    app = Native(s, REQUIRED, types="oob redirect")
+    reg = app.register_introspect(suberror(code_sign_in(s, app, email), "registration_required"))
+    method = next(m for m in reg["methods"] if m["id"] == "email")
+    refused = app.register_challenge(reg["continuation_token"], method, email)
+    strict.error(refused, "invalid_request")
+    assert 901001 in refused.json()["error_codes"] and "second factor" in refused.json()["error_description"]
+    # Another mailbox, proven by its own code, is a second factor.
+    sent = strict.ok(app.register_challenge(reg["continuation_token"], method, other), "register/challenge")
+    done = strict.ok(app.register_continue(sent["continuation_token"], s.wait_for_code(other)), "register/continue")
+    claims = strict.b64url_json(strict.tokens(app.token_after(done["continuation_token"]))["id_token"].split(".")[1])
+    assert claims["acr"] == "2" and "mfa" in claims["amr"], claims
+    # A factor enrolled on the account's own address (after a password sign-in, by its own code) is no second factor
+    # for a code sign-in either: the enrolled other address is asked for.
+    s2_email = new_email()
+    Native(s, OFF).sign_up(s2_email)
+    register_email(s, Native(s, REQUIRED), s2_email)
+    again = code_sign_in(s, app, s2_email)
+    ct = suberror(again, "registration_required")
+    assert app.register_introspect(ct)["methods"]
 
 
 def test_wrong_steps_and_inputs(mfa_server):

@@ -16,6 +16,7 @@ from authlib.integrations.requests_client import OAuth2Session
 from authlib.jose import JsonWebKey, jwt
 from authlib.oidc.core import CodeIDToken
 
+import strict
 from conftest import password_sign_in as native_password_sign_in
 from harness import Server
 from openid_support import CALLBACK, PASSWORD, PUBLIC, SECRET, THIRD, WEB, Pages, oidc, provider_config  # noqa: F401
@@ -256,6 +257,27 @@ def test_prompt_none_without_a_session_and_a_third_party_without_consent(oidc):
     # Remembered: the same scopes again need no page; prompt=consent asks again.
     assert "code" in query(pages.get(authorize_url(server, client=THIRD, prompt="none")[0]))
     assert pages.get(authorize_url(server, client=THIRD, prompt="consent")[0]).status_code == 200
+
+
+def test_id_tokens_carry_only_the_claims_of_the_granted_scope(oidc):
+    """U's review, Medium: `email`, `email_verified`, `preferred_username` and `name` were in every ID token once
+    `openid` was granted; userinfo filtered by scope, the ID token did not. A third-party client gets what its user
+    consented to; a first-party one `email` along with `profile`."""
+    server, _ = oidc
+    pages, email, first_party = new_user(server)
+    claims = strict.b64url_json(first_party["id_token"].split(".")[1])
+    assert claims["email"] == email  # WEB asked for `openid email offline_access`
+    verifier, challenge = pkce()
+    url = server.base + "/oauth2/v2.0/authorize?" + urlencode({
+        "client_id": THIRD, "redirect_uri": CALLBACK.replace("127.0.0.1", "127.0.0.1:4999"), "response_type": "code", "scope": "openid",
+        "state": "s", "nonce": "n", "code_challenge": challenge, "code_challenge_method": "S256"})
+    allowed = pages.submit(pages.get(url), "/ui/consent", decision="allow")
+    tokens = exchange(server, query(allowed)["code"], verifier, client=THIRD)
+    assert tokens.status_code == 200, tokens.text
+    id_claims = strict.b64url_json(tokens.json()["id_token"].split(".")[1])
+    assert not {"email", "email_verified", "preferred_username", "name"} & set(id_claims), id_claims
+    info = requests.get(server.base + "/oidc/userinfo", headers={"Authorization": f"Bearer {tokens.json()['access_token']}"}, timeout=10)
+    assert set(info.json()) == {"sub"}, info.json()
 
 
 def test_forms_need_their_csrf_token_and_the_browser_that_started(oidc):

@@ -28,7 +28,7 @@ struct LatchkeyConfig {
         ClientList.self, AttributeList.self, CodePolicy.self, PasswordSettings.self, LimitSettings.self, TokenPolicy.self,
         ResetSettings.self, AppServicesSettings.self, ParseSettings.self, FunctionDefinitions.self, RetentionSettings.self,
         TestingSettings.self, LogSettings.self, AdminSettings.self, IdentityProviderSettings.self, AnonymousSettings.self,
-        MFASettings.self, OpenIDProviderSettings.self,
+        MFASettings.self, OpenIDProviderSettings.self, AccountSettings.self,
     ]
 
     /// Where `latchkey` looks for a configuration file when `--config` is not given: the working directory's
@@ -87,6 +87,7 @@ struct LatchkeyConfig {
         let reset = try ResetSettings(source.section(ResetSettings.section))
         engine.resetEnumerationProtection = reset.enumerationProtection
         engine.resetPollIntervalSeconds = reset.pollIntervalSeconds
+        engine.resetRevokesApiKeys = try AccountSettings(source.section(AccountSettings.section)).resetRevokesApiKeys
         functions = try FunctionDefinitions.read(root)
         engine.mfa = try MFASettings(source.section(MFASettings.section), functions: Set(functions.keys))
         engine.identities = try IdentityProviderSettings(source.section(IdentityProviderSettings.section)).settings

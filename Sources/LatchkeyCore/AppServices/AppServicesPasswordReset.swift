@@ -42,7 +42,8 @@ extension LatchkeyEngine {
         let hash = try await passwords.hash(accepted)
         try await transaction { tx in
             var user = try await self.redeemLinkToken(.reset, token: token, tokenId: tokenId, in: tx)
-            try await self.applyNewPassword(hash, to: &user, caller: caller, in: tx)
+            // The link reached the mailbox: the reset proves the address.
+            try await self.applyNewPassword(hash, to: &user, provesAddress: true, caller: caller, in: tx)
         }
     }
 }

@@ -86,6 +86,8 @@ public struct EngineSettings: Sendable {
     public var hashingQueueLimit = 64
     /// Password reset answers unknown and code-only addresses like real ones until the code step.
     public var resetEnumerationProtection = false
+    /// A password reset ends the account's user API keys as well as its sessions.
+    public var resetRevokesApiKeys = true
     /// Seconds the client is told to wait between `poll_completion` calls.
     public var resetPollIntervalSeconds = 1
     public var limits = LimitSettings()

@@ -141,4 +141,6 @@ public enum SecondFactorProblem: Sendable, Equatable {
     case deliveryFailed
     /// A code was texted on request; the client sends it next.
     case codeSent
+    /// The factor is of the kind the journey's first factor was (the mailbox it just signed in with).
+    case sameKindAsFirstFactor
 }

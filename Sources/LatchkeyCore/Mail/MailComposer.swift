@@ -58,7 +58,8 @@ public struct MailComposer: Sendable {
     /// `newEmail` is the (masked) address an account moved to, for the notice to its previous one. Every mail
     /// carries `time`, when it was written (UTC), so a notice says when the change happened.
     public func compose(_ kind: MailKind, to: String, code: String? = nil, link: String? = nil, validMinutes: Int = 30,
-                        newEmail: String? = nil, factor: String? = nil, locale preference: String? = nil, at now: Date = Date()) -> MailMessage {
+                        newEmail: String? = nil, factor: String? = nil, removed: String? = nil, locale preference: String? = nil,
+                        at now: Date = Date()) -> MailMessage {
         let locale = locale(for: preference)
         var context: [String: Any] = ["product": productName, "email": to, "minutes": validMinutes,
                                       "time": now.formatted(.iso8601)]
@@ -66,6 +67,7 @@ public struct MailComposer: Sendable {
         if let link { context["link"] = link }
         if let newEmail { context["newEmail"] = newEmail }
         if let factor { context["factor"] = factor }
+        if let removed { context["removed"] = removed }
         func render(_ part: String) -> String {
             library.render(context, withTemplate: "\(locale)/\(kind.rawValue).\(part)")
                 ?? library.render(context, withTemplate: "en/\(kind.rawValue).\(part)") ?? ""

@@ -8,6 +8,8 @@ public enum MailKind: String, Sendable, Codable, CaseIterable {
     case emailChanged = "email_changed"
     /// A second-factor code (sign-in or enrolment of an address), and the notices that a factor was added or removed.
     case secondFactorCode = "second_factor_code", secondFactorAdded = "second_factor_added", secondFactorRemoved = "second_factor_removed"
+    /// The owner who just proved the address is told what someone else had put on the account and what was removed.
+    case accessRemoved = "access_removed"
 }
 
 /// A rendered mail: what to send, not how.

@@ -82,7 +82,8 @@ extension LatchkeyEngine {
         let hash = try await passwords.hash(accepted)
         return try await transaction { tx in
             guard var account = try await tx.users.find(id: userId) else { throw LatchkeyError.flowTokenInvalid }
-            try await self.applyNewPassword(hash, to: &account, caller: caller, in: tx)
+            // The code reached the mailbox: the reset proves the address.
+            try await self.applyNewPassword(hash, to: &account, provesAddress: true, caller: caller, in: tx)
             var live = flow
             live.state.stage = .completed  // `advance` fails, and all of this rolls back, if the token was used meanwhile
             return (try await self.advance(live, in: tx), self.settings.resetPollIntervalSeconds)

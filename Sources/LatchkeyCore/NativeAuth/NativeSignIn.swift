@@ -101,13 +101,8 @@ extension LatchkeyEngine {
                 return .failure(failure)
             }
             if !user.emailVerified {
-                // The mailbox's owner proves it now. A password set by whoever registered the address without
-                // proving it (confirmation: auto) is not theirs: it goes, and so do that registrant's sessions.
-                user.emailVerified = true
-                user.passwordHash = nil
-                try await self.revokeEverySession(userId: user.id, at: self.time.now(), in: tx)
-                try await self.audit(tx, "email_verified", caller: caller, userId: user.id, email: user.email,
-                                     detail: "code sign-in; unproven password dropped")
+                // The mailbox's owner proves it now: what whoever put the address there without proving it added goes.
+                try await self.proveAddress(&user, through: "code sign-in", caller: caller, in: tx)
                 try await tx.users.update(user)
             }
             return .success(try await self.afterFirstFactor(flow, user: user, rehash: nil, client: client, scope: scope, method: "code",
@@ -146,7 +141,10 @@ extension LatchkeyEngine {
     func completeSignIn(_ flow: FlowRecord, user: UserRecord, rehash: String?, client: ClientApplication, scope: String?,
                         method: String, caller: CallerInfo, in tx: any Repositories) async throws -> SignInOutcome {
         let user = try await recordSignIn(user, rehash: rehash, method: method, caller: caller, in: tx)
-        if flow.state.browser == true { return .signedIn(BrowserSignIn(user: user, amr: flow.state.amr ?? ["pwd"])) }
-        return .tokens(try await issueTokens(for: user, client: client, scope: scope, familyId: nil, in: tx))
+        let amr = flow.state.amr ?? ["pwd"]
+        if flow.state.browser == true { return .signedIn(BrowserSignIn(user: user, amr: amr)) }
+        // The ID token says how this sign-in was proven, as the provider's do (`amr`, `acr`, `auth_time`).
+        return .tokens(try await issueTokens(for: user, client: client, scope: scope, familyId: nil,
+                                             authentication: Authentication(nonce: nil, authTime: time.now(), amr: amr), in: tx))
     }
 }

@@ -85,12 +85,7 @@ extension LatchkeyEngine {
         var idToken: String?
         if scopes.contains("openid") {
             var id = common
-            id["preferred_username"] = .string(user.displayName)
-            if let email = user.email {
-                id["email"] = .string(email)
-                id["email_verified"] = .bool(user.emailVerified)
-            }
-            if case .string(let name)? = user.attributes["displayName"] { id["name"] = .string(name) }
+            id.merge(Self.profileClaims(of: user, scopes: Self.claimScopes(scopes, client: client))) { _, new in new }
             if let authentication {
                 if let nonce = authentication.nonce { id["nonce"] = .string(nonce) }
                 id["auth_time"] = .int(Int(authentication.authTime.timeIntervalSince1970))
@@ -105,6 +100,30 @@ extension LatchkeyEngine {
         return TokenSet(accessToken: accessToken, idToken: idToken, refreshToken: refreshToken,
                         expiresIn: settings.tokens.accessTTLSeconds, scope: scopes.joined(separator: " "),
                         userId: user.id, tenantId: tenantId)
+    }
+
+    /// The scopes whose claims a token or userinfo carries: for a third-party client exactly the granted ones (what its
+    /// user consented to); a first-party client (the operator's own apps, which never show consent) gets `profile`
+    /// and `email` without asking, as MSAL, the Realm SDKs and the operator's web apps always had.
+    static func claimScopes(_ scopes: [String], client: ClientApplication?) -> Set<String> {
+        var granted = Set(scopes)
+        if client?.firstParty != false { granted.formUnion(["profile", "email"]) }
+        return granted
+    }
+
+    /// The claims `scopes` open (OpenID Connect Core §5.4): the name claims with `profile`, the address with `email`.
+    /// ID tokens and userinfo both take them from here.
+    static func profileClaims(of user: UserRecord, scopes: Set<String>) -> [String: JSONValue] {
+        var claims: [String: JSONValue] = [:]
+        if scopes.contains("profile") {
+            claims["preferred_username"] = .string(user.displayName)
+            if let name = user.attributes["displayName"] { claims["name"] = name }
+        }
+        if scopes.contains("email"), let email = user.email {
+            claims["email"] = .string(email)
+            claims["email_verified"] = .bool(user.emailVerified)
+        }
+        return claims
     }
 
     /// Requested scopes plus the OIDC defaults the SDKs always add, de-duplicated, in order.
@@ -184,6 +203,10 @@ extension LatchkeyEngine {
             }
         case .appServices:
             guard isAppSession, settings.apps.contains(where: { $0.id == aud }) else { throw LatchkeyError.accessTokenInvalid }
+            // Only while its session lives: a logout, a reset or a proven address ends the token with the session
+            // (App Services access tokens open links and deletion, not just reads).
+            guard let sid = claims.sid, let session = try await reader.sessions.find(id: sid), session.userId == sub,
+                  session.revokedAt == nil, session.expiresAt > time.now() else { throw LatchkeyError.accessTokenInvalid }
         }
         guard let user = try await reader.users.find(id: sub), user.status == .active else {
             throw LatchkeyError.accessTokenInvalid

@@ -41,17 +41,9 @@ extension LatchkeyEngine {
     /// operator's own (first-party) apps get every claim, as the native API always gave them.
     public func userInfo(accessToken: String) async throws -> [String: JSONValue] {
         let (claims, user) = try await authenticatedAccess(accessToken, audience: .nativeClients)
-        var scopes = Set((claims.scp ?? "").split(separator: " ").map(String.init))
-        if (try? requireClient(claims.aud))?.firstParty != false { scopes.formUnion(["profile", "email"]) }
-        var body: [String: JSONValue] = ["sub": .string(user.id)]
-        if scopes.contains("profile") {
-            body["preferred_username"] = .string(user.displayName)
-            if let name = user.attributes["displayName"] { body["name"] = name }
-        }
-        if scopes.contains("email"), let email = user.email {
-            body["email"] = .string(email)
-            body["email_verified"] = .bool(user.emailVerified)
-        }
+        let scopes = Self.claimScopes((claims.scp ?? "").split(separator: " ").map(String.init), client: try? requireClient(claims.aud))
+        var body = Self.profileClaims(of: user, scopes: scopes)
+        body["sub"] = .string(user.id)
         return body
     }
 }

@@ -109,7 +109,9 @@ extension LatchkeyEngine {
             if email != nil, app.verifyUserEmails, !user.emailVerified {
                 try await self.mailParseLink(.confirmation, to: user, app: app, caller: caller, in: tx)
             }
-            if let hash { try await self.applyNewPassword(hash, to: &user, previousEmail: previousEmail, caller: caller, in: tx) }
+            if let hash {
+                try await self.applyNewPassword(hash, to: &user, previousEmail: previousEmail, recovery: false, caller: caller, in: tx)
+            }
             for change in changes.identities {
                 switch change {
                 case .link(let identity): try await self.link(identity, to: user, caller: caller, in: tx)

@@ -56,6 +56,10 @@ extension LatchkeyEngine {
             guard let number = Self.phoneNumber(raw) else { throw LatchkeyError.secondFactor(.invalidContact) }
             contact = number
         }
+        // The mailbox the journey's only proof came from is no second factor.
+        if method == .email, !Self.addsAKind(email: contact, of: user, after: flow.firstFactorKinds(of: user)) {
+            throw LatchkeyError.secondFactor(.sameKindAsFirstFactor)
+        }
         // The address the first factor just proved needs no second code.
         let preverified = method == .email && contact == user.email && user.emailVerified && flow.state.mailboxProven == true
         var texted: String?

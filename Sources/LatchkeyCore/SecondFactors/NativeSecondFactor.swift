@@ -39,7 +39,7 @@ extension LatchkeyEngine {
         next.state.amr = amr ?? (mailboxProven ? ["otp"] : ["pwd"])
         let capabilities = Set(flow.state.capabilities ?? [])
         if client.mfa != .off {
-            if !(try await challengeableFactors(userId: user.id, in: tx)).isEmpty {
+            if !(try await secondFactors(of: user, after: next, in: tx)).isEmpty {
                 guard capabilities.contains(ChallengeTypes.mfaRequired) else {
                     try await finish(flow, in: tx)
                     return .redirect(reason: "Client is missing mfa_required capability")
@@ -63,6 +63,12 @@ extension LatchkeyEngine {
         }
         try await finish(flow, in: tx)
         return try await completeSignIn(next, user: user, rehash: rehash, client: client, scope: scope, method: method, caller: caller, in: tx)
+    }
+
+    /// The factors that may be this journey's second: of a different kind from its first (`FactorKinds`).
+    func secondFactors(of user: UserRecord, after flow: FlowRecord, in tx: any Repositories) async throws -> [SecondFactorRecord] {
+        let first = flow.firstFactorKinds(of: user)
+        return try await challengeableFactors(userId: user.id, in: tx).filter { Self.isSecondFactor($0, of: user, after: first) }
     }
 
     /// The flow behind a continuation token when it is at a second-factor step (of any kind of flow: sign-in,
@@ -94,7 +100,7 @@ extension LatchkeyEngine {
         return try await transaction { tx in
             let (flow, user) = try await self.requireSecondFactorFlow(continuationToken, at: [.mfaRequired], step: "choosing a second factor",
                                                                       caller: caller, in: tx)
-            let methods = try await self.challengeableFactors(userId: user.id, in: tx).map(Self.authMethod)
+            let methods = try await self.secondFactors(of: user, after: flow, in: tx).map(Self.authMethod)
             guard !methods.isEmpty else { throw LatchkeyError.flowStepMismatch("the account has no second factor any more") }
             return (methods, try await self.advance(flow, in: tx))
         }

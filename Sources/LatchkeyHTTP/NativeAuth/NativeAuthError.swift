@@ -87,6 +87,9 @@ enum NativeAuthError {
             return body("invalid_request", "The id is not one of this account's authentication methods.", [901001])
         case .invalidContact:
             return body("invalid_request", "The challenge_target is not a valid email address or phone number.", [901001])
+        case .sameKindAsFirstFactor:
+            return body("invalid_request", "The address this sign-in came through cannot also be its second factor: give a phone "
+                        + "number or another address.", [901001])
         case .methodNotEnabled(let method):
             return body("invalid_request", "The authentication method \(method) is not enabled for this client.", [901001])
         case .deliveryFailed:

@@ -197,6 +197,7 @@ struct InteractionPages: Sendable {
         case .invalidAttributes: "attributes_invalid"
         case .secondFactor(.deliveryFailed): "delivery_failed"
         case .secondFactor(.invalidContact): "invalid_contact"
+        case .secondFactor(.sameKindAsFirstFactor): "same_factor"
         case .identityRefused, .identityTaken: "upstream_failed"
         case .identityProviderUnavailable: "upstream_unavailable"
         default: "not_possible"

@@ -80,6 +80,7 @@ struct ParseError: Error, Sendable {
         case .secondFactor(.unknownMethod): self.init(141, "Invalid MFA data")
         case .secondFactor(.deliveryFailed): self.init(141, "The text message could not be sent; try again later.")
         case .secondFactor(.codeSent): self.init(141, "Please enter the token")
+        case .secondFactor(.sameKindAsFirstFactor): self.init(141, "This factor is of the same kind as the first one")
         case .unsupportedChallengeType, .invalidScope, .invalidCode, .flowTokenInvalid, .flowTokenExpired, .flowStepMismatch,
              .recoveryNotByMail, .verificationFunctionRefused,
              .recoveryFunctionRefused, .noVerificationFunction, .noRecoveryFunction, .openID:
