@@ -136,7 +136,7 @@ private func pages(_ config: LatchkeyConfig) throws -> (MustacheLibrary, [String
         let files = try folder.map { try TemplateFiles.read(directory: $0, suffix: ".mustache") } ?? EmbeddedDefaults.pages
         var library = MustacheLibrary()
         for (name, text) in files { try library.register(text, named: name) }
-        let required = ["reset_form", "message", "sign_in", "code", "sign_up", "reset", "second_factor", "enrol", "authenticator", "recovery",
+        let required = ["reset_form", "confirm_form", "message", "sign_in", "code", "sign_up", "reset", "second_factor", "enrol", "authenticator", "recovery",
                         "consent", "logout"]
         if let missing = required.first(where: { library.getTemplate(named: $0) == nil }) {
             throw TemplateFiles.Missing(description: "\(missing).mustache is required (the built-in pages are in config/pages)")

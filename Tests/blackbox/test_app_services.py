@@ -175,12 +175,17 @@ def test_hosted_confirmation_page(app_server, email):
     no_body(call(app_server, "POST", provider("email-app", "register"), {"email": email, "password": PW}), 201)
     base, token, token_id = link_pair(app_server, email)
     assert base == app_server.base + "/confirm"
+    # U's review: a GET (a mail scanner opening the link) only shows the button; the button's POST confirms.
     r = requests.get(f"{base}?token={token}&tokenId={token_id}", timeout=10)
-    assert r.status_code == 200 and "confirmed" in r.text and token not in r.text
+    assert r.status_code == 200 and 'method="post" action="confirm"' in r.text and r.text.count(token) == 1
     page_headers_ok(r)
+    app_error(login(app_server, "email-app", email, PW), 401, "AuthError")
+    r = requests.post(base, data={"token": token, "tokenId": token_id}, timeout=10)
+    assert r.status_code == 200 and "confirmed" in r.text and token not in r.text
     assert login(app_server, "email-app", email, PW).status_code == 200
     r = requests.get(f"{base}?token={token}&tokenId={token_id}", timeout=10)
     assert r.status_code == 400 and "expired or was already used" in r.text
+    assert requests.post(base, data={"token": token, "tokenId": token_id}, timeout=10).status_code == 400
     assert requests.get(f"{base}?token=zz", timeout=10).status_code == 400
 
 

@@ -5,6 +5,8 @@ requests. test_openid_browser.py drives the same pages in Chromium."""
 import base64
 import hashlib
 import secrets
+import sqlite3
+import subprocess
 import time
 import uuid
 from urllib.parse import parse_qs, urlencode, urlparse
@@ -18,7 +20,8 @@ from authlib.oidc.core import CodeIDToken
 
 import strict
 from conftest import password_sign_in as native_password_sign_in
-from harness import Server
+from harness import BINARY, Server
+from jwks import verify as verify_es256
 from openid_support import CALLBACK, PASSWORD, PUBLIC, SECRET, THIRD, WEB, Pages, oidc, provider_config  # noqa: F401
 
 
@@ -201,6 +204,27 @@ def test_pkce_verifier_missing_or_wrong_and_a_replayed_code(oidc):
     assert stolen.status_code == 400 and stolen.json()["error"] == "invalid_grant"
 
 
+def test_a_failed_code_redemption_is_audited_as_what_it_was(oidc):
+    """U's review, Low: a code whose first redemption failed (a wrong verifier) gave no tokens, yet its replay was
+    audited as "reuse, tokens revoked"."""
+    server, _ = oidc
+    pages, _, _ = new_user(server)
+    url, verifier = authorize_url(server, prompt="none")
+    code = query(pages.get(url))["code"]
+    assert exchange(server, code, secrets.token_urlsafe(48)).status_code == 400
+    assert exchange(server, code, verifier).status_code == 400
+    url, verifier = authorize_url(server, prompt="none")
+    code = query(pages.get(url))["code"]
+    assert exchange(server, code, verifier).status_code == 200
+    assert exchange(server, code, verifier).status_code == 400
+    db = sqlite3.connect(server.db_path)
+    try:
+        details = [row[0] for row in db.execute("SELECT detail FROM audit_events WHERE kind = 'authorization_code_reuse' ORDER BY id DESC LIMIT 2")]
+    finally:
+        db.close()
+    assert details == ["tokens revoked", "no tokens had been issued"], details
+
+
 def test_an_expired_code_is_refused(oidc):
     server, _ = oidc  # openid.code_seconds is 2 on this server
     pages, _, _ = new_user(server)
@@ -280,6 +304,38 @@ def test_id_tokens_carry_only_the_claims_of_the_granted_scope(oidc):
     assert set(info.json()) == {"sub"}, info.json()
 
 
+def test_clients_get_only_their_grants(oidc):
+    """U's review, Medium: a third-party client (or any web client) could run the native API's initiate -> challenge ->
+    token grant_type=password and get tokens with no consent shown or recorded (RFC 9700 §2.4). Each client now gets
+    only its grants: a browser client the authorization code, a native one the native grants."""
+    server, _ = oidc
+    _, email, _ = new_user(server)
+    for client in (THIRD, WEB):
+        started = requests.post(server.base + "/oauth2/v2.0/initiate", data={"client_id": client, "username": email,
+                                                                           "challenge_type": "password oob redirect"}, timeout=10)
+        assert started.status_code == 400 and started.json()["error"] == "unauthorized_client", (client, started.text)
+        assert "grant" in started.json()["error_description"]
+        refreshed = requests.post(server.base + "/oauth2/v2.0/token", data={"grant_type": "password", "username": email, "password": PASSWORD,
+                                                                          "continuation_token": "x"}, auth=(client, SECRET), timeout=10)
+        assert refreshed.status_code == 400 and refreshed.json()["error"] == "unauthorized_client", (client, refreshed.text)
+    # The native client keeps its grants; it has no authorization code.
+    strict.tokens(native_password_sign_in(server, email, PASSWORD))
+    page = requests.get(authorize_url(server, client="11111111-1111-1111-1111-111111111111")[0], allow_redirects=False, timeout=10)
+    assert page.status_code == 400 and "text/html" in page.headers["Content-Type"]
+
+
+def test_a_third_party_client_registered_for_the_password_grant_is_refused_at_start(tmp_path):
+    secret = tmp_path / "s"
+    secret.write_text(SECRET)
+    config = f"""clients:
+  - {{id: {THIRD}, name: Partner, redirect_uris: ["{CALLBACK}"], secret_file: "{secret}", first_party: false, grant_types: [authorization_code, password]}}
+"""
+    s = Server(config_text=config)
+    out = subprocess.run([BINARY, *s.args], env=s.env, cwd=s.dir, capture_output=True, timeout=60)
+    s.cleanup()
+    assert out.returncode == 78 and b"clients[0].grant_types" in out.stderr and b"password" in out.stderr, out.stderr
+
+
 def test_forms_need_their_csrf_token_and_the_browser_that_started(oidc):
     server, _ = oidc
     pages = Pages(server)
@@ -328,6 +384,22 @@ def test_logout_checks_its_return_address_and_asks_without_a_hint(oidc):
     r = requests.post(server.base + "/oauth2/v2.0/token", auth=(WEB, SECRET), timeout=10,
                       data={"grant_type": "refresh_token", "refresh_token": tokens["refresh_token"]})
     assert r.status_code == 400  # single logout: the tokens of the session are gone too
+
+
+def test_an_access_token_is_no_id_token_hint(oidc):
+    """U's review, Low: access and ID tokens were not typed apart, and an access token passed as `id_token_hint`. Access
+    tokens are typed `at+jwt` (RFC 9068) now, and the sign-out refuses one as a hint."""
+    server, apps = oidc
+    pages, _, tokens = new_user(server)
+    assert strict.b64url_json(tokens["access_token"].split(".")[0])["typ"] == "at+jwt"
+    assert strict.b64url_json(tokens["id_token"].split(".")[0])["typ"] == "JWT"
+    back = f"http://127.0.0.1:{apps[0].server.server_address[1]}/"
+    refused = pages.get("/oauth2/v2.0/logout", params={"id_token_hint": tokens["access_token"], "post_logout_redirect_uri": back})
+    assert refused.status_code == 400 and "Location" not in refused.headers and "ID token" in refused.text
+    # A resource server that checks signatures against the JWKS still verifies the access token.
+    assert verify_es256(tokens["access_token"], requests.get(server.base + "/discovery/v2.0/keys", timeout=10).json())["sub"]
+    asked = pages.get("/oauth2/v2.0/logout", params={"id_token_hint": tokens["id_token"], "post_logout_redirect_uri": back})
+    assert asked.status_code in (200, 303), asked.text
 
 
 def test_wrong_passwords_at_the_pages_lock_the_account_everywhere(tmp_path):

@@ -273,7 +273,7 @@ def federation(tmp_path_factory):
     upstream_client = "b0000000-0000-4000-8000-000000000001"
     upstream = Server(config_text=f"""
 clients:
-  - {{id: {upstream_client}, name: Downstream Latchkey, redirect_uris: ["http://127.0.0.1/ui/upstream/callback"], secret_file: "{secret_file}"}}
+  - {{id: {upstream_client}, name: Downstream Latchkey, redirect_uris: ["http://127.0.0.1/ui/upstream/callback/corp"], secret_file: "{secret_file}"}}
 """, env={"LATCHKEY_SERVER_HOST": "127.0.0.2"})
     upstream.base = upstream.base.replace("127.0.0.1", "127.0.0.2")
     upstream.start()
@@ -330,3 +330,33 @@ def test_sign_in_with_an_upstream_openid_provider(browser, federation, shot):
     # A refused upstream answer (a forged state) comes back as the sign-in page with the reason, never a crash.
     browser.get(downstream.base + "/ui/upstream/callback?state=forged&code=x")
     assert heading(browser) in ("Sign in", "Sign-in cannot continue")
+
+
+def test_an_upstream_answer_is_taken_only_from_its_own_issuer(federation):
+    """U's review, Low: every issuer shared one callback and the answer's `iss` was not checked (RFC 9207), so one
+    issuer's answer could be passed off for another's (a mix-up). The callback is per issuer now, and `iss` must be
+    the issuer's own."""
+    upstream, downstream, app = federation
+    import requests
+    from urllib.parse import parse_qs, urlencode, urlparse
+
+    from openid_support import CALLBACK, Pages
+
+    def begin():
+        pages = Pages(downstream)
+        url = downstream.base + "/oauth2/v2.0/authorize?" + urlencode({
+            "client_id": WEB, "redirect_uri": CALLBACK.replace("127.0.0.1", "127.0.0.1:4999"), "response_type": "code",
+            "scope": "openid", "state": "s", "nonce": "n", "code_challenge": "x" * 43, "code_challenge_method": "S256"})
+        away = pages.submit(pages.get(url), "/ui/upstream", provider="corp")
+        assert away.status_code == 303 and away.headers["Location"].startswith(upstream.base), away.text
+        sent = parse_qs(urlparse(away.headers["Location"]).query)
+        assert sent["redirect_uri"] == [downstream.base + "/ui/upstream/callback/corp"]
+        return pages, sent["state"][0]
+
+    for callback, iss in (("/ui/upstream/callback/corp", "https://evil.example"), ("/ui/upstream/callback/other", None)):
+        pages, state = begin()
+        params = {"state": state, "code": "stolen", **({"iss": iss} if iss else {})}
+        answer = pages.get(downstream.base + callback, params=params)
+        assert answer.status_code in (200, 400) and "text/html" in answer.headers["Content-Type"], answer.status_code
+        assert "The sign-in with that provider did not succeed" in answer.text, answer.text[:2000]
+    assert requests.get(downstream.base + "/health/ready", timeout=10).status_code == 200

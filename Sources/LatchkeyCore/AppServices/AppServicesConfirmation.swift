@@ -9,6 +9,13 @@ extension LatchkeyEngine {
     }
 
     /// Confirms the pending account a confirmation link was mailed to (the API call and the hosted page).
+    /// Whether a confirmation link can still confirm (read only: the hosted page shows its button only for one).
+    /// A malformed pair is `.linkTokenMalformed`, as `confirmEmail` says.
+    public func confirmationLinkIsLive(token: String?, tokenId: String?) async throws -> Bool {
+        let (token, tokenId) = try Self.requireLinkShape(token, tokenId)
+        return try await linkIsLive(.confirmation, token: token, tokenId: tokenId)
+    }
+
     public func confirmEmail(token: String?, tokenId: String?, caller: CallerInfo) async throws {
         try await limit(.credentialPerIP, caller.ip, caller: caller)
         try await transaction { tx in

@@ -31,6 +31,12 @@ extension LatchkeyEngine {
         try await resetPassword(token: token, tokenId: tokenId, password: password, caller: caller)
     }
 
+    /// Whether a reset link can still set a password (read only: the hosted form is shown only for one).
+    public func resetLinkIsLive(token: String?, tokenId: String?) async throws -> Bool {
+        let (token, tokenId) = try Self.requireLinkShape(token, tokenId)
+        return try await linkIsLive(.reset, token: token, tokenId: tokenId)
+    }
+
     /// Sets a new password from a reset link (the API call and the hosted page).
     public func resetPassword(token: String?, tokenId: String?, password: String?, caller: CallerInfo) async throws {
         try await limit(.credentialPerIP, caller.ip, caller: caller)

@@ -5,15 +5,17 @@ public enum JWT {
     /// Far above any token we issue; anything longer is refused before it is looked at.
     public static let maxLength = 8 * 1024
 
-    public static func sign(claims: [String: JSONValue], key: SigningKey) throws -> String {
-        let signingInput = key.jwtHeaderSegment + "." + Base64URL.encode(JSONWriter.bytes(claims))
+    public static func sign(claims: [String: JSONValue], key: SigningKey, accessToken: Bool = false) throws -> String {
+        let header = accessToken ? key.accessTokenHeaderSegment : key.jwtHeaderSegment
+        let signingInput = header + "." + Base64URL.encode(JSONWriter.bytes(claims))
         let signature = try key.sign(Array(signingInput.utf8))
         return signingInput + "." + Base64URL.encode(signature)
     }
 
-    /// The encoded protected header for `key`: `{"alg":…,"kid":…,"typ":"JWT"}`, sorted keys, as `sign` writes it.
-    static func headerSegment(algorithm: String, kid: String) -> String {
-        let header: [String: JSONValue] = ["alg": .string(algorithm), "typ": .string("JWT"), "kid": .string(kid)]
+    /// The encoded protected header for `key`: `{"alg":…,"kid":…,"typ":"JWT"}` (or `at+jwt`), sorted keys, as `sign`
+    /// writes it.
+    static func headerSegment(algorithm: String, kid: String, type: String = "JWT") -> String {
+        let header: [String: JSONValue] = ["alg": .string(algorithm), "typ": .string(type), "kid": .string(kid)]
         return Base64URL.encode(JSONWriter.bytes(header))
     }
 
@@ -21,6 +23,12 @@ public enum JWT {
     /// The signature is checked over the raw bytes first: no JSON of an unauthenticated token is parsed.
     public static func verify(_ token: String, keys: [SigningKey]) -> [String: JSONValue]? {
         verify(token, keys: keys, as: [String: JSONValue].self)
+    }
+
+    /// Whether `token` carries an access token's header (`typ: at+jwt`) of one of `keys`.
+    public static func isAccessToken(_ token: String, keys: [SigningKey]) -> Bool {
+        let header = token.utf8.prefix { $0 != UInt8(ascii: ".") }
+        return keys.contains { header.elementsEqual($0.accessTokenHeaderSegment.utf8) }
     }
 
     /// The claims decoded straight into `T`: a struct of the claims a caller checks decodes several times faster
@@ -32,10 +40,10 @@ public enum JWT {
         guard parts.count == 3, let signature = Base64URL.decode(parts[2]) else { return nil }
         let signingInput = Array(token.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count))
         // Our own tokens name their key in a header we wrote byte for byte: one verification, not one per key.
-        let named = keys.first(where: { parts[0] == $0.jwtHeaderSegment })
+        let named = keys.first(where: { parts[0] == $0.jwtHeaderSegment || parts[0] == $0.accessTokenHeaderSegment })
         guard let key = named.flatMap({ $0.verify(signingInput, signature: signature) ? $0 : nil })
                 ?? keys.first(where: { $0 !== named && $0.verify(signingInput, signature: signature) }),
-              parts[0] == key.jwtHeaderSegment || Self.headerNames(parts[0], key),
+              parts[0] == key.jwtHeaderSegment || parts[0] == key.accessTokenHeaderSegment || Self.headerNames(parts[0], key),
               let payload = Base64URL.decode(parts[1])
         else { return nil }
         return JSONValue.decodeUntrusted(type, from: Data(payload), limits: .token)

@@ -11,8 +11,10 @@ public final class SigningKey: @unchecked Sendable {
     public let algorithm = "ES256"
     /// The public JWK (RFC 7517) as published at the JWKS endpoint; computed once.
     public let publicJWK: [String: String]
-    /// The JWT protected header naming this key, encoded once: every token this key signs starts with it.
+    /// The JWT protected header naming this key, encoded once: every ID token this key signs starts with it.
     public let jwtHeaderSegment: String
+    /// The same with `typ: at+jwt` (RFC 9068): access tokens are typed apart, so none passes for an ID token.
+    public let accessTokenHeaderSegment: String
 
     /// Digest contexts set up once for this key and copied per call: `EVP_DigestSignInit` fetches the digest and
     /// the signature algorithm from the provider each time, 2 µs of a 16 µs signature (OpenSSL 3.0).
@@ -42,6 +44,7 @@ public final class SigningKey: @unchecked Sendable {
         self.kid = kid
         self.publicJWK = ["kty": "EC", "crv": "P-256", "x": jwk.x, "y": jwk.y, "kid": kid, "use": "sig", "alg": "ES256"]
         self.jwtHeaderSegment = JWT.headerSegment(algorithm: "ES256", kid: kid)
+        self.accessTokenHeaderSegment = JWT.headerSegment(algorithm: "ES256", kid: kid, type: "at+jwt")
     }
 
     public static func generate() throws -> SigningKey {

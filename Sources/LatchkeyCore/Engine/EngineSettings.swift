@@ -17,11 +17,15 @@ public struct ClientApplication: Sendable, Equatable {
     public var secretDigest: [UInt8]?
     /// First-party clients sign users in without asking; third-party ones ask for consent once per scope set.
     public var firstParty: Bool
+    /// The grants it may use (`clients[].grant_types`); by default what its redirect URIs and party make it (`GrantType`).
+    public var grantTypes: Set<GrantType>
 
     public init(id: String, name: String, scopes: [String] = [], mfa: MFAPolicy = .off, redirectURIs: [String] = [],
-                postLogoutRedirectURIs: [String] = [], secretDigest: [UInt8]? = nil, firstParty: Bool = true) {
+                postLogoutRedirectURIs: [String] = [], secretDigest: [UInt8]? = nil, firstParty: Bool = true,
+                grantTypes: Set<GrantType>? = nil) {
         self.id = id; self.name = name; self.scopes = scopes; self.mfa = mfa; self.redirectURIs = redirectURIs
         self.postLogoutRedirectURIs = postLogoutRedirectURIs; self.secretDigest = secretDigest; self.firstParty = firstParty
+        self.grantTypes = grantTypes ?? GrantType.defaults(redirectURIs: redirectURIs, firstParty: firstParty)
     }
 
     public var isConfidential: Bool { secretDigest != nil }

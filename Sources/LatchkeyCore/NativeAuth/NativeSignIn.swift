@@ -54,6 +54,7 @@ extension LatchkeyEngine {
     public func signInWithPassword(continuationToken: String?, username: String?, password: String?, scope: String?,
                                    caller: CallerInfo) async throws -> SignInOutcome {
         let client = try requireClient(caller.clientId)
+        if caller.dialect != .openID { try requireGrant(.password, for: client) }
         guard let password, !password.isEmpty else { throw LatchkeyError.missing(.password) }
         _ = try grantedScopes(scope, client: client)  // before the password is checked, so a bad scope costs no attempt
         try await limit(.credentialPerIP, caller.ip, caller: caller)
@@ -78,6 +79,7 @@ extension LatchkeyEngine {
     public func signInWithCode(continuationToken: String?, code: String?, scope: String?, secondFactorOnly: Bool = false,
                                caller: CallerInfo) async throws -> SignInOutcome {
         let client = try requireClient(caller.clientId)
+        if caller.dialect != .openID { try requireGrant(.oob, for: client) }
         try await limit(.credentialPerIP, caller.ip, caller: caller)
         let pending = try await secondFactorFlow(continuationToken, caller: caller)
         if let flow = pending, flow.state.stage == .mfaChallenged {
@@ -115,6 +117,7 @@ extension LatchkeyEngine {
     public func signInWithContinuationToken(continuationToken: String?, username: String?, scope: String?,
                                             caller: CallerInfo) async throws -> SignInOutcome {
         let client = try requireClient(caller.clientId)
+        if caller.dialect != .openID { try requireGrant(.continuationToken, for: client) }
         return try await transaction { tx in
             let flow = try await self.loadFlow(continuationToken, where: { _ in true }, client: client.id, in: tx)
             guard let userId = flow.userId, let user = try await tx.users.find(id: userId), user.status == .active else {

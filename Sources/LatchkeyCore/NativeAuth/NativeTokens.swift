@@ -80,7 +80,7 @@ extension LatchkeyEngine {
         access["scp"] = .string(scopes.joined(separator: " "))
         access["azp"] = .string(client.id)
         access["jti"] = .string(SecureRandom.uuidString())
-        let accessToken = try JWT.sign(claims: access, key: key)
+        let accessToken = try JWT.sign(claims: access, key: key, accessToken: true)
 
         var idToken: String?
         if scopes.contains("openid") {
@@ -138,6 +138,7 @@ extension LatchkeyEngine {
     /// (`rotate`), so of two uses of one token only one is the first; a later use is judged inside a transaction.
     public func refresh(refreshToken: String?, scope: String?, caller: CallerInfo) async throws -> TokenSet {
         let client = try requireClient(caller.clientId)
+        try requireGrant(.refreshToken, for: client)
         guard let refreshToken, !refreshToken.isEmpty else { throw LatchkeyError.missing(.refreshToken) }
         let now = time.now()
         guard let (record, user) = try await findSession(token: refreshToken),

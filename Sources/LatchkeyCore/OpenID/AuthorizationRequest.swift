@@ -37,7 +37,7 @@ extension LatchkeyEngine {
         guard let client = client(id: clientId) else {
             return .failure(.errorPage("The application that sent you here is not registered with this server."))
         }
-        guard !client.redirectURIs.isEmpty else {
+        guard !client.redirectURIs.isEmpty, client.grantTypes.contains(.authorizationCode) else {
             return .failure(.errorPage("The application \(client.name) is not set up to sign in through the browser."))
         }
         guard let redirectUri = values["redirect_uri"] else { return .failure(.errorPage("The sign-in link has no redirect_uri.")) }

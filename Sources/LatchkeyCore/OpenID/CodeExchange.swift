@@ -25,6 +25,7 @@ extension LatchkeyEngine {
     /// revokes the refresh tokens its first use gave (RFC 6749 §4.1.2).
     public func exchangeAuthorizationCode(code: String?, redirectUri: String?, codeVerifier: String?, client: ClientApplication,
                                           caller: CallerInfo) async throws -> TokenSet {
+        try requireGrant(.authorizationCode, for: client)
         guard let code, !code.isEmpty else { throw LatchkeyError.openID(.invalidRequest("code is missing.")) }
         guard let redirectUri, !redirectUri.isEmpty else { throw LatchkeyError.openID(.invalidRequest("redirect_uri is missing.")) }
         guard code.utf8.count <= SecretToken.maxPresentedBytes else { throw LatchkeyError.openID(.invalidGrant("The code is not valid.")) }
@@ -34,8 +35,12 @@ extension LatchkeyEngine {
             if let used = try await reader.openID.authorizationCode(codeHash: hash), used.usedAt != nil,
                ClientApplication.sameID(used.clientId, client.id) {
                 try await transaction { tx in
+                    // Audited as what it was: a first redemption that failed its checks gave no tokens to revoke.
+                    let live = try await tx.sessions.live(userId: used.userId, kind: .native, audience: used.clientId, now: now)
+                        .contains { $0.familyId == used.familyId }
                     try await tx.sessions.revoke(familyId: used.familyId, at: now)
-                    try await self.audit(tx, "authorization_code_reuse", caller: caller, userId: used.userId, detail: "tokens revoked")
+                    try await self.audit(tx, "authorization_code_reuse", caller: caller, userId: used.userId,
+                                         detail: live ? "tokens revoked" : "no tokens had been issued")
                 }
                 throw LatchkeyError.openID(.invalidGrant("The code was used before; the tokens it gave are revoked."))
             }

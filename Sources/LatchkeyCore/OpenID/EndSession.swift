@@ -24,7 +24,9 @@ extension LatchkeyEngine {
         var subject: String?
         if let hint = idTokenHint, !hint.isEmpty {
             // An expired ID token still names who signed in (that is what it is for, here); the signature must hold.
-            guard let claims = JWT.verify(hint, keys: signingKeys, as: HintClaims.self), claims.iss == settings.issuer,
+            // Only an ID token: an access token (typed `at+jwt`, with its `scp`) names no sign-in to end.
+            guard !JWT.isAccessToken(hint, keys: signingKeys),
+                  let claims = JWT.verify(hint, keys: signingKeys, as: HintClaims.self), claims.scp == nil, claims.iss == settings.issuer,
                   let hinted = self.client(id: claims.aud) else {
                 return .failure(LogoutRefusal(message: "The sign-out link carries an ID token this server did not issue."))
             }
@@ -55,5 +57,6 @@ extension LatchkeyEngine {
         let iss: String
         let aud: String
         let sub: String
+        let scp: String?
     }
 }

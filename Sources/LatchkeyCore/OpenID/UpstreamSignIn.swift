@@ -19,8 +19,9 @@ extension LatchkeyEngine {
         settings.identities.providers.values.filter { $0.authorizationURL != nil && $0.codeExchange != nil }.map(\.name).sorted()
     }
 
-    /// Where issuers send the browser back (register it at the issuer).
-    public var upstreamCallback: String { settings.publicURL + "/ui/upstream/callback" }
+    /// Where an issuer sends the browser back (register it at the issuer): one address per issuer, so an answer
+    /// that comes back names the issuer it is from, and one issuer's answer cannot pass for another's (a mix-up).
+    public func upstreamCallback(_ provider: String) -> String { settings.publicURL + "/ui/upstream/callback/" + provider }
 
     /// The redirect to the issuer, and the sealed visit for the cookie.
     public func beginUpstreamSignIn(provider: String, interaction: String) throws -> (redirect: String, cookie: String) {
@@ -33,7 +34,7 @@ extension LatchkeyEngine {
         let challenge = Base64URL.encode(Digest.sha256(Array(visit.verifier.utf8)))
         // Apple names its scopes `name email` and answers a request for them only by form post.
         let apple = provider == "apple"
-        let redirect = Self.redirect(endpoint, ["response_type": "code", "client_id": exchange.clientId, "redirect_uri": upstreamCallback,
+        let redirect = Self.redirect(endpoint, ["response_type": "code", "client_id": exchange.clientId, "redirect_uri": upstreamCallback(provider),
                                                 "scope": apple ? "openid name email" : "openid email profile",
                                                 "response_mode": apple ? "form_post" : nil, "state": visit.state, "nonce": visit.nonce,
                                                 "code_challenge": challenge, "code_challenge_method": "S256"])
@@ -51,10 +52,18 @@ extension LatchkeyEngine {
     /// The issuer's answer: the state must be the visit's; the code is exchanged (outside any transaction), the ID token
     /// checked with the nonce, and the identity signs in by P's rules (its account, a link by verified address when
     /// allowed, or a new account). A client that asks for a second factor then gets it asked, as after a password.
-    public func finishUpstreamSignIn(_ visit: UpstreamVisit, state: String?, code: String?, error: String?, client: ClientApplication,
-                                     caller: CallerInfo) async throws -> SignInOutcome {
+    /// `callback` is the issuer the answer came back for (its callback path; nil on the address every issuer shared
+    /// before), `iss` the issuer the answer names (RFC 9207), checked when the issuer sends it.
+    public func finishUpstreamSignIn(_ visit: UpstreamVisit, callback: String?, iss: String?, state: String?, code: String?, error: String?,
+                                     client: ClientApplication, caller: CallerInfo) async throws -> SignInOutcome {
         guard let state, Digest.constantTimeEqual(Array(state.utf8), Array(visit.state.utf8)) else {
             throw LatchkeyError.identityRefused("the answer does not belong to this sign-in (state)")
+        }
+        if let callback, callback != visit.provider {
+            throw LatchkeyError.identityRefused("the answer came back for another issuer than the one this sign-in went to")
+        }
+        if let iss, !(settings.identities.providers[visit.provider]?.issuers.contains(iss) ?? false) {
+            throw LatchkeyError.identityRefused("the answer names another issuer (iss)")
         }
         if let error { throw LatchkeyError.identityRefused("the provider answered \(error.prefix(64).filter(\.isLetter))") }
         guard let code, !code.isEmpty, code.utf8.count <= 2048, let exchange = settings.identities.providers[visit.provider]?.codeExchange,
@@ -62,7 +71,7 @@ extension LatchkeyEngine {
             throw LatchkeyError.identityRefused("no authorization code")
         }
         let answer: CodeExchangeAnswer
-        do { answer = try await codeExchanger.exchange(code: code, with: exchange, verifier: visit.verifier, redirectURI: upstreamCallback) } catch {
+        do { answer = try await codeExchanger.exchange(code: code, with: exchange, verifier: visit.verifier, redirectURI: upstreamCallback(visit.provider)) } catch {
             logger.warning("upstream code exchange failed", metadata: ["issuer": "\(visit.provider)", "error": "\(error)"])
             throw LatchkeyError.identityProviderUnavailable(visit.provider)
         }

@@ -13,11 +13,25 @@ struct HostedPages: Sendable {
     let clientAddress: ClientAddress
 
     func addRoutes(to router: Router<LatchkeyRequestContext>) {
-        router.get("/confirm") { request, context in
+        // A GET only shows the link's page (mail scanners and link previews open links); the button confirms.
+        router.get("/confirm") { request, _ in
             let query = request.uri.queryParameters
+            let token = query["token"].map(String.init), tokenId = query["tokenId"].map(String.init)
             do {
-                try await engine.confirmEmail(token: query["token"].map(String.init), tokenId: query["tokenId"].map(String.init),
-                                              caller: clientAddress.caller(request, context: context))
+                guard try await engine.confirmationLinkIsLive(token: token, tokenId: tokenId) else { throw LatchkeyError.linkTokenInvalid }
+            } catch let error as LatchkeyError {
+                return page("message", Self.status(error), ["title": "Confirmation failed", "message": explain(error), "isError": true])
+            }
+            return page("confirm_form", .ok, ["title": "Confirm your email address", "token": token ?? "", "tokenId": tokenId ?? ""])
+        }
+        router.post("/confirm") { request, context in
+            let form: ResetPasswordForm
+            do { form = try await request.decodeForm(as: ResetPasswordForm.self, context: context) } catch is MalformedRequest {
+                return page("message", .badRequest, ["title": "Confirmation failed", "message": "The form could not be read. Open the link from the mail again.",
+                                                     "isError": true])
+            }
+            do {
+                try await engine.confirmEmail(token: form.token, tokenId: form.tokenId, caller: clientAddress.caller(request, context: context))
                 return page("message", .ok, ["title": "Email address confirmed", "message": "Your email address is confirmed. You can sign in now."])
             } catch let error as LatchkeyError {
                 return page("message", Self.status(error), ["title": "Confirmation failed", "message": explain(error), "isError": true])
@@ -27,6 +41,12 @@ struct HostedPages: Sendable {
             let query = request.uri.queryParameters
             guard let token = query["token"], let tokenId = query["tokenId"] else {
                 return page("message", .badRequest, ["title": "Reset link incomplete", "message": explain(.linkTokenMalformed), "isError": true])
+            }
+            // A used, expired or broken link says so now, not after a password was chosen.
+            do {
+                guard try await engine.resetLinkIsLive(token: String(token), tokenId: String(tokenId)) else { throw LatchkeyError.linkTokenInvalid }
+            } catch let error as LatchkeyError {
+                return page("message", Self.status(error), ["title": "Reset link not valid", "message": explain(error), "isError": true])
             }
             return page("reset_form", .ok, Self.resetForm(token: String(token), tokenId: String(tokenId)))
         }
@@ -72,7 +92,7 @@ struct HostedPages: Sendable {
     func explain(_ error: LatchkeyError) -> String {
         switch error {
         case .linkTokenMalformed: return "This link is incomplete. Copy the whole link from the mail."
-        case .linkTokenInvalid: return "This link has expired or was already used. Ask for a new mail."
+        case .linkTokenInvalid: return "This link has expired or was already used. Ask the app for a new mail (\"Forgot password\" or \"Resend confirmation\")."
         case .userAlreadyConfirmed: return "This email address is already confirmed."
         case .passwordRejected(.tooShort): return "The password is too short (at least \(engine.settings.passwords.minLength) characters)."
         case .passwordRejected(.tooLong): return "The password is too long (at most \(engine.settings.passwords.maxLength) characters)."

@@ -18,19 +18,24 @@ extension InteractionPages {
                 : cookies.set(upstreamCookie, sealed, maxAge: engine.settings.openID.interactionTTLSeconds))
             return self.redirect(redirect, visit)
         }
-        router.get("/ui/upstream/callback") { request, context in
-            let query = request.uri.queryParameters
-            return await upstreamCallback(request, context, state: query["state"].map(String.init), code: query["code"].map(String.init),
-                                          error: query["error"].map(String.init))
-        }
-        router.post("/ui/upstream/callback") { request, context in
-            let form = try await request.decodeForm(as: PageForm.self, context: context).fields
-            return await upstreamCallback(request, context, state: form["state"], code: form["code"], error: form["error"])
+        // One callback per issuer; the shared one still takes the answers to sign-ins begun before.
+        for path in ["/ui/upstream/callback/:provider", "/ui/upstream/callback"] {
+            router.get(RouterPath(path)) { request, context in
+                let query = request.uri.queryParameters
+                return await upstreamCallback(request, context, callback: context.parameters.get("provider"), iss: query["iss"].map(String.init),
+                                              state: query["state"].map(String.init), code: query["code"].map(String.init),
+                                              error: query["error"].map(String.init))
+            }
+            router.post(RouterPath(path)) { request, context in
+                let form = try await request.decodeForm(as: PageForm.self, context: context).fields
+                return await upstreamCallback(request, context, callback: context.parameters.get("provider"), iss: form["iss"],
+                                              state: form["state"], code: form["code"], error: form["error"])
+            }
         }
     }
 
-    private func upstreamCallback(_ request: Request, _ context: LatchkeyRequestContext, state: String?, code: String?,
-                                  error: String?) async -> Response {
+    private func upstreamCallback(_ request: Request, _ context: LatchkeyRequestContext, callback: String?, iss: String?, state: String?,
+                                  code: String?, error: String?) async -> Response {
         var visit = visit(request, context)
         visit.cookies.append(cookies.clear(upstreamCookie))
         guard let upstream = engine.openUpstreamVisit(PageCookies.read(upstreamCookie, from: request, limit: 4096)),
@@ -43,8 +48,8 @@ extension InteractionPages {
         return await step({
             let client = try engine.requireClient(interaction.request.clientId)
             do {
-                return try await finish(try await engine.finishUpstreamSignIn(upstream, state: state, code: code, error: error, client: client,
-                                                                            caller: visit.caller), interaction, visit)
+                return try await finish(try await engine.finishUpstreamSignIn(upstream, callback: callback, iss: iss, state: state, code: code,
+                                                                            error: error, client: client, caller: visit.caller), interaction, visit)
             } catch let error as LatchkeyError {
                 switch error {
                 case .identityRefused, .identityProviderUnavailable, .identityTaken:

@@ -19,10 +19,12 @@ enum ClientList: ConfigSection {
         var postLogoutRedirectURIs: [String]?
         var secretFile: String?
         var firstParty: Bool?
+        var grantTypes: [String]?
 
         init(from decoder: any Decoder) throws {
             let entry = try decoder.entryKeys(known: ["id", "name", "scopes", "mfa", "redirect_uris", "post_logout_redirect_uris",
-                                                      "secret_file", "first_party"])
+                                                      "secret_file", "first_party", "grant_types"])
+            grantTypes = try entry.optional("grant_types")
             id = try entry.required("id")
             name = try entry.optional("name")
             scopes = try entry.optional("scopes")
@@ -57,8 +59,27 @@ enum ClientList: ConfigSection {
                                      mfa: try MFASettings.policy(entry.mfa, key: "\(key).mfa"),
                                      redirectURIs: try redirectURIs(entry.redirectURIs, key: "\(key).redirect_uris"),
                                      postLogoutRedirectURIs: try redirectURIs(entry.postLogoutRedirectURIs, key: "\(key).post_logout_redirect_uris"),
-                                     secretDigest: secretDigest, firstParty: entry.firstParty ?? true)
+                                     secretDigest: secretDigest, firstParty: entry.firstParty ?? true,
+                                     grantTypes: try grantTypes(entry, key: "\(key).grant_types"))
         }
+    }
+
+    /// The listed grants, checked: known names, and none a third-party client may not have; nil: the defaults.
+    static func grantTypes(_ entry: Entry, key: String) throws -> Set<GrantType>? {
+        guard let names = entry.grantTypes else { return nil }
+        let grants = try Set(names.map { name in
+            guard let grant = GrantType(rawValue: name) else {
+                throw ConfigError(key: key, message: "\(name) is not one of \(GrantType.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return grant
+        })
+        if entry.firstParty == false, let refused = grants.intersection(GrantType.firstPartyOnly).first {
+            throw ConfigError(key: key, message: "a third-party client (first_party: false) never gets the \(refused.rawValue) grant")
+        }
+        if grants.contains(.authorizationCode), entry.redirectURIs?.isEmpty ?? true {
+            throw ConfigError(key: key, message: "authorization_code needs redirect_uris")
+        }
+        return grants
     }
 
     /// Absolute URIs without a fragment: `https`, `http` only to this machine (loopback), or an app's own scheme.
