@@ -232,8 +232,12 @@ def paths():
                                            "security": bearer, "responses": {"200": {"description": "Deleted, no body"}, **app_errors()}}}
     # Hosted pages behind the mailed App Services links.
     page_query = [{"name": n, "in": "query", "required": False, "schema": S} for n in ("token", "tokenId", "app")]
-    p["/confirm"] = {"get": {"summary": "Confirm an address from its mailed link", "tags": ["pages"], "parameters": page_query,
-                             "responses": {"200": html("Confirmed"), "4XX": html("Refused"), "503": html("Unavailable")}}}
+    p["/confirm"] = {
+        "get": {"summary": "The mailed confirmation link's page: a Confirm button (a GET confirms nothing)", "tags": ["pages"],
+                "parameters": page_query, "responses": {"200": html("The button"), "4XX": html("Refused"), "503": html("Unavailable")}},
+        "post": {"summary": "Confirm the address (the button)", "tags": ["pages"],
+                 "requestBody": {"required": True, "content": {"application/x-www-form-urlencoded": {"schema": obj([], token=S, tokenId=S)}}},
+                 "responses": {"200": html("Confirmed"), "4XX": html("Refused"), "503": html("Unavailable")}}}
     p["/reset-password"] = {
         "get": {"summary": "The new-password form", "tags": ["pages"], "parameters": page_query,
                 "responses": {"200": html("The form"), "4XX": html("Refused")}},

@@ -45,12 +45,19 @@ def add_openid_paths(p, tenant, S, I, B, obj, json_body, html, ref):
         p.setdefault(path, {})["post"] = {"summary": summary, "tags": ["pages"], "requestBody": posted(**props), "responses": page}
     callback = {"200": html("A second factor, or the sign-in page with the reason"),
                 "303": {"description": "On to the client"}, "4XX": html("Refused"), "503": html("The issuer is unreachable")}
-    p["/ui/upstream/callback"] = {
-        "get": {"summary": "Where an upstream issuer sends the browser back (register it there)", "tags": ["pages"],
-                "parameters": [{"name": n, "in": "query", "required": False, "schema": S} for n in ("code", "state", "error")],
-                "responses": callback},
+    answer = [{"name": n, "in": "query", "required": False, "schema": S} for n in ("code", "state", "error", "iss")]
+    p["/ui/upstream/callback/{provider}"] = {
+        "parameters": [{"name": "provider", "in": "path", "required": True, "schema": S,
+                        "description": "The issuer's name under identities.providers"}],
+        "get": {"summary": "Where an upstream issuer sends the browser back, one address per issuer (register it there)",
+                "tags": ["pages"], "parameters": answer, "responses": callback},
         "post": {"summary": "The same, answered by form post (Apple)", "tags": ["pages"],
-                 "requestBody": form(code=S, state=S, error=S), "responses": callback}}
+                 "requestBody": form(code=S, state=S, error=S, iss=S), "responses": callback}}
+    p["/ui/upstream/callback"] = {
+        "get": {"summary": "The address every issuer shared before: answers to sign-ins begun there", "tags": ["pages"],
+                "parameters": answer, "responses": callback},
+        "post": {"summary": "The same, answered by form post (Apple)", "tags": ["pages"],
+                 "requestBody": form(code=S, state=S, error=S, iss=S), "responses": callback}}
     logout_params = [{"name": n, "in": "query", "required": False, "schema": S}
                      for n in ("id_token_hint", "client_id", "post_logout_redirect_uri", "state", "ui_locales")]
     p["/oauth2/v2.0/logout"] = {

@@ -97,12 +97,6 @@ extension PostgresRepositories {
                                       "status", "attributes", "failed_login_count", "created_at", "updated_at", "last_login_at",
                                       "locked_until"].map { "u.\($0) AS u_\($0)" }.joined(separator: ", ")
 
-    func markRotated(id: String, at: Date) async throws -> Bool {
-        try await !rows("""
-            UPDATE sessions SET rotated_at = \(at) WHERE id = \(id) AND rotated_at IS NULL AND revoked_at IS NULL RETURNING id
-            """).isEmpty
-    }
-
     /// One statement: the child row is inserted only from the parent row the update marked, so of two replicas
     /// presenting the same refresh token, the second (waiting on the row lock, then seeing it rotated) stores nothing.
     func rotate(id: String, at: Date, child: SessionRecord) async throws -> Bool {
@@ -124,12 +118,6 @@ extension PostgresRepositories {
 
     func revoke(userId: String, at: Date) async throws {
         try await rows("UPDATE sessions SET revoked_at = \(at) WHERE user_id = \(userId) AND revoked_at IS NULL")
-    }
-
-    func revoke(familyId: String, parentId: String, at: Date) async throws {
-        try await rows("""
-            UPDATE sessions SET revoked_at = \(at) WHERE family_id = \(familyId) AND parent_id = \(parentId) AND revoked_at IS NULL
-            """)
     }
 
     func revoke(userId: String, kind: SessionRecord.Kind, deviceId: String, at: Date) async throws {

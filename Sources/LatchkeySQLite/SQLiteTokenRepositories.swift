@@ -76,10 +76,6 @@ extension SQLiteRepositories {
         }
     }
 
-    func markRotated(id: String, at: Date) async throws -> Bool {
-        try await write { db in try Self.markRotated(db, id: id, at: at) }
-    }
-
     func rotate(id: String, at: Date, child: SessionRecord) async throws -> Bool {
         // One trip to the writer: outside a transaction GRDB's write wraps both statements in one.
         try await write { db in
@@ -97,13 +93,6 @@ extension SQLiteRepositories {
 
     func revoke(familyId: String, at: Date) async throws { try await revokeLive("family_id", familyId, at: at) }
     func revoke(userId: String, at: Date) async throws { try await revokeLive("user_id", userId, at: at) }
-    func revoke(familyId: String, parentId: String, at: Date) async throws {
-        _ = try await write { db in
-            try SessionRecord.filter(Column("family_id") == familyId && Column("parent_id") == parentId && Column("revoked_at") == nil)
-                .updateAll(db, Column("revoked_at").set(to: at))
-        }
-    }
-
     func revoke(userId: String, kind: SessionRecord.Kind, deviceId: String, at: Date) async throws {
         _ = try await write { db in
             try SessionRecord.filter(Column("user_id") == userId && Column("kind") == kind.rawValue && Column("device_id") == deviceId

@@ -70,9 +70,9 @@ import LatchkeySQLite
         let second = try await h.engine.refresh(refreshToken: rt1, scope: nil, caller: h.caller)
         let rt2 = try #require(second.refreshToken)
         #expect(rt2 != rt1)
-        // A client retrying the same request within the grace window is not punished.
+        // A client retrying the same request within the grace window gets the same child back.
         h.time.advance(seconds: 2)
-        _ = try await h.engine.refresh(refreshToken: rt1, scope: nil, caller: h.caller)
+        #expect(try await h.engine.refresh(refreshToken: rt1, scope: nil, caller: h.caller).refreshToken == rt2)
         // Past the window, the old token is theft: the whole family dies, rt2 included.
         h.time.advance(seconds: 10)
         await #expect(throws: LatchkeyError.refreshTokenInvalid) {
@@ -83,6 +83,22 @@ import LatchkeySQLite
         }
         let events = try await h.store.direct.audit.events(since: .distantPast, limit: 100)
         #expect(events.contains { $0.kind == "refresh_token_reuse" })
+    }
+
+    /// A copied token used inside the grace window after its child was used is reuse, not a retry: the family ends,
+    /// audited, instead of the copy taking the chain over.
+    @Test func aParentUsedAfterItsChildIsReuseEvenInsideTheWindow() async throws {
+        let h = try await EngineHarness.make()
+        let done = try await h.signUp("t@example.com")
+        let first = try await h.engine.signInWithContinuationToken(continuationToken: done, username: nil, scope: nil, caller: h.caller)
+        let rt1 = try #require(first.refreshToken)
+        let rt2 = try #require(try await h.engine.refresh(refreshToken: rt1, scope: nil, caller: h.caller).refreshToken)
+        let rt3 = try #require(try await h.engine.refresh(refreshToken: rt2, scope: nil, caller: h.caller).refreshToken)
+        h.time.advance(seconds: 1)
+        await #expect(throws: LatchkeyError.refreshTokenInvalid) { _ = try await h.engine.refresh(refreshToken: rt1, scope: nil, caller: h.caller) }
+        await #expect(throws: LatchkeyError.refreshTokenInvalid) { _ = try await h.engine.refresh(refreshToken: rt3, scope: nil, caller: h.caller) }
+        let events = try await h.store.direct.audit.events(since: .distantPast, limit: 100)
+        #expect(events.filter { $0.kind == "refresh_token_reuse" }.count == 1)
     }
 
     @Test func refreshTokensExpire() async throws {

@@ -1,5 +1,6 @@
 """Native sign-in, refresh, userinfo and discovery over a live server."""
 import time
+import sqlite3
 import uuid
 
 import pytest
@@ -114,10 +115,32 @@ def test_refresh_within_grace_window_is_a_retry(server, email):
     form = {"grant_type": "refresh_token", "refresh_token": first["refresh_token"], "client_info": "1"}
     a = strict.tokens(server.post("/oauth2/v2.0/token", form))
     b = strict.tokens(server.post("/oauth2/v2.0/token", form))
-    # The retry replaced the first child: one token never forks into two live chains.
-    strict.error(server.post("/oauth2/v2.0/token", {**form, "refresh_token": a["refresh_token"]}), "invalid_grant")
+    # The retry answers the same child: one token never forks into two live chains.
+    assert a["refresh_token"] == b["refresh_token"]
     c = strict.tokens(server.post("/oauth2/v2.0/token", {**form, "refresh_token": b["refresh_token"]}))
     strict.tokens(server.post("/oauth2/v2.0/token", {**form, "refresh_token": c["refresh_token"]}))
+
+
+def test_a_refresh_token_copied_and_replayed_inside_the_grace_window_is_caught(server, email):
+    """U's review, Low: a thief replaying the parent inside the grace window took the chain over silently (the
+    legitimate client's child was refused, nothing detected or audited). Now the replay either gets the child the
+    client already holds, or, once the client has used that child, ends the family and is audited."""
+    first = strict.tokens(token_after_sign_up(server, email, sign_up(server, email)))
+    form = {"grant_type": "refresh_token", "client_info": "1"}
+    before = reuse_events(server)
+    legit = strict.tokens(server.post("/oauth2/v2.0/token", {**form, "refresh_token": first["refresh_token"]}))
+    onward = strict.tokens(server.post("/oauth2/v2.0/token", {**form, "refresh_token": legit["refresh_token"]}))
+    strict.error(server.post("/oauth2/v2.0/token", {**form, "refresh_token": first["refresh_token"]}), "invalid_grant")
+    strict.error(server.post("/oauth2/v2.0/token", {**form, "refresh_token": onward["refresh_token"]}), "invalid_grant")
+    assert reuse_events(server) == before + 1
+
+
+def reuse_events(s):
+    db = sqlite3.connect(s.db_path)
+    try:
+        return db.execute("SELECT COUNT(*) FROM audit_events WHERE kind = 'refresh_token_reuse'").fetchone()[0]
+    finally:
+        db.close()
 
 
 def test_userinfo(server, email):

@@ -57,9 +57,9 @@ extension LatchkeyEngine {
     }
 
     func newRefreshToken(for user: UserRecord, client: ClientApplication, scopes: [String], familyId: String?,
-                         parentId: String?) -> NewRefreshToken {
+                         parentId: String?, token given: (token: String, key: Data)? = nil) -> NewRefreshToken {
         let now = time.now()
-        let (token, key) = newSessionToken(at: now)
+        let (token, key) = given ?? newSessionToken(at: now)
         return NewRefreshToken(token: token, session: SessionRecord(
             id: TimeOrderedID.make(at: now), familyId: familyId ?? SecureRandom.uuidString(), userId: user.id,
             kind: .native, audience: client.id, scope: scopes.joined(separator: " "), tokenHash: key, createdAt: now,
@@ -133,14 +133,17 @@ extension LatchkeyEngine {
         return (requested.isEmpty ? defaultScopes : requested).filter { seen.insert($0).inserted }
     }
 
-    /// The refresh grant. Rotates the token. A rotated token presented again after the grace window means it was
-    /// copied: the whole family is revoked. The lookups run outside any write; a first use is one conditional write
-    /// (`rotate`), so of two uses of one token only one is the first; a later use is judged inside a transaction.
+    /// The refresh grant. Rotates the token into a child derived from it (`childToken`). The same token presented
+    /// again inside the grace window (a client retrying a request whose answer it lost) answers that same child; a
+    /// use after the window, or after the child was used itself, means the token was copied: the whole family is
+    /// revoked and audited. The lookups run outside any write; a first use is one conditional write (`rotate`), so of
+    /// two uses of one token only one is the first; a later use is judged inside a transaction.
     public func refresh(refreshToken: String?, scope: String?, caller: CallerInfo) async throws -> TokenSet {
         let client = try requireClient(caller.clientId)
         try requireGrant(.refreshToken, for: client)
         guard let refreshToken, !refreshToken.isEmpty else { throw LatchkeyError.missing(.refreshToken) }
-        let now = time.now()
+        // Whole milliseconds: the rotation time is stored and read back to derive the child again on a retry.
+        let now = Date(timeIntervalSince1970: (time.now().timeIntervalSince1970 * 1000).rounded(.down) / 1000)
         guard let (record, user) = try await findSession(token: refreshToken),
               record.kind == .native, record.revokedAt == nil, record.expiresAt > now,
               ClientApplication.sameID(record.audience, client.id), user.status == .active else {
@@ -151,38 +154,50 @@ extension LatchkeyEngine {
         let asked = scope.map { Self.parseScopes($0).filter { granted.contains($0) } } ?? []
         let effective = asked.isEmpty ? record.scope : (asked + ["offline_access"]).joined(separator: " ")
         let scopes = try grantedScopes(effective, client: client)
-        let child = newRefreshToken(for: user, client: client, scopes: scopes, familyId: record.familyId, parentId: record.id)
 
         // The common case, a first use, is one conditional write (rotate and store the child, or neither); the
         // tokens are signed after it is durable and outside any write, so signing never holds up other writers.
-        if record.rotatedAt == nil, try await standaloneWrite({ try await $0.sessions.rotate(id: record.id, at: now, child: child.session) }) {
-            EngineMetrics.refreshRotated.increment()
-            return try signTokens(for: user, client: client, scopes: scopes, refreshToken: child.token)
+        if record.rotatedAt == nil {
+            let child = newRefreshToken(for: user, client: client, scopes: scopes, familyId: record.familyId, parentId: record.id,
+                                        token: childToken(of: refreshToken, rotatedAt: now))
+            if try await standaloneWrite({ try await $0.sessions.rotate(id: record.id, at: now, child: child.session) }) {
+                EngineMetrics.refreshRotated.increment()
+                return try signTokens(for: user, client: client, scopes: scopes, refreshToken: child.token)
+            }
         }
-        try await transaction { tx -> Result<Void, LatchkeyError> in
-            // Used before: read it again inside the transaction to tell a retry in the grace window (its earlier
-            // child is replaced, so one token never forks into several live chains) from a copied token.
-            guard let current = try await tx.sessions.find(tokenHash: record.tokenHash), current.revokedAt == nil else {
+        let retried = try await transaction { tx -> Result<(String, [String]), LatchkeyError> in
+            // Used before: read it again inside the transaction, then find the child its first use made.
+            guard let current = try await tx.sessions.find(tokenHash: record.tokenHash), current.revokedAt == nil,
+                  let rotated = current.rotatedAt else {
                 return .failure(.refreshTokenInvalid)
             }
-            // A second use counts as a retry only inside a grace window that exists: with grace 0 every second use is
-            // reuse, also one whose clock read came a moment before the first use's (parallel requests, two replicas).
+            // A second use counts as a retry only inside a grace window that exists (with grace 0 every second use is
+            // reuse, also one whose clock read came a moment before the first use's), and only while the child it
+            // answers has not been used: a parent used after its child is a copy.
             let grace = Double(self.settings.tokens.refreshReuseGraceSeconds)
-            if let rotated = current.rotatedAt, grace == 0 || now.timeIntervalSince(rotated) > grace {
+            let earlier = self.childToken(of: refreshToken, rotatedAt: rotated)
+            guard grace > 0, now.timeIntervalSince(rotated) <= grace, let child = try await tx.sessions.find(tokenHash: earlier.key),
+                  child.revokedAt == nil, child.rotatedAt == nil else {
                 try await tx.sessions.revoke(familyId: record.familyId, at: now)
                 try await self.audit(tx, "refresh_token_reuse", caller: caller, userId: record.userId, detail: "family revoked")
                 EngineMetrics.refreshReused.increment()
                 return .failure(.refreshTokenInvalid)
             }
-            if current.rotatedAt == nil {
-                guard try await tx.sessions.markRotated(id: record.id, at: now) else { return .failure(.refreshTokenInvalid) }
-            }
-            try await tx.sessions.revoke(familyId: record.familyId, parentId: record.id, at: now)
-            try await tx.sessions.insert(child.session)
-            return .success(())
+            return .success((earlier.token, child.scope.split(separator: " ").map(String.init)))
         }.get()
         EngineMetrics.refreshRetried.increment()
-        return try signTokens(for: user, client: client, scopes: scopes, refreshToken: child.token)
+        return try signTokens(for: user, client: client, scopes: retried.1, refreshToken: retried.0)
+    }
+
+    /// The token a refresh token rotates into: the rotation's millisecond, then an HMAC of the parent under the
+    /// server key. Only who holds the parent can ask for it, and a retry of the parent gets the same one back; as a
+    /// session token of the usual shape it is stored under its time and HMAC like any other.
+    func childToken(of parent: String, rotatedAt: Date) -> (token: String, key: Data) {
+        let milliseconds = UInt64(max(0, (rotatedAt.timeIntervalSince1970 * 1000).rounded()))
+        var bytes = (0..<TimeOrderedID.millisecondByteCount).map { UInt8(truncatingIfNeeded: milliseconds >> UInt64(40 - 8 * $0)) }
+        bytes.append(contentsOf: Digest.hmacSHA256(key: tokenKey, data: Array("refresh child ".utf8) + Array(parent.utf8)))
+        let token = Base64URL.encode(bytes)
+        return (token, sessionKey(token))
     }
 
     /// The user behind a valid, unexpired access token issued by this server for `audience`.

@@ -15,9 +15,6 @@ public protocol SessionRepository: Sendable {
     func live(userId: String, now: Date) async throws -> [SessionRecord]
     /// The session and its user in one read (every use of a session token needs both).
     func findWithUser(tokenHash: Data) async throws -> (session: SessionRecord, user: UserRecord)?
-    /// Marks a native refresh token rotated if it is neither rotated nor revoked yet (one conditional write). False
-    /// when it was.
-    func markRotated(id: String, at: Date) async throws -> Bool
     /// A first use of a refresh token as one atomic step: marks `id` rotated if it is neither rotated nor revoked and
     /// only then stores `child`. False, with nothing stored, when it was rotated or revoked already.
     func rotate(id: String, at: Date, child: SessionRecord) async throws -> Bool
@@ -25,6 +22,4 @@ public protocol SessionRepository: Sendable {
     func revoke(userId: String, at: Date) async throws
     /// Revokes a user's live sessions of one kind from one device or installation.
     func revoke(userId: String, kind: SessionRecord.Kind, deviceId: String, at: Date) async throws
-    /// Revokes the live tokens minted from `parentId` (found through their family: a parent's children are in it).
-    func revoke(familyId: String, parentId: String, at: Date) async throws
 }
