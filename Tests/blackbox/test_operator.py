@@ -64,7 +64,7 @@ def test_runs_from_any_folder_with_relative_paths_from_its_config(elsewhere):
         assert "Latchkey" in s.mails(email)[-1]["subject"] or s.mails(email)[-1]["subject"]
         # A broken reset link is refused on GET, with the built-in page saying how to get a new one.
         page = requests.get(s.base + "/reset-password?token=a&tokenId=b")
-        assert page.status_code == 400 and "<!doctype html>" in page.text and "new mail" in page.text
+        assert page.status_code == 400 and "<!doctype html>" in page.text and "Copy the whole link from the mail" in page.text
     finally:
         proc.terminate()
         proc.wait(timeout=10)
