@@ -89,3 +89,16 @@ def test_an_invalid_email_says_why_in_every_dialect(server, address, reason):
     assert native.status_code == 400 and reason in native.json()["error_description"], native.text
     app = requests.post(server.base + f"{APP}/register", json={"email": address, "password": "correct horse 9"}, timeout=10)
     assert app.status_code == 400 and reason in app.json()["error"], app.text
+
+
+@pytest.mark.parametrize("path,surface", [("/api/client/v2.0/app/auto-app/auth/providers/local-userpass/register", "app_services"),
+                                          ("/signup/v1.0/start", "native"), ("/parse/users", "parse")])
+def test_an_announced_body_past_the_limit_is_refused_before_it_is_sent(server, path, surface):
+    """A client announcing 10 MB hears 413 at once, before sending a byte of it (it used to be read first)."""
+    content_type = "application/x-www-form-urlencoded" if surface == "native" else "application/json"
+    head = (f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: {content_type}\r\nX-Parse-Application-Id: myAppId\r\n"
+            f"Content-Length: 10000000\r\n\r\n").encode()
+    with socket.create_connection(("127.0.0.1", server.port), timeout=2) as sock:
+        sock.sendall(head)
+        answer = sock.recv(4096)
+    assert answer.startswith(b"HTTP/1.1 413"), answer[:200]

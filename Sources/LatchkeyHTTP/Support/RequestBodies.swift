@@ -47,8 +47,7 @@ struct UnsupportedMediaType: Error, Equatable {
 /// and checked for shape before a decoder sees it.
 struct LatchkeyRequestDecoder: RequestDecoder {
     func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T {
-        var request = request
-        let buffer = try await request.collectBody(upTo: context.maxUploadSize)
+        let buffer = try await request.boundedBody(context)
         switch type {
         case is any JSONObjectBody.Type:
             if let expected = (type as? any JSONObjectBody.Type)?.mediaType { try UnsupportedMediaType.check(request, expected: expected) }
@@ -73,7 +72,16 @@ extension Request {
     /// A form body read up to the context's upload limit (413 beyond it).
     func decodeForm<T: FormEncodedBody>(as type: T.Type, context: some RequestContext) async throws -> T {
         try UnsupportedMediaType.check(self, expected: "application/x-www-form-urlencoded")
+        return T(form: try FormFields(try await boundedBody(context)))
+    }
+
+    /// The body up to the context's upload limit. A `Content-Length` past it is refused (413) before a byte of the
+    /// body is read, so a client sending megabytes learns at once instead of after uploading them.
+    func boundedBody(_ context: some RequestContext) async throws -> ByteBuffer {
+        if let announced = headers[.contentLength].flatMap(Int.init), announced > context.maxUploadSize {
+            throw HTTPError(.contentTooLarge)
+        }
         var request = self
-        return T(form: try FormFields(try await request.collectBody(upTo: context.maxUploadSize)))
+        return try await request.collectBody(upTo: context.maxUploadSize)
     }
 }
