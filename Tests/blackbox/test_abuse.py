@@ -17,12 +17,14 @@ from conftest import sign_up
 from harness import ALL_TYPES, BINARY, CLIENT_ID, ROOT, Server
 
 
-def limited(resp):
-    """429, a positive integer Retry-After, and the native error body."""
+def limited(resp, rule=None):
+    """429, a positive integer Retry-After, and the native error body; with `rule`, the refusal names that limit."""
     assert resp.status_code == 429, f"expected 429, got {resp.status_code} {resp.text}"
     assert int(resp.headers["Retry-After"]) >= 1
     body = resp.json()
     assert body["error"] == "slow_down" and body["error_codes"] == [50053] and isinstance(body["error_description"], str)
+    if rule:
+        assert f"(limits.{rule})" in body["error_description"], body["error_description"]
     return body
 
 
@@ -124,7 +126,7 @@ def test_fifty_resends_hit_the_mail_quota(proxied, email):
         if r.status_code == 200:
             ct = r.json()["continuation_token"]
         else:
-            limited(r)
+            limited(r, "mail_per_address")
     assert answers[:5] == [200] * 5 and set(answers[5:]) == {429}
     time.sleep(0.5)
     assert len(s.mails(email)) == 5
@@ -380,20 +382,20 @@ def test_every_per_ip_rule_answers_429(email):
         init = lambda: s.post("/oauth2/v2.0/initiate", {"username": email, "challenge_type": ALL_TYPES})
         ct = strict.ok(init(), "oauth2/initiate")["continuation_token"]
         strict.ok(init(), "oauth2/initiate")
-        limited(init())                                                        # signin_per_ip
+        limited(init(), "signin_per_ip")
         ch = strict.ok(s.post("/oauth2/v2.0/challenge", {"continuation_token": ct, "challenge_type": ALL_TYPES}), "oauth2/challenge")
         grant = lambda: s.post("/oauth2/v2.0/token", {"grant_type": "password", "password": "wrong password!",
                                                       "continuation_token": ch["continuation_token"]})
         strict.error(grant(), "invalid_grant")                                 # 2nd credential check (1st was the code)
-        limited(grant())                                                       # credential_per_ip
+        limited(grant(), "credential_per_ip")
         reset = lambda: s.post("/resetpassword/v1.0/start", {"username": email, "challenge_type": ALL_TYPES})
         st = strict.ok(reset(), "resetpassword/start")
         strict.ok(reset(), "resetpassword/start")
-        limited(reset())                                                       # reset_per_ip
+        limited(reset(), "reset_per_ip")
         strict.ok(s.post("/resetpassword/v1.0/challenge", {"continuation_token": st["continuation_token"],
                                                            "challenge_type": ALL_TYPES}), "resetpassword/challenge")
         limited(s.post("/resetpassword/v1.0/challenge", {"continuation_token": st["continuation_token"],
-                                                         "challenge_type": ALL_TYPES}))  # mail_per_ip (sign-up mail + this)
+                                                         "challenge_type": ALL_TYPES}), "mail_per_ip")  # sign-up mail + this
     finally:
         s.cleanup()
 

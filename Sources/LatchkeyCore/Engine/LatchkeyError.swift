@@ -53,7 +53,7 @@ public enum LatchkeyError: Error, Sendable, Equatable {
     case accessTokenInvalid
     case serverBusy(retryAfterSeconds: Int)
     /// Over a rate limit, or the account is locked after wrong passwords: retry after the delay.
-    case rateLimited(retryAfterSeconds: Int)
+    case rateLimited(retryAfterSeconds: Int, limit: LimitSettings.Rule)
     /// Too many wrong passwords: the account is locked this much longer.
     case accountLocked(retryAfterSeconds: Int)
     /// A link token pair that is not even well-formed.

@@ -15,7 +15,7 @@ extension LatchkeyEngine {
         case .allowed: return nil
         case .denied(let retryAfter, let first):
             EngineMetrics.rateLimited(rule)
-            return (.rateLimited(retryAfterSeconds: retryAfter), first)
+            return (.rateLimited(retryAfterSeconds: retryAfter, limit: rule), first)
         }
     }
 

@@ -12,6 +12,21 @@ public struct LimitSettings: Sendable, Equatable {
         case updatePerIP = "update_per_ip"
 
         var isPerIP: Bool { self != .codePerAccount && self != .mailPerAddress }
+
+        /// What this limit counts, for the refusal every dialect words from it (`limits.<rule>` names it exactly).
+        public var counts: String {
+            switch self {
+            case .signUpPerIP: "sign-ups from this network"
+            case .signInPerIP: "sign-ins started from this network"
+            case .credentialPerIP: "password and code attempts from this network"
+            case .codePerAccount: "code attempts for this address"
+            case .mailPerIP: "mails requested from this network"
+            case .mailPerAddress: "mails to this address"
+            case .resetPerIP: "password resets started from this network"
+            case .functionPerIP: "function calls from this network"
+            case .updatePerIP: "account changes from this network"
+            }
+        }
     }
 
     public var enabled = true

@@ -34,9 +34,12 @@ struct AppServicesError: Sendable {
         case .noRecoveryFunction(let email):
             return Self.body(.badRequest, "InvalidConfiguration", "cannot reset password for \(email): no reset function is configured")
         case .unknownClient: return Self.body(.notFound, "AppNotFound", "cannot find app using Client App ID '\(appId ?? "")'")
-        case .rateLimited(let seconds), .accountLocked(let seconds):
+        case .rateLimited(let seconds, let limit):
+            return Self.body(.tooManyRequests, "TooManyRequests", "too many \(limit.counts) (limits.\(limit.rawValue)), retry in \(seconds) seconds",
+                             headers: [.retryAfter: String(seconds)])
+        case .accountLocked(let seconds):
             return Self.body(.tooManyRequests, "TooManyRequests", "too many requests, retry in \(seconds) seconds",
-                        headers: [.retryAfter: String(seconds)])
+                             headers: [.retryAfter: String(seconds)])
         case .serverBusy(let seconds):
             return Self.body(.serviceUnavailable, "InternalServerError", "server busy", headers: [.retryAfter: String(seconds)])
         case .storeFailure: return Self.body(.internalServerError, "InternalServerError", "internal server error")

@@ -58,7 +58,10 @@ enum NativeAuthError {
         case .accessTokenInvalid:
             return JSONResponse.make(.unauthorized, ["error": "invalid_token", "error_description": "The access token is invalid or expired."],
                                      headers: [.wwwAuthenticate: "Bearer error=\"invalid_token\""])
-        case .rateLimited(let seconds), .accountLocked(let seconds):
+        case .rateLimited(let seconds, let limit):
+            return body("slow_down", "Too many \(limit.counts) (limits.\(limit.rawValue)). Try again in \(seconds) seconds.", [50053],
+                        status: .tooManyRequests, headers: [.retryAfter: String(seconds)])
+        case .accountLocked(let seconds):
             return body("slow_down", "Too many attempts. Try again in \(seconds) seconds.", [50053],
                         status: .tooManyRequests, headers: [.retryAfter: String(seconds)])
         case .serverBusy(let seconds):

@@ -49,7 +49,8 @@ struct ParseError: Error, Sendable {
         case .invalidAttributes(let names): self.init(142, "Invalid value for \(names.joined(separator: ", ")): it does not match the attribute's schema.")
         case .fieldsOverLimit(let fields, let bytes):
             self.init(116, "The user's fields are over the limit: at most \(fields) fields and \(bytes) bytes.")
-        case .rateLimited(let seconds): self.init(100, "Too many requests.", status: .tooManyRequests, retryAfterSeconds: seconds)
+        case .rateLimited(let seconds, let limit):
+            self.init(100, "Too many \(limit.counts) (limits.\(limit.rawValue)).", status: .tooManyRequests, retryAfterSeconds: seconds)
         case .serverBusy(let seconds): self.init(1, "Server busy.", status: .serviceUnavailable, retryAfterSeconds: seconds)
         case .storeFailure: self.init(1, "Internal server error.")
         case .unknownClient: self.init(119, "Permission denied.")
