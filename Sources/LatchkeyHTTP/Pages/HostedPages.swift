@@ -25,11 +25,7 @@ struct HostedPages: Sendable {
             return page("confirm_form", .ok, ["title": "Confirm your email address", "token": token ?? "", "tokenId": tokenId ?? ""])
         }
         router.post("/confirm") { request, context in
-            let form: ResetPasswordForm
-            do { form = try await request.decodeForm(as: ResetPasswordForm.self, context: context) } catch is MalformedRequest {
-                return page("message", .badRequest, ["title": "Confirmation failed", "message": "The form could not be read. Open the link from the mail again.",
-                                                     "isError": true])
-            }
+            guard let form = try await linkForm(request, context) else { return unreadable("Confirmation failed") }
             do {
                 try await engine.confirmEmail(token: form.token, tokenId: form.tokenId, caller: clientAddress.caller(request, context: context))
                 return page("message", .ok, ["title": "Email address confirmed", "message": "Your email address is confirmed. You can sign in now."])
@@ -51,11 +47,7 @@ struct HostedPages: Sendable {
             return page("reset_form", .ok, Self.resetForm(token: String(token), tokenId: String(tokenId)))
         }
         router.post("/reset-password") { request, context in
-            let form: ResetPasswordForm
-            do { form = try await request.decodeForm(as: ResetPasswordForm.self, context: context) } catch is MalformedRequest {
-                return page("message", .badRequest, ["title": "Reset failed", "message": "The form could not be read. Open the link from the mail again.",
-                                                     "isError": true])
-            }
+            guard let form = try await linkForm(request, context) else { return unreadable("Reset failed") }
             do {
                 try await engine.resetPassword(token: form.token, tokenId: form.tokenId, password: form.password,
                                                caller: clientAddress.caller(request, context: context))
@@ -70,6 +62,15 @@ struct HostedPages: Sendable {
         }
     }
 
+
+    /// A link page's posted form; nil when it cannot be read (other refusals, 413 and 415, go on to the edge).
+    private func linkForm(_ request: Request, _ context: LatchkeyRequestContext) async throws -> LinkForm? {
+        do { return try await request.decodeForm(as: LinkForm.self, context: context) } catch is MalformedRequest { return nil }
+    }
+
+    private func unreadable(_ title: String) -> Response {
+        page("message", .badRequest, ["title": title, "message": "The form could not be read. Open the link from the mail again.", "isError": true])
+    }
 
     /// The choose-password form posting back to this page (the Parse dialect's form posts elsewhere).
     static func resetForm(token: String, tokenId: String, error: String? = nil) -> [String: Any] {
@@ -105,8 +106,8 @@ struct HostedPages: Sendable {
     }
 }
 
-/// The hosted reset form's fields.
-struct ResetPasswordForm: FormEncodedBody, Sendable {
+/// The hosted link pages' form fields: the link's pair, and a reset's new password.
+struct LinkForm: FormEncodedBody, Sendable {
     var token: String?
     var tokenId: String?
     var password: String?
