@@ -13,8 +13,8 @@ public struct OutboxPolicy: Sendable {
     /// How long a claim holds a mail before another sender may take it: renewed every `claimRenewSeconds` while
     /// the send is under way, so a sender that died (killed, its machine gone) delays its mails by seconds. A claimed
     /// mail whose outcome could not be recorded is tried again after this long, not at once.
-    public var claimLeaseSeconds = 8.0
-    public var claimRenewSeconds = 2.5
+    public var claimLeaseSeconds = 6.0
+    public var claimRenewSeconds = 2.0
     public init() {}
 }
 
