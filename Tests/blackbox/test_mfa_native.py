@@ -401,6 +401,31 @@ def test_a_native_user_enrols_an_authenticator(mfa_server):
     strict.tokens(app.submit(asked["continuation_token"], totp.at(time.time() + 30)))
 
 
+def test_an_authenticator_is_enrolled_only_after_a_recent_sign_in(sms):
+    """U's review, Low: an authenticator could be enrolled with nothing but an access token (refreshed for weeks, or
+    stolen). Enrolment needs a sign-in within `mfa.recent_sign_in_seconds`; older, the answer is RFC 9470's
+    step-up challenge, and a refresh is no new sign-in."""
+    s = Server(config_text=config(sms), env={"LATCHKEY_MFA_RECENT_SIGN_IN_SECONDS": "1"}).start()
+    try:
+        email = new_email()
+        Native(s, OFF).sign_up(email)
+        app = Native(s, OPTIONAL)
+        tokens = strict.tokens(app.password_token(email))
+        time.sleep(1.5)
+        for access in (tokens["access_token"],
+                       strict.tokens(s.post("/oauth2/v2.0/token", {"client_id": OPTIONAL, "grant_type": "refresh_token",
+                                                                   "refresh_token": tokens["refresh_token"]}))["access_token"]):
+            refused = requests.post(s.base + "/mfa/v1.0/authenticator/start", headers={"Authorization": f"Bearer {access}"}, timeout=10)
+            assert refused.status_code == 401 and refused.json()["error"] == "insufficient_user_authentication", refused.text
+            assert 'error="insufficient_user_authentication"' in refused.headers["WWW-Authenticate"] and "max_age=1" in refused.headers["WWW-Authenticate"]
+        # Signed in again, the user enrols at once.
+        fresh = strict.tokens(app.password_token(email))
+        assert requests.post(s.base + "/mfa/v1.0/authenticator/start", headers={"Authorization": f"Bearer {fresh['access_token']}"},
+                             timeout=10).status_code == 200
+    finally:
+        s.cleanup()
+
+
 def test_authenticator_enrolment_needs_a_client_that_asks_for_second_factors(mfa_server):
     s, email = mfa_server, new_email()
     Native(s, OFF).sign_up(email)

@@ -16,6 +16,14 @@ public enum TimeOrderedID {
 
     static let millisecondByteCount = 6
 
+    /// The time a version-7 id was made at (to the millisecond); nil for any other id (a random version-4 one).
+    public static func date(of id: String) -> Date? {
+        let hex = id.utf8.filter { $0 != UInt8(ascii: "-") }
+        guard hex.count == 32, hex[12] == UInt8(ascii: "7"),
+              let milliseconds = UInt64(String(decoding: hex.prefix(12), as: UTF8.self), radix: 16) else { return nil }
+        return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+
     /// The 48-bit Unix millisecond count, big-endian: what makes keys sort by time (also refresh-token keys).
     static func millisecondBytes(_ date: Date) -> [UInt8] {
         let milliseconds = UInt64(max(0, date.timeIntervalSince1970 * 1000))

@@ -143,4 +143,6 @@ public enum SecondFactorProblem: Sendable, Equatable {
     case codeSent
     /// The factor is of the kind the journey's first factor was (the mailbox it just signed in with).
     case sameKindAsFirstFactor
+    /// Changing factors needs a sign-in within this many seconds; the token's is older (RFC 9470 step-up).
+    case signInNotRecent(maxAgeSeconds: Int)
 }

@@ -40,7 +40,8 @@ extension LatchkeyEngine {
         let refresh = scopes.contains("offline_access")
             ? newRefreshToken(for: user, client: client, scopes: scopes, familyId: familyId, parentId: parentId) : nil
         if let refresh { try await tx.sessions.insert(refresh.session) }
-        return try signTokens(for: user, client: client, scopes: scopes, refreshToken: refresh?.token, authentication: authentication)
+        return try signTokens(for: user, client: client, scopes: scopes, refreshToken: refresh?.token, authentication: authentication,
+                              authTime: authentication?.authTime ?? refresh.flatMap { TimeOrderedID.date(of: $0.session.familyId) })
     }
 
     /// What an ID token from the browser sign-in says about how the user signed in (OpenID Connect Core §2).
@@ -61,14 +62,17 @@ extension LatchkeyEngine {
         let now = time.now()
         let (token, key) = given ?? newSessionToken(at: now)
         return NewRefreshToken(token: token, session: SessionRecord(
-            id: TimeOrderedID.make(at: now), familyId: familyId ?? SecureRandom.uuidString(), userId: user.id,
+            // A family's id is made at its sign-in, so every access token it refreshes into still says when that was.
+            id: TimeOrderedID.make(at: now), familyId: familyId ?? TimeOrderedID.make(at: now), userId: user.id,
             kind: .native, audience: client.id, scope: scopes.joined(separator: " "), tokenHash: key, createdAt: now,
             expiresAt: now + Double(settings.tokens.refreshTTLSeconds), parentId: parentId))
     }
 
     /// The signed access token (and ID token with `openid`); pure computation, kept out of write transactions.
+    /// `authTime`, when known, is the sign-in the tokens come from (`auth_time` in the access token too: a step-up
+    /// check reads it, RFC 9470).
     func signTokens(for user: UserRecord, client: ClientApplication, scopes: [String], refreshToken: String?,
-                    authentication: Authentication? = nil) throws -> TokenSet {
+                    authentication: Authentication? = nil, authTime: Date? = nil) throws -> TokenSet {
         let iat = Int(time.now().timeIntervalSince1970)
         let exp = iat + settings.tokens.accessTTLSeconds
         let key = keyRing.current
@@ -80,6 +84,7 @@ extension LatchkeyEngine {
         access["scp"] = .string(scopes.joined(separator: " "))
         access["azp"] = .string(client.id)
         access["jti"] = .string(SecureRandom.uuidString())
+        if let authTime = authTime ?? authentication?.authTime { access["auth_time"] = .int(Int(authTime.timeIntervalSince1970)) }
         let accessToken = try JWT.sign(claims: access, key: key, accessToken: true)
 
         var idToken: String?
@@ -162,7 +167,8 @@ extension LatchkeyEngine {
                                         token: childToken(of: refreshToken, rotatedAt: now))
             if try await standaloneWrite({ try await $0.sessions.rotate(id: record.id, at: now, child: child.session) }) {
                 EngineMetrics.refreshRotated.increment()
-                return try signTokens(for: user, client: client, scopes: scopes, refreshToken: child.token)
+                return try signTokens(for: user, client: client, scopes: scopes, refreshToken: child.token,
+                                      authTime: TimeOrderedID.date(of: record.familyId))
             }
         }
         let retried = try await transaction { tx -> Result<(String, [String]), LatchkeyError> in
@@ -186,7 +192,8 @@ extension LatchkeyEngine {
             return .success((earlier.token, child.scope.split(separator: " ").map(String.init)))
         }.get()
         EngineMetrics.refreshRetried.increment()
-        return try signTokens(for: user, client: client, scopes: retried.1, refreshToken: retried.0)
+        return try signTokens(for: user, client: client, scopes: retried.1, refreshToken: retried.0,
+                              authTime: TimeOrderedID.date(of: record.familyId))
     }
 
     /// The token a refresh token rotates into: the rotation's millisecond, then an HMAC of the parent under the
@@ -245,6 +252,8 @@ struct AccessTokenClaims: Decodable {
     let scp: String?
     let aud: String
     let sub: String
+    /// When the sign-in these tokens come from was (native tokens; absent on families made before it was recorded).
+    let auth_time: Int?
     /// App Services access tokens: the session and device they were issued for.
     let sid: String?
     let baas_device_id: String?

@@ -67,7 +67,7 @@ extension LatchkeyEngine {
         let record = AuthorizationCodeRecord(
             codeHash: secretHash(code), clientId: request.clientId, userId: session.userId, redirectUri: request.redirectUri,
             codeChallenge: request.codeChallenge, nonce: request.nonce, scope: request.scopes.joined(separator: " "), amr: session.amr,
-            authTime: session.authTime, familyId: SecureRandom.uuidString(), browserSessionId: session.id,
+            authTime: session.authTime, familyId: TimeOrderedID.make(at: session.authTime), browserSessionId: session.id,
             expiresAt: now + Double(settings.openID.codeTTLSeconds))
         try await standaloneWrite { try await $0.openID.insert(record) }
         return Self.redirect(request.redirectUri, ["code": code, "state": request.state, "iss": settings.issuer])

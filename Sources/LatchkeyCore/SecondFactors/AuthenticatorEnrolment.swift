@@ -106,6 +106,12 @@ extension LatchkeyEngine {
     private func authenticatorEnrolmentParties(_ accessToken: String) async throws -> (ClientApplication, UserRecord) {
         let (claims, user) = try await authenticatedAccess(accessToken, audience: .nativeClients)
         let client = try requireClient(claims.aud)
+        // A way in changes only after a recent sign-in with a factor the account has: a stolen access or refresh
+        // token enrols nothing (RFC 9470: the client signs the user in again, then retries).
+        let window = settings.mfa.recentSignInSeconds
+        guard let signedIn = claims.auth_time, time.now().timeIntervalSince1970 - Double(signedIn) <= Double(window) else {
+            throw LatchkeyError.secondFactor(.signInNotRecent(maxAgeSeconds: window))
+        }
         guard client.mfa != .off, settings.mfa.methods.contains(.totp) else { throw LatchkeyError.secondFactor(.methodNotEnabled("totp")) }
         if try await reader.secondFactors.secondFactors(userId: user.id).contains(where: { $0.kind == .totp }) {
             throw LatchkeyError.secondFactor(.alreadyEnrolled)

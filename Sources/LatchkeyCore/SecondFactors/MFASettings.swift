@@ -18,6 +18,8 @@ public struct MFASettings: Sendable, Equatable {
     public var totpIssuer = "Latchkey"
     /// The name under `functions:` that delivers `{"to", "code", "valid_minutes", "purpose"}` as a text message.
     public var smsFunction: String?
+    /// Enrolling a factor needs a sign-in this recent (an access token alone, refreshed for weeks, is not enough).
+    public var recentSignInSeconds = 600
     public init() {}
 }
 

@@ -90,6 +90,11 @@ enum NativeAuthError {
             return body("invalid_request", "The id is not one of this account's authentication methods.", [901001])
         case .invalidContact:
             return body("invalid_request", "The challenge_target is not a valid email address or phone number.", [901001])
+        case .signInNotRecent(let maxAge):
+            // RFC 9470: the client signs the user in again (max_age) and retries.
+            let text = "Changing a second factor needs a sign-in within the last \(maxAge) seconds: sign in again, then retry."
+            return JSONResponse.make(.unauthorized, ["error": "insufficient_user_authentication", "error_description": .string(text)],
+                                     headers: [.wwwAuthenticate: "Bearer error=\"insufficient_user_authentication\", error_description=\"\(text)\", max_age=\(maxAge)"])
         case .sameKindAsFirstFactor:
             return body("invalid_request", "The address this sign-in came through cannot also be its second factor: give a phone "
                         + "number or another address.", [901001])

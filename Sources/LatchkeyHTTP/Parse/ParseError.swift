@@ -82,6 +82,7 @@ struct ParseError: Error, Sendable {
         case .secondFactor(.deliveryFailed): self.init(141, "The text message could not be sent; try again later.")
         case .secondFactor(.codeSent): self.init(141, "Please enter the token")
         case .secondFactor(.sameKindAsFirstFactor): self.init(141, "This factor is of the same kind as the first one")
+        case .secondFactor(.signInNotRecent): self.init(209, "Sign in again to change the second factor")
         case .unsupportedChallengeType, .invalidScope, .invalidCode, .flowTokenInvalid, .flowTokenExpired, .flowStepMismatch,
              .recoveryNotByMail, .verificationFunctionRefused,
              .recoveryFunctionRefused, .noVerificationFunction, .noRecoveryFunction, .openID:

@@ -4,7 +4,7 @@ import LatchkeyCore
 /// text messages. Each app's policy is `clients[].mfa` and `parse.apps[].mfa`.
 extension MFASettings: ConfigSection {
     static let section = "mfa"
-    static let keys = ["methods", "totp.issuer", "sms.function"]
+    static let keys = ["methods", "totp.issuer", "sms.function", "recent_sign_in_seconds"]
 
     init(_ config: SectionReader, functions: Set<String>) throws {
         self.init()
@@ -17,6 +17,7 @@ extension MFASettings: ConfigSection {
         }
         methods = chosen
         totpIssuer = try config.string("totp.issuer", default: "Latchkey")
+        recentSignInSeconds = try config.int("recent_sign_in_seconds", default: 600, range: 1...86_400)
         guard !totpIssuer.isEmpty, !totpIssuer.contains(":") else {
             throw config.error("totp.issuer", "must be a name without a colon (authenticator apps split the label on it)")
         }
