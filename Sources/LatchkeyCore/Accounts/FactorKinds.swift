@@ -32,17 +32,6 @@ extension FlowRecord {
     }
 }
 
-extension SecondFactorRecord {
-    /// This factor's kind for `user`: a mailed code to the account's own address is its mailbox.
-    func kind(for user: UserRecord) -> FactorKind {
-        switch kind {
-        case .email: .mailbox
-        case .sms: .phone
-        case .totp, .recovery: .device
-        }
-    }
-}
-
 extension LatchkeyEngine {
     /// Whether `factor` may be the second factor of a journey whose first factor gave `first`: not when the first
     /// was that same mailbox alone.
