@@ -13,7 +13,7 @@ import ServiceLifecycle
 /// `serve` runs it; the in-process router tests build the same thing and drive it with `app.test(.router)`.
 func buildApplication(_ config: LatchkeyConfig) async throws -> Application<RouterResponder<LatchkeyRequestContext>> {
     try DevelopmentDefaults.check(config)  // before the database is created: a refused start leaves nothing behind
-    let runtime = try await Runtime.open(config)
+    let runtime = try await Runtime.open(config, chatty: true)
     let logger = runtime.logger
     var settings = config.engine
     settings.commonPasswords = try CommonPasswords.load(config.commonPasswordsPath)

@@ -5,7 +5,7 @@ import LatchkeyCore
 /// `latchkey keys list | rotate`: the JWT signing keys.
 struct KeysCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "keys", abstract: "List, rotate or revoke the token signing keys.",
-                                                    subcommands: [List.self, Rotate.self, Revoke.self])
+                                                    subcommands: [List.self, Rotate.self, Revoke.self], defaultSubcommand: List.self)
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Every key: signing (the newest), published (verifies tokens not yet expired) or retired.")

@@ -8,7 +8,7 @@ struct Latchkey: AsyncParsableCommand {
         commandName: "latchkey",
         abstract: "A self-hosted identity server: sign-up, sign-in, password reset and tokens.",
         discussion: """
-            Every command reads its configuration from --config PATH, else config/latchkey.yaml, else \
+            Every command reads its configuration from --config PATH (before or after the command), else $LATCHKEY_CONFIG, else config/latchkey.yaml, else \
             /etc/latchkey/latchkey.yaml (when present), else built-in defaults; every key can be overridden from the \
             environment as LATCHKEY_<SECTION>_<KEY> (for example LATCHKEY_SERVER_PORT=9000). \
             For a development server: latchkey serve --config config/latchkey.dev.yaml. Keys: docs/configuration.md.
@@ -27,7 +27,7 @@ struct Latchkey: AsyncParsableCommand {
         // Everything Latchkey creates (the database and its WAL, mail files, exports, the import's temporary files)
         // holds password hashes, keys or mail: readable by its owner only, folders 0700, files 0600.
         umask(0o077)
-        let arguments = Array(CommandLine.arguments.dropFirst())
+        let arguments = ConfigOption.movedAfterCommand(Array(CommandLine.arguments.dropFirst()))
         let commands = Set(configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"])
         if let first = arguments.first, !first.hasPrefix("-"), !commands.contains(first) {
             FileHandle.standardError.write(Data("latchkey: unknown command '\(first)' (commands: \(commands.sorted().joined(separator: ", ")))\n".utf8))
@@ -45,6 +45,15 @@ struct Latchkey: AsyncParsableCommand {
 }
 
 struct ConfigOption: ParsableArguments {
-    @Option(name: .long, help: "YAML configuration file (default: config/latchkey.yaml, else /etc/latchkey/latchkey.yaml, when present). Relative paths in it are relative to its folder.")
+    @Option(name: .long, help: "YAML configuration file (default: $LATCHKEY_CONFIG, else config/latchkey.yaml, else /etc/latchkey/latchkey.yaml, when present). Relative paths in it are relative to its folder.")
     var config: String?
+
+    /// `latchkey --config FILE users list` reads as `latchkey users list --config FILE`: people put the file first,
+    /// and every command takes it.
+    static func movedAfterCommand(_ arguments: [String]) -> [String] {
+        guard let first = arguments.first else { return arguments }
+        if first == "--config", arguments.count >= 2 { return Array(arguments.dropFirst(2)) + arguments.prefix(2) }
+        if first.hasPrefix("--config=") { return Array(arguments.dropFirst()) + [first] }
+        return arguments
+    }
 }

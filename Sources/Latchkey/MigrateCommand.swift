@@ -5,7 +5,7 @@ struct MigrateCommand: AsyncParsableCommand {
     @OptionGroup var options: ConfigOption
 
     func run() async throws {
-        let runtime = try await Runtime.open(options)
+        let runtime = try await Runtime.open(options, chatty: true)
         runtime.logger.info("database \(runtime.storeDescription) is up to date")
     }
 }

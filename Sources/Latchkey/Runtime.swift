@@ -13,11 +13,13 @@ struct Runtime {
     /// Where the data lives, for logs: the SQLite file or the PostgreSQL URL without its password.
     let storeDescription: String
 
-    static func open(_ options: ConfigOption, access: StoreAccess = .create) async throws -> Runtime {
-        try await open(loadConfig(options), access: access)
+    static func open(_ options: ConfigOption, access: StoreAccess = .create, chatty: Bool = false) async throws -> Runtime {
+        try await open(loadConfig(options), access: access, chatty: chatty)
     }
 
-    static func open(_ config: LatchkeyConfig, access: StoreAccess = .create) async throws -> Runtime {
+    /// `chatty` is for the server and `migrate`, whose `info` lines are their report; any other command's output is its
+    /// answer, so it logs warnings and errors only, unless `log.level` asks for more.
+    static func open(_ config: LatchkeyConfig, access: StoreAccess = .create, chatty: Bool = false) async throws -> Runtime {
         // A configured key that cannot verify anything is the configuration's mistake, named before anything opens.
         for (name, issuer) in config.engine.identities.customJWT.sorted(by: { $0.key < $1.key }) where !(await CustomJWTIssuer.keyIsUsable(issuer.keys)) {
             throw StartupError(key: "identities.custom_jwt.\(name).public_key_file", message: "is not an RSA or P-256 public key in PEM",
@@ -26,6 +28,7 @@ struct Runtime {
         Observability.bootstrapLogging(format: config.logFormat)
         var logger = Logger(label: "latchkey")
         logger.logLevel = Logger.Level(rawValue: config.logLevel) ?? .info
+        if !chatty, !config.logLevelChosen { logger.logLevel = max(logger.logLevel, .warning) }
         let migrations = try config.database.migrationsDirectory.map { directory in
             do { return try SQLMigrations.read(directory: directory) } catch {
                 throw StartupError(key: "database.migrations", message: "\(error)", exitCode: .config)
@@ -51,6 +54,9 @@ struct Runtime {
         logger.info("configuration \(config.file ?? "built-in defaults and the environment"), database \(database)")
     }
 
+    /// README's development server's configuration, relative to the checkout.
+    private static let developmentFile = "config/latchkey.dev.yaml"
+
     private static func openSQLite(_ config: LatchkeyConfig, migrations: [(name: String, text: String)], access: StoreAccess,
                                    logger: Logger) throws -> SQLiteStore {
         do {
@@ -62,6 +68,13 @@ struct Runtime {
             return store
         } catch let error as SQLiteStore.OpenError {
             let code: SysExit = switch error.kind { case .missing: .noInput; case .cannotCreate: .cannotCreate; case .unreadable: .noInput }
+            if error.kind == .missing, config.file == nil, FileManager.default.fileExists(atPath: developmentFile) {
+                // `migrate` would make a second, empty database beside the development server's: point at the server's.
+                throw StartupError(key: "database.path", message: "no database at \(config.database.path): no configuration was "
+                                   + "named, so built-in defaults were read; the development server's is \(developmentFile) "
+                                   + "(pass --config \(developmentFile) or set \(LatchkeyConfig.fileVariable)=\(developmentFile))",
+                                   exitCode: code)
+            }
             throw StartupError(key: "database.path", message: error.description, exitCode: code)
         } catch {
             throw StartupError(key: "database.path", message: "cannot migrate \(config.database.path): \(error)", exitCode: .ioError)

@@ -20,13 +20,18 @@ struct UsersCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Users in creation order, optionally whose email or username starts with a text.")
         @OptionGroup var options: ConfigOption
         @Argument(help: "Email or username prefix.") var prefix: String?
-        @Option(help: "At most this many users.") var limit = 100
+        // Unconditional, so `--limit -5` is read as a number and refused by `validate`, not as a missing value.
+        @Option(parsing: .unconditional, help: "At most this many users.") var limit = 100
         @Flag(help: "One JSON object per line.") var json = false
+
+        func validate() throws {
+            guard limit >= 1 else { throw ValidationError("--limit must be at least 1 (it was \(limit))") }
+        }
 
         func run() async throws {
             let engine = try await Runtime.engine(options)
             var cursor: UserCursor?
-            var left = max(limit, 0), listed = 0
+            var left = limit, listed = 0
             // A header for people; --json stays one object per line for scripts.
             if !json { print(UserOutput.header) }
             // Pages of up to 500 until the limit or the last user: the same keyset pagination the API uses.

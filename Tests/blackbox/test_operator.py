@@ -12,7 +12,7 @@ import requests
 
 import strict
 from conftest import fresh, sign_up
-from harness import ALL_TYPES, BINARY, CLIENT_ID, Server, free_port
+from harness import ALL_TYPES, BINARY, CLIENT_ID, ROOT, Server, free_port
 
 
 def clean_env(**extra):
@@ -152,3 +152,33 @@ def test_audit_cli_escapes_control_characters(apps):
     out = subprocess.run([BINARY, "audit", "--since", "1h"], env=apps.env, cwd=apps.dir, capture_output=True, timeout=30)
     assert out.returncode == 0, out.stderr
     assert b"\x1b" not in out.stdout and b"\x07" not in out.stdout
+
+
+def test_the_cli_finds_the_development_database_as_the_docs_say(elsewhere):
+    """README: the dev config named before or after the command, or by LATCHKEY_CONFIG; without it the CLI points at
+    the dev config instead of advising `migrate` (which would make a second, empty database)."""
+    cwd = f"{elsewhere}/cwd"
+    os.makedirs(f"{cwd}/config")
+    for name in ("latchkey.dev.yaml", "dev-web-client.secret", "dev-admin.token"):
+        shutil.copy(os.path.join(ROOT, "config", name), f"{cwd}/config/{name}")
+    out = run(["users", "list"], cwd)
+    assert out.returncode == 66 and b"migrate" not in out.stderr, out.stderr
+    assert b"pass --config config/latchkey.dev.yaml or set LATCHKEY_CONFIG=config/latchkey.dev.yaml" in out.stderr, out.stderr
+    assert run(["migrate", "--config", "config/latchkey.dev.yaml"], cwd).returncode == 0
+    for args, env in ((["--config", "config/latchkey.dev.yaml", "users", "list"], None),
+                      (["--config=config/latchkey.dev.yaml", "users", "list"], None),
+                      (["users", "list", "--config", "config/latchkey.dev.yaml"], None),
+                      (["users", "list"], clean_env(LATCHKEY_CONFIG="config/latchkey.dev.yaml"))):
+        out = run(args, cwd, env)
+        # The answer on stdout, and no `info` lines on stderr: an operator command's output is its answer.
+        assert out.returncode == 0 and out.stdout.decode().startswith("id\t") and out.stderr == b"", (args, out)
+    out = run(["users", "list"], cwd, clean_env(LATCHKEY_CONFIG="config/missing.yaml"))
+    assert out.returncode == 78 and b"LATCHKEY_CONFIG: cannot read config/missing.yaml" in out.stderr, out.stderr
+    out = run(["users", "list"], cwd, clean_env(LATCHKEY_CONFIG="config/latchkey.dev.yaml", LATCHKEY_LOG_LEVEL="info"))
+    assert out.returncode == 0 and b"configuration config/latchkey.dev.yaml" in out.stderr  # asked for, it says what it opened
+    out = run(["--config", "config/latchkey.dev.yaml", "frob"], cwd)
+    assert out.returncode == 64 and b"unknown command 'frob'" in out.stderr, out.stderr
+    out = run(["users", "list", "--limit", "-5", "--config", "config/latchkey.dev.yaml"], cwd)
+    assert out.returncode == 64 and b"--limit must be at least 1 (it was -5)" in out.stderr, out.stderr
+    out = run(["keys", "--config", "config/latchkey.dev.yaml"], cwd)
+    assert out.returncode == 0 and b"\tES256\tsigning\t" in out.stdout, out  # `keys` lists, as `clients` does

@@ -16,6 +16,8 @@ struct LatchkeyConfig {
     var commonPasswordsPath: String?
     var testingMailbox: Bool
     var logLevel: String
+    /// Whether `log.level` was set (file or environment): operator commands print only warnings unless it was.
+    var logLevelChosen: Bool
     var logFormat: LogSettings.Format
     var admin: AdminSettings
     var engine: EngineSettings
@@ -35,23 +37,28 @@ struct LatchkeyConfig {
     /// config/latchkey.yaml, else the system-wide one (the image's mount point).
     static let defaultFiles = ["config/latchkey.yaml", "/etc/latchkey/latchkey.yaml"]
 
-    /// Reads `path` (or config/latchkey.yaml when it exists) and the environment; throws naming the bad key.
+    /// Names the file to read in the environment, as `--config` does on the command line (the option wins).
+    static let fileVariable = "LATCHKEY_CONFIG"
+
+    /// Reads `path` (else $LATCHKEY_CONFIG, else the first of `defaultFiles` that exists) and the environment; throws
+    /// naming the bad key.
     static func load(path: String?, environment: [String: String]) throws -> LatchkeyConfig {
         var yaml: String?
-        let file = path ?? defaultFiles.first { FileManager.default.fileExists(atPath: $0) }
+        let named = path ?? environment[fileVariable].flatMap { $0.isEmpty ? nil : $0 }
+        let file = named ?? defaultFiles.first { FileManager.default.fileExists(atPath: $0) }
         if let file {
             do { yaml = try String(contentsOfFile: file, encoding: .utf8) } catch {
                 // Name what the operator gave (or where the default was found) and why: a mounted file the
                 // image's user may not read says "Permission denied".
                 let reason = access(file, R_OK) != 0 ? String(cString: strerror(errno)) : "not UTF-8 text"
-                throw ConfigError(key: path == nil ? "configuration" : "--config", message: "cannot read \(file): \(reason)")
+                throw ConfigError(key: path != nil ? "--config" : named != nil ? fileVariable : "configuration", message: "cannot read \(file): \(reason)")
             }
         }
         let folder = file.map { (($0 as NSString).deletingLastPathComponent as NSString).standardizingPath }
         let source: ConfigSource
         do {
-            source = try ConfigSource(yaml: yaml, fileDirectory: folder.map { $0.isEmpty ? "." : $0 }, environment: environment,
-                                      sections: sections)
+            source = try ConfigSource(yaml: yaml, fileDirectory: folder.map { $0.isEmpty ? "." : $0 },
+                                      environment: environment.filter { $0.key != fileVariable }, sections: sections)
         } catch let error as ConfigError {
             throw error
         } catch {
@@ -70,6 +77,7 @@ struct LatchkeyConfig {
         testingMailbox = try TestingSettings(source.section(TestingSettings.section)).mailbox
         let log = try LogSettings(source.section(LogSettings.section))
         logLevel = log.level
+        logLevelChosen = source.isSet("log.level")
         logFormat = log.format
         admin = try AdminSettings(source.section(AdminSettings.section))
 
