@@ -81,6 +81,7 @@ func buildApplication(_ config: LatchkeyConfig) async throws -> Application<Rout
     serverOptions.listener = listenerHardening(config)
     serverOptions.trustedProxies = config.server.trustedProxies
     (serverOptions.pages, serverOptions.pageStrings, serverOptions.pageStyle) = try pages(config)
+    serverOptions.pageBrand = config.brand
     serverOptions.corsAllowedOrigins = config.server.corsAllowedOrigins
     serverOptions.parseMount = config.parse.mount
     serverOptions.parseMasterKeyIPs = config.parse.masterKeyIPs
@@ -111,8 +112,14 @@ private func listenerHardening(_ config: LatchkeyConfig) -> ListenerHardening {
 
 private func mailComposer(_ config: LatchkeyConfig) throws -> MailComposer {
     do {
-        if let directory = config.mail.templates { return try MailComposer.load(directory: directory) }
-        return try MailComposer.load(templates: EmbeddedDefaults.mailTemplates, source: "(built in)")
+        var composer = if let directory = config.mail.templates { try MailComposer.load(directory: directory) } else {
+            try MailComposer.load(templates: EmbeddedDefaults.mailTemplates, source: "(built in)")
+        }
+        // The mails carry the pages' brand: the name in subjects and text, the logo (from the pages) and accent in HTML.
+        if let name = config.brand.name { composer.productName = name }
+        if config.brand.logo != nil { composer.logoURL = config.server.publicURL + PageBrand.logoPath }
+        if let accent = config.brand.accent { composer.accent = accent }
+        return composer
     } catch {
         throw StartupError(key: "mail.templates", message: "\(error)", exitCode: .config)
     }

@@ -20,6 +20,8 @@ public struct ServerOptions: Sendable {
     public var pages: MustacheLibrary = MustacheLibrary()
     public var pageStrings: [String: [String: String]] = [:]
     public var pageStyle = ""
+    /// The operator's name, logo and accent on the pages (`pages.brand`).
+    public var pageBrand = PageBrand()
     /// The Parse dialect's mount path and the addresses a master key is accepted from.
     public var parseMount = "/parse"
     public var parseMasterKeyIPs: [String] = ["127.0.0.1", "::1"]
@@ -37,7 +39,7 @@ public struct ServerOptions: Sendable {
 public enum LatchkeyServer {
     public static func router(engine: LatchkeyEngine, options: ServerOptions) -> Router<LatchkeyRequestContext> {
         let router = Router(context: LatchkeyRequestContext.self)
-        let pages = HTMLPages(templates: options.pages, strings: options.pageStrings)
+        let pages = HTMLPages(templates: options.pages, strings: options.pageStrings, brand: options.pageBrand)
         let clientAddress = ClientAddress(trustedProxies: options.trustedProxies)
         let appServicesErrors = AppServicesError(passwords: engine.settings.passwords)
         // Server-wide: what no dialect's own middleware answered (404, 405, 413, broken framing), in the path's dialect.
@@ -68,7 +70,7 @@ public enum LatchkeyServer {
         OpenIDRoutes(engine: engine, clientAddress: clientAddress.serving(.openID), languages: options.pageStrings.keys.sorted())
             .addRoutes(to: router)
         InteractionPages(engine: engine, pages: pages, clientAddress: clientAddress.serving(.openID),
-                         cookies: PageCookies(secure: engine.settings.publicURL.lowercased().hasPrefix("https://")), style: options.pageStyle)
+                         cookies: PageCookies(secure: engine.settings.publicURL.lowercased().hasPrefix("https://")), style: options.pageBrand.styled(options.pageStyle))
             .addRoutes(to: router)
         if let openAPI { router.get("/openapi.json") { _, _ in openAPI.document.response() } }
         OperatorRoutes(engine: engine, testingMailbox: options.testingMailbox).addRoutes(to: router)
@@ -77,7 +79,7 @@ public enum LatchkeyServer {
 
     /// How the public listener answers in each surface's shape what no route answered (its routers and its head guard).
     static func surfaceAnswers(engine: LatchkeyEngine, options: ServerOptions) -> SurfaceAnswers {
-        .publicListener(pages: HTMLPages(templates: options.pages, strings: options.pageStrings),
+        .publicListener(pages: HTMLPages(templates: options.pages, strings: options.pageStrings, brand: options.pageBrand),
                         parseMount: engine.settings.parseApps.isEmpty ? nil : options.parseMount)
     }
 

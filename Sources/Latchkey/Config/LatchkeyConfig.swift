@@ -1,5 +1,6 @@
 import Foundation
 import LatchkeyCore
+import LatchkeyHTTP
 import LatchkeySMTP
 
 /// The whole configuration: YAML file (optional) + `LATCHKEY_*` environment overrides + built-in defaults.
@@ -16,6 +17,8 @@ struct LatchkeyConfig {
     var commonPasswordsPath: String?
     var testingMailbox: Bool
     var logLevel: String
+    /// The operator's product on the pages and in mails (`pages.brand`).
+    var brand: PageBrand
     /// Whether `log.level` was set (file or environment): operator commands print only warnings unless it was.
     var logLevelChosen: Bool
     var logFormat: LogSettings.Format
@@ -27,7 +30,7 @@ struct LatchkeyConfig {
     /// Every section; a key in the file or environment that none declares is refused.
     static let sections: [any ConfigSection.Type] = [
         ServerSettings.self, DevelopmentSettings.self, DatabaseSettings.self, MailSettings.self, SMTPSettings.self,
-        ClientList.self, AttributeList.self, CodePolicy.self, PasswordSettings.self, LimitSettings.self, TokenPolicy.self,
+        PageBrandSettings.self, ClientList.self, AttributeList.self, CodePolicy.self, PasswordSettings.self, LimitSettings.self, TokenPolicy.self,
         ResetSettings.self, AppServicesSettings.self, ParseSettings.self, FunctionDefinitions.self, RetentionSettings.self,
         TestingSettings.self, LogSettings.self, AdminSettings.self, IdentityProviderSettings.self, AnonymousSettings.self,
         MFASettings.self, OpenIDProviderSettings.self, AccountSettings.self,
@@ -77,6 +80,7 @@ struct LatchkeyConfig {
         testingMailbox = try TestingSettings(source.section(TestingSettings.section)).mailbox
         let log = try LogSettings(source.section(LogSettings.section))
         logLevel = log.level
+        brand = try PageBrandSettings(source.section(PageBrandSettings.section)).brand
         logLevelChosen = source.isSet("log.level")
         logFormat = log.format
         admin = try AdminSettings(source.section(AdminSettings.section))

@@ -7,7 +7,10 @@ import Mustache
 public struct MailComposer: Sendable {
     let library: MustacheLibrary
     let locales: Set<String>
-    public let productName: String
+    public var productName: String
+    /// The operator's logo on its own origin and accent colour (`pages.brand`), for the HTML part.
+    public var logoURL: String?
+    public var accent = "#0b57d0"
 
     public struct TemplateError: Error, CustomStringConvertible {
         public let description: String
@@ -62,7 +65,8 @@ public struct MailComposer: Sendable {
                         at now: Date = Date()) -> MailMessage {
         let locale = locale(for: preference)
         var context: [String: Any] = ["product": productName, "email": to, "minutes": validMinutes,
-                                      "time": now.formatted(.iso8601)]
+                                      "time": now.formatted(.iso8601), "accent": accent]
+        if let logoURL { context["logo"] = logoURL }
         if let code { context["code"] = code }
         if let link { context["link"] = link }
         if let newEmail { context["newEmail"] = newEmail }

@@ -28,6 +28,16 @@ struct InteractionPages: Sendable {
             Response(status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=3600"],
                      body: .init(byteBuffer: css))
         }
+        if let logo = pages.brand.logo {
+            let bytes = ByteBuffer(bytes: logo.bytes)
+            router.get(RouterPath(PageBrand.logoPath)) { _, _ in
+                // An SVG opened on its own is a document of this origin: it may draw, never run or fetch anything.
+                Response(status: .ok, headers: [.contentType: logo.contentType, .cacheControl: "public, max-age=3600",
+                                                HTTPField.Name("X-Content-Type-Options")!: "nosniff",
+                                                HTTPField.Name("Content-Security-Policy")!: "default-src 'none'; style-src 'unsafe-inline'; sandbox"],
+                         body: .init(byteBuffer: bytes))
+            }
+        }
         addSignInRoutes(to: router)
         addAccountRoutes(to: router)
         addSecondFactorRoutes(to: router)
