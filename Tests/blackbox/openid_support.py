@@ -39,6 +39,8 @@ clients:
   - {{id: {STRICT}, name: Bank app, redirect_uris: ["{CALLBACK}"], post_logout_redirect_uris: [{logout}], secret_file: "{secret_file}", mfa: required}}
 mfa:
   methods: [email, totp]
+attributes:
+  - {{name: displayName, label: {{en: Display name, de: Anzeigename}}}}
 {extra}"""
 
 

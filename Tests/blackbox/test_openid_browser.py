@@ -218,6 +218,37 @@ def test_consent_the_sign_out_question_errors_and_german_in_the_browser(browser,
     shot("sign-in-de")
 
 
+def test_a_wrong_code_keeps_the_address_and_labels_come_from_the_schema(browser, oidc, shot):
+    server, (first, _, _, partner) = oidc
+    browser.delete_all_cookies()
+    email = f"label-{uuid.uuid4().hex[:8]}@example.com"
+    browser.get(first.base + "/login")
+    click(browser, "Create an account")
+    wait_heading(browser, "Create your account")
+    assert browser.find_element(By.CSS_SELECTOR, "label[for='attr-displayName']").text == "Display name (optional)"
+    fill(browser, email=email, password=PASSWORD)
+    click(browser, "Create account")
+    wait_heading(browser, "Enter your code")
+    sent_to = browser.find_element(By.CSS_SELECTOR, "p.note").text
+    assert sent_to.startswith("We sent a code to l") and "@e" in sent_to and email not in sent_to  # masked
+    code = server.wait_for_code(email)
+    fill(browser, code=str((int(code) + 1) % 10**len(code)).zfill(len(code)))
+    click(browser, "Continue")
+    WebDriverWait(browser, 10).until(lambda b: b.find_elements(By.CSS_SELECTOR, "p.error"))
+    assert browser.find_element(By.CSS_SELECTOR, "p.error").text == "The code is wrong or has expired."
+    assert browser.find_element(By.CSS_SELECTOR, "p.note").text == sent_to  # still says where the code went
+    shot("wrong-code")
+    fill(browser, code=code)
+    click(browser, "Continue")
+    wait_heading(browser, "Signed in as " + email)
+    # The label in the language of the pages (signed out: cookies are per host, not per port).
+    browser.delete_all_cookies()
+    browser.get(partner.login_url({}, ui_locales="de"))
+    wait_heading(browser, "Anmelden")
+    browser.get(browser.find_element(By.XPATH, "//a[contains(@href, '/ui/sign-up')]").get_attribute("href"))
+    assert browser.find_element(By.CSS_SELECTOR, "label[for='attr-displayName']").text == "Anzeigename (optional)"
+
+
 def test_the_pages_work_by_keyboard_with_labels_and_readable_contrast(browser, oidc, shot):
     server, (first, *_) = oidc
     browser.delete_all_cookies()

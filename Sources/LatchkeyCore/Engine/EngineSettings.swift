@@ -46,8 +46,16 @@ public struct AttributeDefinition: Sendable, Equatable {
     public var kind: Kind
     public var required: Bool
     public var regex: String?
+    /// What the sign-up page calls it, by language (`anyLanguage` for one text in every language).
+    public var labels: [String: String] = [:]
+    public static let anyLanguage = "*"
     public init(name: String, kind: Kind = .string, required: Bool = false, regex: String? = nil) {
         self.name = name; self.kind = kind; self.required = required; self.regex = regex
+    }
+
+    /// The label in `language`, else the one for every language, else the English one, else the name itself.
+    public func label(in language: String) -> String {
+        labels[language] ?? labels[Self.anyLanguage] ?? labels["en"] ?? name
     }
 }
 

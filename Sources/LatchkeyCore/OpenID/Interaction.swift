@@ -12,6 +12,8 @@ public struct Interaction: Codable, Sendable, Equatable {
     public var signedInSession: String?
     /// The continuation token of the sign-in, sign-up or reset flow the pages are driving.
     public var flowToken: String?
+    /// The masked address or phone number the last code went to: the code page names it again after a wrong code.
+    public var codeTarget: String?
 }
 
 extension LatchkeyEngine {

@@ -53,7 +53,7 @@ extension InteractionPages {
                 return try await finish(try await engine.signInWithContinuationToken(continuationToken: token, username: nil, scope: nil,
                                                                                      caller: visit.caller), interaction, visit)
             } catch let error as LatchkeyError where Self.isWrongCode(error) {
-                return codePage(visit, target: "", action: "/ui/sign-up/code", resend: nil, error: text("wrong_code", visit))
+                return codePage(visit, target: nil, action: "/ui/sign-up/code", resend: nil, error: text("wrong_code", visit))
             }
         }
         router.get("/ui/reset") { request, context in
@@ -78,7 +78,7 @@ extension InteractionPages {
                                                                            newPassword: visit.field("password"), caller: visit.caller),
                                         interaction, visit)
             } catch let error as LatchkeyError where Self.status(error) == .badRequest && Self.explain(error) != "expired" {
-                return codePage(visit, target: "", action: "/ui/reset/code", resend: nil, askPassword: true,
+                return codePage(visit, target: nil, action: "/ui/reset/code", resend: nil, askPassword: true,
                                 error: text(Self.explain(error), visit))
             }
         }
@@ -93,7 +93,8 @@ extension InteractionPages {
                 case .number: "number"
                 case .boolean: "checkbox"
                 }
-                return ["name": attribute.name, "required": attribute.required && attribute.kind != .boolean, "inputType": type]
+                return ["name": attribute.name, "label": attribute.label(in: visit.language), "inputType": type,
+                        "required": attribute.required && attribute.kind != .boolean]
             },
         ]
         if let error { context["error"] = error }

@@ -23,7 +23,7 @@ extension InteractionPages {
                                                                         scope: nil, secondFactorOnly: true, caller: visit.caller),
                                         interaction, visit)
             } catch let error as LatchkeyError where Self.isWrongCode(error) {
-                return codePage(visit, target: "", action: "/ui/second-factor/code", resend: nil, error: text("wrong_code", visit))
+                return codePage(visit, target: nil, action: "/ui/second-factor/code", resend: nil, error: text("wrong_code", visit))
             }
         }
         post(router, "/ui/second-factor/enrol") { visit, interaction in
@@ -49,7 +49,7 @@ extension InteractionPages {
                 return try await finish(try await engine.signInWithContinuationToken(continuationToken: enrolled, username: nil, scope: nil,
                                                                                      caller: visit.caller), interaction, visit)
             } catch let error as LatchkeyError where Self.isWrongCode(error) {
-                return codePage(visit, target: "", action: "/ui/second-factor/enrol/code", resend: nil, error: text("wrong_code", visit))
+                return codePage(visit, target: nil, action: "/ui/second-factor/enrol/code", resend: nil, error: text("wrong_code", visit))
             }
         }
         post(router, "/ui/second-factor/authenticator") { visit, interaction in

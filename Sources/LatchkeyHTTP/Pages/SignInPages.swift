@@ -34,11 +34,11 @@ extension InteractionPages {
                 return try await finish(try await engine.signInWithCode(continuationToken: token, code: visit.field("code"), scope: nil,
                                                                         caller: visit.caller), interaction, visit)
             } catch let error as LatchkeyError where Self.isWrongCode(error) {
-                return codePage(visit, target: "", action: "/ui/code", resend: "/ui/code/resend", error: text("wrong_code", visit))
+                return codePage(visit, target: nil, action: "/ui/code", resend: "/ui/code/resend", error: text("wrong_code", visit))
             }
         }
         post(router, "/ui/code/resend") { visit, interaction in
-            guard let token = interaction.flowToken else { return codePage(visit, target: "", action: "/ui/code", resend: "/ui/code/resend") }
+            guard let token = interaction.flowToken else { return codePage(visit, target: nil, action: "/ui/code", resend: "/ui/code/resend") }
             var types = LatchkeyEngine.browserChallengeTypes
             types.password = false
             guard case .code(let challenge, let next) = try await engine.signInChallenge(continuationToken: token, challengeTypes: types,
@@ -64,9 +64,13 @@ extension InteractionPages {
         }
     }
 
-    func codePage(_ visit: PageVisit, target: String, action: String, resend: String?, askPassword: Bool = false,
+    /// `target` is where a code was just sent; nil when the page is shown again (after a wrong code), which names the
+    /// target the visit remembers.
+    func codePage(_ visit: PageVisit, target: String?, action: String, resend: String?, askPassword: Bool = false,
                   error: String? = nil) -> Response {
-        var context: [String: Any] = ["target": target, "action": action, "askPassword": askPassword]
+        var visit = visit
+        if let target { visit.interaction?.codeTarget = target }
+        var context: [String: Any] = ["target": visit.interaction?.codeTarget ?? "", "action": action, "askPassword": askPassword]
         if let resend { context["resendAction"] = resend }
         if let error { context["error"] = error }
         return render("code", error == nil ? .ok : .badRequest, context, visit)

@@ -1,7 +1,7 @@
 import Foundation
 import LatchkeyCore
 
-/// `attributes`: the sign-up attribute schema, each `{name, type, required, regex}`.
+/// `attributes`: the sign-up attribute schema, each `{name, type, required, regex, label}`.
 enum AttributeList: ConfigSection {
     static let section = ""
     static let keys: [String] = []
@@ -12,13 +12,29 @@ enum AttributeList: ConfigSection {
         var type: String?
         var required: Bool?
         var regex: String?
+        var label: Label?
 
         init(from decoder: any Decoder) throws {
-            let entry = try decoder.entryKeys(known: ["name", "type", "required", "regex"])
+            let entry = try decoder.entryKeys(known: ["name", "type", "required", "regex", "label"])
             name = try entry.required("name")
             type = try entry.optional("type")
             required = try entry.optional("required")
             regex = try entry.optional("regex")
+            label = try entry.optional("label")
+        }
+    }
+
+    /// `label: Postal code` (every language) or `label: {en: Postal code, de: Postleitzahl}`.
+    struct Label: Decodable {
+        var byLanguage: [String: String]
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let text = try? container.decode(String.self) {
+                byLanguage = [AttributeDefinition.anyLanguage: text]
+            } else {
+                byLanguage = try container.decode([String: String].self)
+            }
         }
     }
 
@@ -33,7 +49,9 @@ enum AttributeList: ConfigSection {
             if let regex = entry.regex, (try? NSRegularExpression(pattern: regex)) == nil {
                 throw ConfigError(key: "\(key).regex", message: "is not a valid regular expression")
             }
-            return AttributeDefinition(name: entry.name, kind: kind, required: entry.required ?? false, regex: entry.regex)
+            var attribute = AttributeDefinition(name: entry.name, kind: kind, required: entry.required ?? false, regex: entry.regex)
+            attribute.labels = entry.label?.byLanguage ?? [:]
+            return attribute
         }
     }
 }
