@@ -242,7 +242,7 @@ def test_the_overview_counts_sign_ins_by_outcome_and_dialect(server):
     page = operator.get("/")
     assert page.status_code == 200
     text = text_of(page.text)
-    day = re.search(r"Sign-ins: succeeded (\d+) failed (\d+)", text)
+    day = re.search(r"Sign-ins succeeded (\d+) failed (\d+)", text)
     assert day and int(day.group(1)) >= 1 and int(day.group(2)) >= 1, text
     assert "<svg" in page.text and "<rect" in page.text and "answering" in text
     assert re.search(r"<td>native</td><td>\d+</td><td>[1-9]\d*</td>", page.text)

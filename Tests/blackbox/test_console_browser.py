@@ -184,6 +184,36 @@ def test_keyboard_labels_and_a_phones_width(server, tmp_path):
         driver.quit()
 
 
+def test_charts_users_and_clients_read_at_a_phones_width(server, tmp_path):
+    """At 390 px: chart labels in the page's type (not shrunk with the drawing), legends above their charts, user and
+    client rows as cards that fit the screen, and each client's scopes shown."""
+    new_user(server, "chart")
+    driver = chromium(javascript=True)  # only to measure the page; the page itself has no script
+    try:
+        driver.set_window_size(390, 844)
+        sign_in(driver, server, "/console/")
+        shot = screenshots(driver, tmp_path, "console")
+        shot("overview-phone")
+        for figure in driver.find_elements(By.TAG_NAME, "figure"):
+            legend, chart = figure.find_element(By.CLASS_NAME, "legend"), figure.find_element(By.TAG_NAME, "svg")
+            assert legend.rect["y"] + legend.rect["height"] <= chart.rect["y"] + 1, figure.text  # no legend over the bars
+            for label in figure.find_elements(By.CSS_SELECTOR, ".axis span, .peak"):
+                assert float(label.value_of_css_property("font-size").removesuffix("px")) >= 12, label.text
+            first, last = (span.text for span in figure.find_elements(By.CSS_SELECTOR, ".axis span"))
+            assert first and last and first != last
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= 390
+        for page in ("/console/users", "/console/clients"):
+            driver.get(server.admin_base + page)
+            shot(page.rsplit("/", 1)[1] + "-phone")
+            cells = driver.find_elements(By.CSS_SELECTOR, "table.cards td")
+            assert cells and all(cell.rect["x"] + cell.rect["width"] <= 390 for cell in cells), page
+            assert driver.execute_script("return document.documentElement.scrollWidth") <= 390, page
+        scopes = [cell.text for cell in driver.find_elements(By.CSS_SELECTOR, "td[data-label='Scopes']")]
+        assert scopes and all(text.startswith("openid profile email offline_access") for text in scopes), scopes
+    finally:
+        driver.quit()
+
+
 def cli(server, *args):
     done = subprocess.run([BINARY, *args], env=server.env, cwd=server.dir, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr

@@ -46,7 +46,9 @@ extension Console {
         return [
             "title": word("clients", visit), "section": "clients",
             "clients": engine.allClients.map { client -> [String: Any] in
-                ["id": client.id, "name": client.name, "scopes": client.scopes.joined(separator: " "), "mfa": client.mfa.rawValue,
+                // Every scope the client may ask for: the standard ones, then its own.
+                ["id": client.id, "name": client.name, "scopes": (LatchkeyEngine.standardScopes + client.scopes).joined(separator: " "),
+                 "mfa": client.mfa.rawValue,
                  "redirects": client.redirectURIs, "confidential": client.isConfidential, "firstParty": client.firstParty,
                  "stored": engine.isStoredClient(client.id)]
             },

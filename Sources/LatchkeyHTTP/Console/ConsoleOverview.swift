@@ -25,8 +25,9 @@ extension Console {
                         label: (Date) -> String) -> [String: Any] {
         let last = window.start + Double(window.bucketSeconds * ((window.counts["sign_in"]?.count ?? 1) - 1))
         func chart(_ id: String, _ title: String, _ series: [(String, String)]) -> [String: Any] {
-            let svg = BarChart(series: series.map { (window.counts[$0.0] ?? [], $0.1) }, firstLabel: label(window.start), lastLabel: label(last)).svg
-            return ["id": "\(name)-\(id)", "title": word(title, visit), "svg": svg,
+            let bars = BarChart(series: series.map { (window.counts[$0.0] ?? [], $0.1) })
+            return ["id": "\(name)-\(id)", "title": word(title, visit), "svg": bars.svg, "peak": bars.peak,
+                    "first": label(window.start), "last": label(last),
                     "legend": series.map { ["color": $0.1, "label": word("kind_\($0.0)", visit), "total": window.total($0.0)] }]
         }
         return [
