@@ -22,7 +22,7 @@ struct CopyCommand: AsyncParsableCommand {
                                exitCode: .usage)
         }
         let target = try targetSettings()
-        let source = try await Runtime.open(config, access: .readOnly)
+        let source = try await Runtime.open(config, access: .readOnly, chatty: true)
         guard let sqlite = source.store as? SQLiteStore else { throw StartupError(key: "database.path", message: "not SQLite", exitCode: .usage) }
         let snapshot = try await sqlite.snapshot()
 

@@ -29,7 +29,7 @@ struct ImportCommand: AsyncParsableCommand {
         }
         let users = try ImportFile(path: file, key: "FILE")
         let sessionFile = try sessions.map { try ImportFile(path: $0, key: "--sessions") }
-        let engine = try await Runtime.engine(options, access: .create)
+        let engine = try await Runtime.engine(options, access: .create, chatty: true)
         let app = try sessionFile.map { _ in try sessionApp(engine) }
 
         let started = Date()
@@ -126,7 +126,8 @@ struct ImportCommand: AsyncParsableCommand {
         let unsupported = tally.unsupportedHashes.sorted(by: { $0.key < $1.key }).map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         row("unsupported hashes", "\(tally.unsupportedHashes.values.reduce(0, +))\(unsupported.isEmpty ? "" : " (\(unsupported))")")
         row("without password", "\(tally.withoutPassword)")
-        row("identities", "\(tally.identitiesCarried) (\(tally.identitiesUnconfigured) of providers not configured here)")
+        let unconfigured = tally.identitiesUnconfigured
+        row("identities", "\(tally.identitiesCarried)\(unconfigured == 0 ? "" : " (\(unconfigured) of providers not configured here)")")
         row("fields dropped", "\(tally.fieldsDropped)")
         if sessions != nil {
             row("sessions", "\(tally.sessionsImported) imported, \(tally.sessionsSkipped) already here, "

@@ -124,8 +124,8 @@ struct Runtime {
     }
 
     /// The engine over an existing database, for operator commands (they send no mail and run no functions).
-    static func engine(_ options: ConfigOption, access: StoreAccess = .existing) async throws -> LatchkeyEngine {
-        let runtime = try await open(options, access: access)
+    static func engine(_ options: ConfigOption, access: StoreAccess = .existing, chatty: Bool = false) async throws -> LatchkeyEngine {
+        let runtime = try await open(options, access: access, chatty: chatty)
         let composer = try MailComposer.load(templates: EmbeddedDefaults.mailTemplates, source: "(built in)")
         return try await LatchkeyEngine.start(store: runtime.store, settings: runtime.config.engine, mailComposer: composer,
                                               logger: runtime.logger)

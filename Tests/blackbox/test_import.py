@@ -17,7 +17,7 @@ import pytest
 
 import strict
 from conftest import password_sign_in, sign_up
-from harness import BINARY, Server
+from harness import BINARY, ROOT, Server
 from parse_client import ENV as PARSE_ENV
 from parse_client import ParseClient, error, ok
 from postgres import fresh_database, psql
@@ -119,6 +119,12 @@ def summary(out):
     return counts
 
 
+def summary_rows(text):
+    """The names of the summary's rows, in order, from "import finished" to "problems:"."""
+    lines = text[text.index("import finished in"):].splitlines()[1:]
+    return [re.split(r"\s{2,}", line.strip())[0] for line in lines[:lines.index(next(l for l in lines if l.strip() == "problems:"))]]
+
+
 def stored_hash(server, object_id):
     with sqlite3.connect(server.db_path) as db:
         return db.execute("SELECT password_hash FROM users WHERE object_id = ?", (object_id,)).fetchone()[0]
@@ -165,6 +171,12 @@ def test_a_parse_export_comes_in_with_passwords_ids_fields_and_sessions(parse_se
     assert "bcrypt 1" in done.stdout and "argon2id 1" in done.stdout
     assert "1 imported" not in done.stdout and "2 imported, 0 already here, 1 expired, 1 without their user" in done.stdout
     assert "email belongs to another account" in done.stdout
+    # The summary quoted in docs/migrating-from-parse.md is the one the command prints: its rows, in order, and the line
+    # it quotes for identities of providers not configured here.
+    with open(os.path.join(ROOT, "docs", "migrating-from-parse.md")) as f:
+        page = f.read()
+    assert summary_rows(page) == summary_rows(done.stdout), (summary_rows(page), done.stdout)
+    assert "identities 1 (1 of providers not configured here)" in page and "no third-party sign-in" not in page
 
     # Old passwords, through Parse and the native API; the hash becomes scrypt on the first sign-in.
     assert stored_hash(s, "aliceObj01").startswith("$2a$10$")
