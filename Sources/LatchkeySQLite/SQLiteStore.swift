@@ -110,6 +110,11 @@ public final class SQLiteStore: Store {
         }
     }
 
+    public func isContention(_ error: any Error) -> Bool {
+        guard let error = error as? DatabaseError else { return false }
+        return error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
+    }
+
     private func onWriter(_ body: @escaping @Sendable (Database) throws -> Void) async throws {
         let database = self.database
         try await Task { try await database.writeWithoutTransaction(body) }.value

@@ -62,7 +62,10 @@ public actor TestCluster {
         var configuration = PostgresClient.Configuration(host: settings.host, port: settings.port, username: settings.username,
                                                          password: nil, database: settings.database, tls: .disable)
         configuration.options.maximumConnections = 2
-        let client = PostgresClient(configuration: configuration, backgroundLogger: Logger(label: "test-cluster"))
+        // As PostgresStore's pool: errors only, not the warning that a first query raced `run()` starting (the lease waits).
+        var logger = Logger(label: "test-cluster")
+        logger.logLevel = .error
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         Task { await client.run() }  // lives as long as the test process
         admin = (client, settings)
         return (client, settings)

@@ -176,7 +176,7 @@ import Testing
                                            logger: .init(label: "test"))
         }
         let started = engines.compactMap { try? $0.get() }
-        #expect(started.count == 2)
+        #expect(started.count == 2, "\(engines.compactMap { result -> String? in if case .failure(let error) = result { "\(error)" } else { nil } })")
         #expect(Set(started.map { $0.signingKeys[0].kid }).count == 1 && Set(started.map(\.tenantId)).count == 1)
         #expect(try await store.direct.serverValues.signingKeys().count == 1)
     }

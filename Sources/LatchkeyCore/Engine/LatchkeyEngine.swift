@@ -86,21 +86,7 @@ public final class LatchkeyEngine: Sendable {
                              time: any TimeSource = SystemTime(), logger: Logger) async throws -> LatchkeyEngine {
         let now = time.now()
         // Insert-if-absent: replicas starting at once agree on one key, one tenant id and one first signing key.
-        let bootstrap = try await store.transaction { tx -> (Data, Data, [SigningKeyRecord]) in
-            let key = try await tx.serverValues.insertIfAbsent(name: "token_key", value: Data(SecureRandom.bytes(32)))
-            let tenant = try await tx.serverValues.insertIfAbsent(name: "tenant_id", value: Data(SecureRandom.uuidString().utf8))
-            var keys = try await tx.serverValues.signingKeys()
-            if keys.isEmpty {
-                let generated = try SigningKey.generate()
-                let claimed = try await tx.serverValues.insertIfAbsent(name: "first_signing_key", value: Data(generated.kid.utf8))
-                if claimed == Data(generated.kid.utf8) {
-                    try await tx.serverValues.insert(signingKey: SigningKeyRecord(
-                        kid: generated.kid, algorithm: generated.algorithm, privateKeyPem: try generated.privateKeyPEM(), createdAt: now))
-                }
-                keys = try await tx.serverValues.signingKeys()
-            }
-            return (key, tenant, keys)
-        }
+        let bootstrap = try await bootstrap(store, now: now, logger: logger)
         let ring = try SigningKeyRing(records: bootstrap.2, retentionSeconds: settings.signingKeyRetentionSeconds, now: now)
         let engine = LatchkeyEngine(store: store, settings: settings, time: time, logger: logger,
                               serverKey: [UInt8](bootstrap.0), keyRing: ring,

@@ -14,6 +14,13 @@ public protocol Store: Sendable {
     func transaction<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T
     /// True when the database answers and every migration is applied.
     func isReady() async -> Bool
+    /// True when `error` says another process held the database longer than the store waits (SQLite's busy timeout):
+    /// worth trying again, where waiting is right (a start beside another one).
+    func isContention(_ error: any Error) -> Bool
+}
+
+extension Store {
+    public func isContention(_ error: any Error) -> Bool { false }
 }
 
 /// One aggregate per property; a store may answer all of them with one object.
