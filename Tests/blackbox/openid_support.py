@@ -27,6 +27,10 @@ PASSWORD = "correct horse battery"
 CALLBACK = "http://127.0.0.1/callback"  # a loopback redirect URI: any port matches (RFC 8252 §7.3)
 
 
+# One optional attribute with a label per language, unless a test brings its own schema.
+LABELLED = "attributes:\n  - {name: displayName, label: {en: Display name, de: Anzeigename}}\n"
+
+
 def provider_config(secret_file, app_ports, extra=""):
     logout = ", ".join(f"http://127.0.0.1:{port}/" for port in app_ports)
     return f"""
@@ -39,9 +43,7 @@ clients:
   - {{id: {STRICT}, name: Bank app, redirect_uris: ["{CALLBACK}"], post_logout_redirect_uris: [{logout}], secret_file: "{secret_file}", mfa: required}}
 mfa:
   methods: [email, totp]
-attributes:
-  - {{name: displayName, label: {{en: Display name, de: Anzeigename}}}}
-{extra}"""
+{"" if "attributes:" in extra else LABELLED}{extra}"""
 
 
 @pytest.fixture(scope="module")

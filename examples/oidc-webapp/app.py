@@ -3,7 +3,7 @@
 secret: discovery, the authorization code flow with PKCE, ID token validation, userinfo, refresh and sign-out, all
 done by Authlib, an unmodified OpenID client library. docs/openid.md walks through it.
 
-    pip install Authlib requests
+    pip install Authlib requests      # Authlib brings joserfc
     python3 examples/oidc-webapp/app.py        # then open http://127.0.0.1:8000
 
 Settings (environment): LATCHKEY_ISSUER (http://127.0.0.1:8080), CLIENT_ID and CLIENT_SECRET_FILE (the dev
@@ -18,8 +18,9 @@ from urllib.parse import parse_qs, urlencode, urlparse
 
 import requests
 from authlib.integrations.requests_client import OAuth2Session
-from authlib.jose import JsonWebKey, jwt
 from authlib.oidc.core import CodeIDToken
+from joserfc import jwt  # Authlib's own JOSE library (authlib.jose is deprecated in its favour)
+from joserfc.jwk import KeySet
 
 
 class WebApp:
@@ -36,7 +37,7 @@ class WebApp:
                              code_challenge_method="S256")
 
     def keys(self):
-        return JsonWebKey.import_key_set(requests.get(self.metadata["jwks_uri"], timeout=10).json())
+        return KeySet.import_key_set(requests.get(self.metadata["jwks_uri"], timeout=10).json())
 
     def login_url(self, session, **extra):
         session["verifier"], session["nonce"] = secrets.token_urlsafe(48), secrets.token_urlsafe(16)
@@ -53,10 +54,11 @@ class WebApp:
         assert query.get("iss", [None])[0] == self.metadata["issuer"], "iss mismatch (RFC 9207)"
         token = self.client().fetch_token(self.metadata["token_endpoint"], authorization_response=url,
                                           code_verifier=session.pop("verifier"))
-        claims = jwt.decode(token["id_token"], self.keys(), claims_cls=CodeIDToken,
-                            claims_options={"iss": {"essential": True, "value": self.metadata["issuer"]}},
-                            claims_params={"nonce": session.pop("nonce"), "client_id": self.client_id,
-                                           "access_token": token["access_token"]})
+        # The signature (by kid, against the published keys), then the ID token's rules for the code flow: iss, aud, exp,
+        # iat, the nonce this visit sent, and at_hash binding the access token.
+        decoded = jwt.decode(token["id_token"], self.keys(), algorithms=self.metadata["id_token_signing_alg_values_supported"])
+        claims = CodeIDToken(decoded.claims, decoded.header, options={"iss": {"essential": True, "value": self.metadata["issuer"]}},
+                             params={"nonce": session.pop("nonce"), "client_id": self.client_id, "access_token": token["access_token"]})
         claims.validate(leeway=5)
         session.update(token=dict(token), claims=dict(claims), error=None)
 
