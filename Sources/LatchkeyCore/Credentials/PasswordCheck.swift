@@ -36,6 +36,11 @@ extension LatchkeyEngine {
                     let until = (now + Double(delay)).formatted(.iso8601)
                     try await self.audit(tx, "lockout", caller: caller, userId: user.id, email: user.email,
                                          detail: "\(failures) failures, locked until \(until)")
+                    // The first lock of a run is mailed (later ones only lengthen it): the pages do not say it.
+                    if self.lockoutDelay(afterFailures: failures - 1) == nil, let email = user.email {
+                        try await self.enqueue(self.mailComposer.compose(.accountLocked, to: email, validMinutes: max(1, delay / 60),
+                                                                         locale: self.mailLocale(user.attributes, caller: caller), at: now), in: tx)
+                    }
                 }
                 try await self.audit(tx, "sign_in_failed", caller: caller, userId: user.id, email: user.email, detail: "wrong password")
             }

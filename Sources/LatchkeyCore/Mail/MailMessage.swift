@@ -10,6 +10,8 @@ public enum MailKind: String, Sendable, Codable, CaseIterable {
     case secondFactorCode = "second_factor_code", secondFactorAdded = "second_factor_added", secondFactorRemoved = "second_factor_removed"
     /// The owner who just proved the address is told what someone else had put on the account and what was removed.
     case accessRemoved = "access_removed"
+    /// The owner is told that wrong passwords paused password sign-in (the pages say no more than "wrong").
+    case accountLocked = "account_locked"
 }
 
 /// A rendered mail: what to send, not how.

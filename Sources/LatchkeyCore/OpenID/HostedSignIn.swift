@@ -24,7 +24,13 @@ extension LatchkeyEngine {
             try await limit(.credentialPerIP, caller.ip, caller: caller)
             try await refuseAfterDummyCheck(password)
         }
-        return try await signInWithPassword(continuationToken: token, username: nil, password: password, scope: nil, caller: caller)
+        do {
+            return try await signInWithPassword(continuationToken: token, username: nil, password: password, scope: nil, caller: caller)
+        } catch LatchkeyError.accountLocked {
+            // A locked account answers as a wrong password does, after the same work: the pages do not tell which
+            // addresses have accounts through the lockout. The owner was mailed when the lock began.
+            try await refuseAfterDummyCheck(password)
+        }
     }
 
     /// Mails a sign-in code; for an unknown address nothing is sent and the page looks the same (nil token: every
@@ -39,7 +45,7 @@ extension LatchkeyEngine {
                 return (token, challenge)
             }
         } catch LatchkeyError.userNotFound {}
-        return (nil, decoyChallenge(email))
+        return try await decoy(email, caller: caller)
     }
 
     /// Starts a reset by code; for an unknown address, as `hostedCodeSignIn`.
@@ -51,7 +57,12 @@ extension LatchkeyEngine {
                 return (token, challenge)
             }
         } catch LatchkeyError.userNotFound {}
-        return (nil, decoyChallenge(email))
+        return try await decoy(email, caller: caller)
+    }
+
+    /// "Send a new code" on an unknown address's code page: nothing is sent, after the quota a known address meets.
+    public func hostedDecoyResend(email: String?, caller: CallerInfo) async throws -> CodeChallenge {
+        try await decoy(email, caller: caller).challenge
     }
 
     /// Checks the mailed code and sets the new password, then signs in.
@@ -66,6 +77,13 @@ extension LatchkeyEngine {
         let (verified, _) = try await resetContinue(continuationToken: continuationToken, code: code, caller: caller)
         let (done, _) = try await resetSubmit(continuationToken: verified, newPassword: newPassword, caller: caller)
         return try await signInWithContinuationToken(continuationToken: done, username: nil, scope: nil, caller: caller)
+    }
+
+    /// The page an unknown address gets: the same code page, after the same per-address mail quota a known address
+    /// meets (counted by the address, so the quota's refusal does not tell which addresses have accounts).
+    private func decoy(_ email: String?, caller: CallerInfo) async throws -> (token: String?, challenge: CodeChallenge) {
+        try await limit(.mailPerAddress, EmailAddress.normalize(email ?? ""), caller: caller)
+        return (nil, decoyChallenge(email))
     }
 
     private func decoyChallenge(_ email: String?) -> CodeChallenge {

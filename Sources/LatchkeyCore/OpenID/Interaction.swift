@@ -14,6 +14,8 @@ public struct Interaction: Codable, Sendable, Equatable {
     public var flowToken: String?
     /// The masked address or phone number the last code went to: the code page names it again after a wrong code.
     public var codeTarget: String?
+    /// The address typed on the sign-in page when it has no account: its code page resends as a real one would.
+    public var decoyAddress: String?
 }
 
 extension LatchkeyEngine {

@@ -84,11 +84,7 @@ struct HostedPages: Sendable {
         pages.render(name, status, context)
     }
 
-    static func status(_ error: LatchkeyError) -> HTTPResponse.Status {
-        if case .rateLimited = error { return .tooManyRequests }
-        if case .storeFailure = error { return .internalServerError }
-        return .badRequest
-    }
+    static func status(_ error: LatchkeyError) -> HTTPResponse.Status { PageStatus.of(error) }
 
     func explain(_ error: LatchkeyError) -> String {
         switch error {
@@ -100,7 +96,8 @@ struct HostedPages: Sendable {
         case .passwordRejected(.banned): return "This password is too common or too close to your email address."
         case .passwordRejected(.tooWeak): return "This password is too weak."
         case .passwordRejected(.recentlyUsed): return "Choose a password different from your current one."
-        case .rateLimited: return "Too many attempts. Try again in a few minutes."
+        case .rateLimited, .accountLocked: return "Too many attempts. Try again in a few minutes."
+        case .serverBusy: return "The server is busy. Try again in a moment."
         default: return "The request could not be completed."
         }
     }

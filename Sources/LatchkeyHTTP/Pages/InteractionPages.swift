@@ -217,14 +217,7 @@ struct InteractionPages: Sendable {
     /// A refusal the code page answers itself (ask again), rather than a page of its own.
     static func isWrongCode(_ error: LatchkeyError) -> Bool { explain(error) == "wrong_code" }
 
-    static func status(_ error: LatchkeyError) -> HTTPResponse.Status {
-        switch error {
-        case .rateLimited, .accountLocked: .tooManyRequests
-        case .serverBusy, .identityProviderUnavailable: .serviceUnavailable
-        case .storeFailure: .internalServerError
-        default: .badRequest
-        }
-    }
+    static func status(_ error: LatchkeyError) -> HTTPResponse.Status { PageStatus.of(error) }
 }
 
 /// A posted form: checked, or the page that says why not.

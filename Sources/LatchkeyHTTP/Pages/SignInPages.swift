@@ -17,6 +17,7 @@ extension InteractionPages {
                 let (token, challenge) = try await engine.hostedCodeSignIn(email: email, caller: visit.caller)
                 var visit = visit, interaction = interaction
                 interaction.flowToken = token
+                interaction.decoyAddress = token == nil ? email : nil
                 visit.interaction = interaction
                 return codePage(visit, target: challenge.targetLabel, action: "/ui/code", resend: "/ui/code/resend")
             }
@@ -38,7 +39,10 @@ extension InteractionPages {
             }
         }
         post(router, "/ui/code/resend") { visit, interaction in
-            guard let token = interaction.flowToken else { return codePage(visit, target: nil, action: "/ui/code", resend: "/ui/code/resend") }
+            guard let token = interaction.flowToken else {
+                let challenge = try await engine.hostedDecoyResend(email: interaction.decoyAddress, caller: visit.caller)
+                return codePage(visit, target: challenge.targetLabel, action: "/ui/code", resend: "/ui/code/resend")
+            }
             var types = LatchkeyEngine.browserChallengeTypes
             types.password = false
             guard case .code(let challenge, let next) = try await engine.signInChallenge(continuationToken: token, challengeTypes: types,

@@ -1,0 +1,71 @@
+"""U's security review, Low: the hosted pages told which addresses have accounts through the lockout (429 after five
+wrong passwords for a known address, 400 forever for an unknown one) and through the per-address mail quota (429 for a
+known address's sixth code, 200 for an unknown one's). Now both read the same for both, and the owner of a locked
+account learns of it by mail."""
+import re
+import uuid
+
+import pytest
+
+from harness import Server
+from openid_support import PASSWORD, Pages, provider_config
+from test_openid import authorize_url
+
+GENEROUS = {f"LATCHKEY_LIMITS_{rule}_REQUESTS": "10000" for rule in ("SIGNUP_PER_IP", "SIGNIN_PER_IP", "CREDENTIAL_PER_IP", "MAIL_PER_IP")}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("pages")
+    secret = folder / "client.secret"
+    secret.write_text("a-web-client-secret-for-tests-000000")
+    s = Server(config_text=provider_config(str(secret), [4999]),
+               env={"LATCHKEY_LIMITS_ENABLED": "true", **GENEROUS}).start()
+    yield s
+    s.cleanup()
+
+
+def address(tag):
+    return f"{tag}-{uuid.uuid4().hex[:8]}@example.com"
+
+
+def answer(page):
+    """What a visitor can tell: the status and the page's error message."""
+    error = re.search(r'<p class="error" role="alert">(.*?)</p>', page.text, re.S)
+    return page.status_code, error.group(1) if error else None
+
+
+def test_a_locked_account_reads_as_a_wrong_password_and_the_owner_is_told(server):
+    known = address("known")
+    back = Pages(server).sign_up(authorize_url(server)[0], known)
+    assert back.status_code == 303, back.text
+    unknown = address("nobody")
+    known_answers = [answer(Pages(server).sign_in(authorize_url(server)[0], known, f"wrong guess {i}")) for i in range(8)]
+    unknown_answers = [answer(Pages(server).sign_in(authorize_url(server)[0], unknown, f"wrong guess {i}")) for i in range(8)]
+    wrong = (400, "The email address or password is wrong. You can also sign in with a code sent by email.")
+    assert known_answers == unknown_answers == [wrong] * 8, (known_answers, unknown_answers)
+    # Locked now: even the right password reads as wrong, and the owner has a mail saying why.
+    assert answer(Pages(server).sign_in(authorize_url(server)[0], known, PASSWORD)) == wrong
+    locked = [m for m in server.mails(known) if m["kind"] == "account_locked"]
+    assert len(locked) == 1 and "is locked" in locked[0]["subject"] and "paused" in locked[0]["text"], server.mails(known)
+    assert not server.mails(unknown)
+
+
+def test_the_per_address_code_quota_answers_known_and_unknown_addresses_alike(server):
+    known = address("quota")
+    assert Pages(server).sign_up(authorize_url(server)[0], known).status_code == 303
+    unknown = address("nobody")
+
+    def code_requests(email):
+        statuses = []
+        for _ in range(6):
+            pages = Pages(server)
+            page = pages.get(authorize_url(server)[0])
+            statuses.append(pages.submit(page, "/ui/sign-in", email=email, method="code").status_code)
+        return statuses
+
+    # Five mails an hour to one address; an unknown address's requests count as a known one's mails do. (The known one's
+    # sign-up code already took one: which request meets the quota depends on the mails sent, not on an account.)
+    for statuses in (code_requests(known), code_requests(unknown)):
+        assert statuses[:4] == [200] * 4 and statuses[-1] == 429, statuses
+    assert not server.mails(unknown)
