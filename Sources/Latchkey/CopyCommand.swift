@@ -38,7 +38,12 @@ struct CopyCommand: AsyncParsableCommand {
                                exitCode: .cannotCreate)
         }
         let progress = ProgressReport("copy: rows", total: snapshot.rowCount)
-        try await store.transaction { tx in try await Self.write(snapshot, into: tx, progress: progress) }
+        do {
+            try await store.transaction { tx in try await Self.write(snapshot, into: tx, progress: progress) }
+        } catch {
+            // One transaction: nothing was written. PSQLError's description hides the cause; an operator needs it.
+            throw StartupError(key: "--to", message: "the copy failed and wrote nothing: \(String(reflecting: error))", exitCode: .ioError)
+        }
         progress.finish()
         await store.shutdown()
         print("copied \(snapshot.users.count) users, \(snapshot.identities.count) identities, \(snapshot.apiKeys.count) API keys, "

@@ -5,7 +5,8 @@ import PostgresNIO
 extension IdentityRecord: PostgresRowDecodable {
     init(row: Columns) throws {
         self.init(provider: try row.value("provider"), subject: try row.value("subject"), userId: try row.value("user_id"),
-                  createdAt: try row.value("created_at"), lastUsedAt: try row.value("last_used_at"))
+                  createdAt: try row.value("created_at"), lastUsedAt: try row.value("last_used_at"),
+                  verifiedEmail: try row.value("verified_email"))
     }
 }
 
@@ -33,10 +34,12 @@ extension PostgresRepositories {
         guard !identities.isEmpty else { return }
         do {
             try await rows("""
-                INSERT INTO identities (provider, subject, user_id, created_at, last_used_at)
-                SELECT * FROM unnest(\(identities.map(\.provider))::text[], \(identities.map(\.subject))::text[],
-                                     \(identities.map(\.userId))::text[], \(identities.map(\.createdAt))::timestamptz[],
-                                     \(identities.map(\.lastUsedAt))::timestamptz[])
+                INSERT INTO identities (provider, subject, user_id, created_at, last_used_at, verified_email)
+                SELECT p, s, u, c, l, NULLIF(v, '')
+                FROM unnest(\(identities.map(\.provider))::text[], \(identities.map(\.subject))::text[],
+                            \(identities.map(\.userId))::text[], \(identities.map(\.createdAt))::timestamptz[],
+                            \(identities.map(\.lastUsedAt))::timestamptz[],
+                            \(identities.map { $0.verifiedEmail ?? "" })::text[]) AS t(p, s, u, c, l, v)
                 """)
         } catch let error as PSQLError where error.sqlState == "23505" {
             throw error.constraint == "identities_user_provider" ? StoreConflict.providerAlreadyLinked : StoreConflict.identityTaken

@@ -47,10 +47,12 @@ import Testing
         #expect(try await store.direct.identities.unlink(provider: "google", userId: user.id))
         #expect(try await !store.direct.identities.unlink(provider: "google", userId: user.id))
         #expect(try await store.direct.identities.identity(provider: "google", subject: "g") == nil)
-        // Round trip: what was linked comes back as it was.
-        let later = Self.identity("apple", "x", user.id, at: 5)
+        // Round trip: what was linked comes back as it was, with the address its issuer vouched for (or none).
+        var later = Self.identity("apple", "x", user.id, at: 5)
+        later.verifiedEmail = "links@example.com"
         try await store.direct.identities.link(later)
         #expect(try await store.direct.identities.identity(provider: "apple", subject: "x") == later)
+        #expect(try await store.direct.identities.identity(provider: "anonymous", subject: "a")?.verifiedEmail == nil)
         try await store.direct.identities.touch(provider: "apple", subject: "x", at: Fixtures.now + 60)
         #expect(try await store.direct.identities.identity(provider: "apple", subject: "x")?.lastUsedAt == Fixtures.now + 60)
         // Deleting the account deletes its identities.

@@ -14,7 +14,9 @@ import requests
 
 import strict
 from harness import Server
-from parse_client import MASTER_KEY, ParseClient, ok
+from identity_support import APPLE_AUD, GOOGLE_AUD, identity_env
+from issuer import APPLE_ISSUER, GOOGLE_ISSUER, Issuer
+from parse_client import APP_ID, MASTER_KEY, ParseClient, ok
 
 AS = "/api/client/v2.0"
 APPS = [{"id": "auto-app", "confirmation": {"mode": "auto"}, "providers": ["local-userpass", "anon-user", "api-key"]},
@@ -134,3 +136,34 @@ def test_a_reset_by_the_mailbox_owner_ends_the_api_keys(server):
     assert app_login(server, "mail-app", "api-key", {"key": key}).status_code == 401
     changed = mail_of_kind(server, address, "password_changed")
     assert '"ci key"' in changed
+
+
+def test_an_identity_whose_issuer_verified_the_address_may_stay_when_the_owner_proves_it(tmp_path):
+    """`accounts.keep_identities_verifying_the_address`: the owner proving the address keeps the Google sign-in Google
+    said was for that very address (linked before the proof); an Apple sign-in for another address goes either way,
+    and without the setting both go."""
+    apple, google = Issuer(APPLE_ISSUER, APPLE_AUD), Issuer(GOOGLE_ISSUER, GOOGLE_AUD)
+    token_file = tmp_path / "admin.token"
+    token_file.write_text("0123456789abcdef0123456789abcdef-admin")
+    try:
+        for keep in (True, False):
+            s = Server(env={**identity_env(apple, google), "LATCHKEY_ADMIN_TOKEN_FILE": str(token_file),
+                            "LATCHKEY_ACCOUNTS_KEEP_IDENTITIES_VERIFYING_THE_ADDRESS": str(keep).lower()}).start()
+            try:
+                address = victim()
+                client = ParseClient(s, app_id=APP_ID)
+                user = ok(client.call("POST", "/users", {"username": address, "email": address, "password": PW}), 201)
+                for provider, issuer, email in (("google", google, address), ("apple", apple, "someone-else@example.com")):
+                    sub = uuid.uuid4().hex
+                    field = "id_token" if provider == "google" else "token"
+                    ok(client.call("PUT", f"/users/{user['objectId']}", {"authData": {provider: {"id": sub, field: issuer.token(sub, email=email)}}},
+                                   session_token=user["sessionToken"]))
+                code_sign_in(s, address)
+                held = requests.get(f"{s.admin_base}/admin/v1/users/{address}/identities", timeout=10,
+                                    headers={"Authorization": "Bearer " + token_file.read_text()}).json()["identities"]
+                assert sorted(i["provider"] for i in held) == (["google"] if keep else []), (keep, held)
+                assert "the apple sign-in" in removal_notice(s, address)
+            finally:
+                s.cleanup()
+    finally:
+        apple.close(), google.close()

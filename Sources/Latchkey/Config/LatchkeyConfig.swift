@@ -99,7 +99,9 @@ struct LatchkeyConfig {
         let reset = try ResetSettings(source.section(ResetSettings.section))
         engine.resetEnumerationProtection = reset.enumerationProtection
         engine.resetPollIntervalSeconds = reset.pollIntervalSeconds
-        engine.resetRevokesApiKeys = try AccountSettings(source.section(AccountSettings.section)).resetRevokesApiKeys
+        let accounts = try AccountSettings(source.section(AccountSettings.section))
+        engine.resetRevokesApiKeys = accounts.resetRevokesApiKeys
+        engine.keepIdentitiesVerifyingTheAddress = accounts.keepIdentitiesVerifyingTheAddress
         functions = try FunctionDefinitions.read(root)
         engine.mfa = try MFASettings(source.section(MFASettings.section), functions: Set(functions.keys))
         engine.identities = try IdentityProviderSettings(source.section(IdentityProviderSettings.section)).settings

@@ -27,6 +27,11 @@ extension LatchkeyEngine {
             removed.append("the password")
         }
         for identity in try await tx.identities.identities(userId: user.id) {
+            // An issuer trusted for addresses that vouched for this very address when it was linked proves the same
+            // mailbox: the operator may keep it (`accounts.keep_identities_verifying_the_address`).
+            if settings.keepIdentitiesVerifyingTheAddress, let vouched = identity.verifiedEmail, vouched == EmailAddress.normalize(email) {
+                continue
+            }
             _ = try await tx.identities.unlink(provider: identity.provider, userId: user.id)
             removed.append("the \(identity.provider) sign-in")
         }

@@ -51,7 +51,7 @@ extension LatchkeyEngine {
         let user = try await createAccount(NewAccount(email: email, username: SecureRandom.alphanumeric(25), passwordHash: nil,
                                                       attributes: attributes, emailVerified: email != nil, status: .active),
                                            detail: "identity \(identity.provider)", caller: caller, in: tx)
-        try await tx.identities.link(IdentityRecord(provider: identity.provider, subject: identity.subject, userId: user.id, createdAt: now))
+        try await tx.identities.link(identity.record(userId: user.id, at: now))
         return IdentityLogin(user: try await recordSignIn(user, rehash: nil, method: identity.provider, caller: caller, in: tx), created: true)
     }
 
@@ -104,8 +104,7 @@ extension LatchkeyEngine {
             return
         }
         if identity.isAnonymous { throw LatchkeyError.linkRefused }
-        try await tx.identities.link(IdentityRecord(provider: identity.provider, subject: identity.subject, userId: user.id,
-                                                    createdAt: time.now()))
+        try await tx.identities.link(identity.record(userId: user.id, at: time.now()))
         try await audit(tx, "identity_linked", caller: caller, userId: user.id, email: user.email, detail: identity.provider)
     }
 

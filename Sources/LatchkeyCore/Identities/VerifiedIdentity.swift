@@ -18,6 +18,12 @@ public struct VerifiedIdentity: Sendable, Equatable {
 
     public static let anonymousProvider = "anonymous"
     public var isAnonymous: Bool { provider == Self.anonymousProvider }
+
+    /// The identity as the account holds it, with the address its issuer vouched for (its provenance).
+    func record(userId: String, at now: Date) -> IdentityRecord {
+        IdentityRecord(provider: provider, subject: subject, userId: userId, createdAt: now,
+                       verifiedEmail: verifiedEmail.flatMap(EmailAddress.normalize))
+    }
 }
 
 /// The account an identity signed into, and whether the sign-in made it.

@@ -27,9 +27,12 @@ public struct IdentityRecord: Codable, Sendable, Equatable {
     public var userId: String
     public var createdAt: Date
     public var lastUsedAt: Date
+    /// The address (normalized) the issuer said it verified when this identity was linked; nil when it vouched for none.
+    public var verifiedEmail: String?
 
-    public init(provider: String, subject: String, userId: String, createdAt: Date, lastUsedAt: Date? = nil) {
+    public init(provider: String, subject: String, userId: String, createdAt: Date, lastUsedAt: Date? = nil, verifiedEmail: String? = nil) {
         self.provider = provider; self.subject = subject; self.userId = userId; self.createdAt = createdAt
         self.lastUsedAt = lastUsedAt ?? createdAt
+        self.verifiedEmail = verifiedEmail
     }
 }
