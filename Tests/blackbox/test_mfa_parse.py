@@ -167,3 +167,21 @@ def test_text_message_enrolment_and_login(mfa_server, sms):
     assert logged["authData"] == {"mfa": {"status": "enabled"}}
     # A texted code is used once.
     error(c.call("POST", "/login", {**body, "authData": {"mfa": {"token": code}}}), 141, "Invalid MFA token")
+
+
+def test_an_update_that_fails_leaves_the_second_factor_as_it_was(mfa_server):
+    """U's review: `PUT users/:id` ran the second factor, the identities and the rest as three transactions, so a refusal
+    in the last left the authenticator enrolled. Now the update is one transaction: all of it, or nothing."""
+    c, username, user = signed_up(mfa_server)
+    _, other, _ = signed_up(mfa_server)
+    secret = pyotp.random_base32()
+    refused = c.call("PUT", f"/users/{user['objectId']}",
+                     {"username": other, "authData": {"mfa": {"secret": secret, "token": pyotp.TOTP(secret).now()}}},
+                     session_token=user["sessionToken"])
+    error(refused, 202, "Account already exists for this username.")
+    me = ok(c.call("GET", "/users/me", session_token=user["sessionToken"]))
+    assert "mfa" not in (me.get("authData") or {}) and me["username"] == username, me
+    logged = ok(c.call("POST", "/login", {"username": username, "password": PASSWORD}))  # no second factor asked for
+    assert logged["username"] == username
+    # The same change alone goes through, recovery codes and all (the login replaced this installation's session).
+    assert enrol(c, {**user, "sessionToken": logged["sessionToken"]}, secret=pyotp.random_base32())[1]

@@ -55,6 +55,8 @@ public struct ParseUserChanges: Sendable {
     /// `authData` entries, verified by `parseVerifyAuthData`; applied after the password, so an anonymous account
     /// that sets one may drop its anonymous identity in the same write.
     public var identities: [IdentityChange]
+    /// `authData.mfa`'s change, checked by `parsePrepareSecondFactor`.
+    public var secondFactor: ParseSecondFactorWrite?
 
     public init(username: String? = nil, email: String?? = nil, password: String? = nil, emailVerified: Bool? = nil,
                 fields: [String: FieldChange] = [:], identities: [IdentityChange] = []) {
@@ -75,7 +77,7 @@ extension LatchkeyEngine {
     /// verifies emails); a new password ends every session of the user and, for the owner, opens a new one on the
     /// caller's installation, whose token is returned.
     public func parseUpdateUser(app: ParseApp, objectId: String, changes: ParseUserChanges, actor: ParseActor, installationId: String?,
-                                caller: CallerInfo) async throws -> (user: UserRecord, sessionToken: String?) {
+                                caller: CallerInfo) async throws -> (user: UserRecord, sessionToken: String?, recoveryCodes: [String]?) {
         try actor.requireMayWrite(emailVerified: changes.emailVerified)
         // The operator's master key is not limited; a session is (a stolen one must not rewrite accounts at will).
         if !actor.isMaster { try await limit(.updatePerIP, caller.ip, caller: caller) }
@@ -85,7 +87,10 @@ extension LatchkeyEngine {
         let hash = try await changes.password.asyncMap { password in
             try await passwords.hash(requireAcceptablePassword(password, identifiers: [username ?? target.username, (email ?? target.email) ?? nil]))
         }
-        return try await transaction { tx -> (user: UserRecord, sessionToken: String?) in
+        return try await transaction { tx -> (user: UserRecord, sessionToken: String?, recoveryCodes: [String]?) in
+            // The second factor's change, checked before, is written with everything else or not at all (first, so the
+            // user read next carries what it wrote: an enrolment clears the failed attempts).
+            let recoveryCodes = try await changes.secondFactor.asyncMap { try await self.apply($0, to: target, caller: caller, in: tx) } ?? nil
             guard var user = try await tx.users.find(id: target.id) else { throw LatchkeyError.objectNotFound }
             let applied = try Self.applying(changes.fields, to: user.attributes)
             // Names are checked for every written field, types and schemas for the values they end up with.
@@ -118,10 +123,9 @@ extension LatchkeyEngine {
                 case .unlink(let provider): _ = try await self.unlink(provider: provider, from: user, caller: caller, in: tx)
                 }
             }
-            guard hash != nil else { return (user, nil) }
-            guard !actor.isMaster else { return (user, nil) }
+            guard hash != nil, !actor.isMaster else { return (user, nil, recoveryCodes) }
             let login = try await self.openParseSession(for: user, app: app, installationId: installationId, action: "login", in: tx)
-            return (login.user, login.sessionToken)
+            return (login.user, login.sessionToken, recoveryCodes)
         }
     }
 

@@ -4,6 +4,13 @@ import Foundation
 /// (or change it with `old`), a phone with `{mobile}` then `{mobile, token}`, log in with `{token}` (an authenticator
 /// code, a recovery code, or a texted code after `{token: "request"}`). Unlike Parse Server, a recovery code works
 /// once, and turning the factor off needs a valid code (or the master key).
+/// A change to a Parse user's second factor that its checks allowed, written in the user update's transaction.
+public enum ParseSecondFactorWrite: Sendable {
+    case remove(reason: String)
+    case phone(String)
+    case authenticator(key: [UInt8], step: Int)
+}
+
 extension LatchkeyEngine {
     /// What the second factor of a Parse login came to.
     struct ParseSecondFactorStep {
@@ -39,29 +46,25 @@ extension LatchkeyEngine {
         return ParseSecondFactorStep(enabled: true)
     }
 
-    /// `PUT users/:id` with `authData.mfa`; returns new recovery codes when an authenticator was (re)enrolled.
-    public func parseUpdateSecondFactor(app: ParseApp, objectId: String, fields: [String: String]?, actor: ParseActor,
-                                        caller: CallerInfo) async throws -> [String]? {
+    /// `PUT users/:id` with `authData.mfa`: every check (and its count against the lockout) now, outside any transaction
+    /// (a texted code goes out here); the write it allows is applied by `parseUpdateUser` in the update's one
+    /// transaction, so a refused field leaves the factor as it was. Nil: nothing to write.
+    public func parsePrepareSecondFactor(app: ParseApp, objectId: String, fields: [String: String]?, actor: ParseActor,
+                                         caller: CallerInfo) async throws -> ParseSecondFactorWrite? {
         let user = try await actor.writableUser(objectId: objectId, in: reader.users)
         guard app.mfa != .off else { throw LatchkeyError.secondFactor(.methodNotEnabled("mfa")) }
         let factors = try await challengeableFactors(userId: user.id, in: reader).filter { Self.parseKinds.contains($0.kind) }
         guard let fields else {
             // `null`: the master key turns it off; a user proves a factor first (`{token, disable: "true"}`).
             guard case .master = actor else { throw LatchkeyError.secondFactorInvalid }
-            try await transaction { tx in
-                _ = try await self.removeFactors(of: user, kinds: Self.parseRemovable, reason: "parse master key", caller: caller, in: tx)
-            }
-            return nil
+            return .remove(reason: "parse master key")
         }
         // What a read showed, sent back (ParseSwift echoes the user's `authData`): nothing changes.
         if fields.keys.sorted() == ["status"] { return nil }
         if fields["disable"] == "true" {
             guard !factors.isEmpty else { return nil }
             try await parseProve(fields["token"], factors: factors, user: user, app: app, actor: actor, caller: caller)
-            try await transaction { tx in
-                _ = try await self.removeFactors(of: user, kinds: Self.parseRemovable, reason: "parse", caller: caller, in: tx)
-            }
-            return nil
+            return .remove(reason: "parse")
         }
         if let mobile = fields["mobile"] {
             guard settings.mfa.methods.contains(.sms) else { throw LatchkeyError.secondFactor(.methodNotEnabled("sms")) }
@@ -73,22 +76,38 @@ extension LatchkeyEngine {
             }
             guard try await pendingTarget(.enrol, user: user) == number else { throw LatchkeyError.secondFactor(.notPending) }
             guard try await redeemPendingCode(.enrol, user: user, target: number, code: token) else { throw LatchkeyError.secondFactorInvalid }
-            try await transaction { tx in
-                _ = try await self.removeFactors(of: user, kinds: [.sms], reason: "replaced", caller: caller, in: tx)
-                try await self.enrol(SecondFactorRecord(id: SecureRandom.uuidString(), userId: user.id, kind: .sms, target: number,
-                                                        createdAt: self.time.now()), for: user, caller: caller, in: tx)
-            }
-            return nil
+            return .phone(number)
         }
         // An authenticator: a change must prove the current factor with `old` (the master key need not).
         if !factors.isEmpty, fields["secret"] != nil {
             try await parseProve(fields["old"], factors: factors, user: user, app: app, actor: actor, caller: caller)
         }
-        return try await parseEnrolAuthenticator(fields, user: user, caller: caller)
+        return try await parseCheckNewAuthenticator(fields, user: user, caller: caller)
     }
 
-    /// Checks `{secret, token}`, then replaces the account's authenticator and recovery codes.
-    private func parseEnrolAuthenticator(_ fields: [String: String], user: UserRecord, caller: CallerInfo) async throws -> [String] {
+    /// Writes what `parsePrepareSecondFactor` allowed; new recovery codes when an authenticator was (re)enrolled.
+    func apply(_ write: ParseSecondFactorWrite, to user: UserRecord, caller: CallerInfo, in tx: any Repositories) async throws -> [String]? {
+        switch write {
+        case .remove(let reason):
+            _ = try await removeFactors(of: user, kinds: Self.parseRemovable, reason: reason, caller: caller, in: tx)
+            return nil
+        case .phone(let number):
+            _ = try await removeFactors(of: user, kinds: [.sms], reason: "replaced", caller: caller, in: tx)
+            try await enrol(SecondFactorRecord(id: SecureRandom.uuidString(), userId: user.id, kind: .sms, target: number,
+                                               createdAt: time.now()), for: user, caller: caller, in: tx)
+            return nil
+        case .authenticator(let key, let step):
+            try await tx.users.clearPasswordAttempts(userId: user.id)
+            _ = try await removeFactors(of: user, kinds: [.totp, .recovery], reason: "replaced", caller: caller, in: tx)
+            var factor = newTOTPFactor(userId: user.id, key: key)
+            factor.lastStep = step  // the code that proved it cannot sign in as well
+            try await enrol(factor, for: user, caller: caller, in: tx)
+            return try await replaceRecoveryCodes(userId: user.id, in: tx)
+        }
+    }
+
+    /// Checks `{secret, token}` for a new authenticator (counted against the lockout); the write that enrols it.
+    private func parseCheckNewAuthenticator(_ fields: [String: String], user: UserRecord, caller: CallerInfo) async throws -> ParseSecondFactorWrite {
         guard settings.mfa.methods.contains(.totp) else { throw LatchkeyError.secondFactor(.methodNotEnabled("totp")) }
         guard let secret = fields["secret"], secret.count >= 20, secret.count <= 256, let key = Base32.decode(secret), key.count >= 10,
               let token = fields["token"] else {
@@ -99,14 +118,13 @@ extension LatchkeyEngine {
             try await secondFactorFailed(user, failures: failures, what: "wrong code for a new authenticator", caller: caller)
             throw LatchkeyError.secondFactorInvalid
         }
-        return try await transaction { tx in
-            try await tx.users.clearPasswordAttempts(userId: user.id)
-            _ = try await self.removeFactors(of: user, kinds: [.totp, .recovery], reason: "replaced", caller: caller, in: tx)
-            var factor = self.newTOTPFactor(userId: user.id, key: key)
-            factor.lastStep = step  // the code that proved it cannot sign in as well
-            try await self.enrol(factor, for: user, caller: caller, in: tx)
-            return try await self.replaceRecoveryCodes(userId: user.id, in: tx)
-        }
+        return .authenticator(key: key, step: step)
+    }
+
+    /// A login that enrols the authenticator an app's `required` policy asks for: checked, then written at once.
+    private func parseEnrolAuthenticator(_ fields: [String: String], user: UserRecord, caller: CallerInfo) async throws -> [String] {
+        let write = try await parseCheckNewAuthenticator(fields, user: user, caller: caller)
+        return try await transaction { tx in try await self.apply(write, to: user, caller: caller, in: tx) ?? [] }
     }
 
     /// A change to an enrolled account proves a current factor first (the master key is exempt).

@@ -83,20 +83,22 @@ extension ParseRoutes {
         }
         changes.fields = body.filter { !Self.serverOwnedKeys.contains($0.key) && !Self.accountKeys.contains($0.key) }.mapValues(Self.fieldChange)
         do {
-            var recoveryCodes: [String]?
             if let authData = body["authData"] {
                 try Self.requireStringSecondFactor(authData)
                 var entries = try Self.authDataEntries(authData)
-                // The second factor first: a refused token changes nothing else.
-                if let secondFactor = entries.removeValue(forKey: Self.secondFactorKey) {
-                    recoveryCodes = try await engine.parseUpdateSecondFactor(app: request.call.app, objectId: id, fields: secondFactor,
-                                                                             actor: request.actor, caller: request.call.caller)
-                }
+                // Checks first, writes none: the identities' tokens (the issuers' keys may be fetched), then the second
+                // factor's proof; the update then writes all of it in one transaction, or nothing.
+                let secondFactor = entries.removeValue(forKey: Self.secondFactorKey)
                 changes.identities = try await engine.parseVerifyAuthData(app: request.call.app, objectId: id, authData: entries,
                                                                          actor: request.actor)
+                if let secondFactor {
+                    changes.secondFactor = try await engine.parsePrepareSecondFactor(app: request.call.app, objectId: id, fields: secondFactor,
+                                                                                     actor: request.actor, caller: request.call.caller)
+                }
             }
-            let (user, token) = try await engine.parseUpdateUser(app: request.call.app, objectId: id, changes: changes, actor: request.actor,
-                                                                 installationId: request.call.installationId, caller: request.call.caller)
+            let (user, token, recoveryCodes) = try await engine.parseUpdateUser(
+                app: request.call.app, objectId: id, changes: changes, actor: request.actor, installationId: request.call.installationId,
+                caller: request.call.caller)
             var answer: [String: JSONValue] = ["updatedAt": .string(ParseObjects.date(user.updatedAt))]
             if let token { answer["sessionToken"] = .string(token) }
             if recoveryCodes != nil { answer["authDataResponse"] = ParseObjects.authDataResponse(recoveryCodes: recoveryCodes) }
