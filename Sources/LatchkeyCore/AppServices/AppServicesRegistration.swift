@@ -10,13 +10,9 @@ extension LatchkeyEngine {
 
     public func register(appId: String, email rawEmail: String?, password: String?, caller: CallerInfo) async throws {
         let app = try requireApp(appId)
-        try await limit(.signUpPerIP, caller.ip, caller: caller)
-        let email = try requireEmail(rawEmail)
-        let accepted = try requireAcceptablePassword(password, identifiers: [email])
-        if let existing = try await reader.users.find(email: email), holdsAddress(existing) {
-            throw LatchkeyError.emailTaken
-        }
-        let hash = try await passwords.hash(accepted)
+        let admitted = try await admitSignUp(SignUpCandidate(email: rawEmail, emailRequired: true, username: nil, password: password,
+                                                             passwordRequired: true, provesMailbox: false), caller: caller)
+        let email = admitted.email ?? "", hash = admitted.passwordHash
         let confirmed = app.confirmation == .auto
         let (user, pair) = try await transaction { tx -> (UserRecord, (token: String, tokenId: String)?) in
             // Auto-confirmation activates the account but proves nothing about the mailbox: email_verified stays

@@ -24,15 +24,14 @@ extension LatchkeyEngine {
     public func signUpStart(username: String?, password: String?, attributes given: [String: JSONValue]?, challengeTypes: ChallengeTypes?,
                             caller: CallerInfo) async throws -> SignUpStartResult {
         let (client, email, types) = try await beginFlow(.signUpPerIP, username: username, challengeTypes: challengeTypes, caller: caller)
-        if password != nil { _ = try requireAcceptablePassword(password, identifiers: [email]) }
         let accepted = try validateAttributes(given ?? [:])
-        // A pending App Services registration does not block: proving the mailbox by code replaces it.
-        if let existing = try await reader.users.find(email: email), existing.status != .pending {
-            throw LatchkeyError.emailTaken
-        }
-        try await requireNoIdentifierClash(username: nil, email: email, excluding: nil, in: reader)
+        // A pending App Services registration does not block: proving the mailbox by code replaces it. Without the
+        // code challenge the sign-up goes on in the browser, so nothing is hashed here.
+        let admitted = try await admitSignUp(SignUpCandidate(email: email, emailRequired: true, username: nil, password: password,
+                                                             passwordRequired: false, provesMailbox: true),
+                                             limited: false, hashing: types.oob, caller: caller)
         guard types.oob else { return .redirect }
-        let passwordHash: String? = if let password { try await passwords.hash(password) } else { nil }
+        let passwordHash = admitted.passwordHash
 
         var state = FlowState(stage: .started, clientId: client.id, acceptsCode: types.oob, acceptsPassword: types.password)
         state.browser = caller.dialect == .openID ? true : nil

@@ -27,17 +27,14 @@ extension LatchkeyEngine {
                             fields: [String: JSONValue], emailVerified: Bool? = nil, actor: ParseActor = .anonymous,
                             installationId: String?, caller: CallerInfo) async throws -> ParseLogin {
         try actor.requireMayWrite(emailVerified: emailVerified)
-        try await limit(.signUpPerIP, caller.ip, caller: caller)
-        guard let rawUsername, !rawUsername.isEmpty else { throw LatchkeyError.missing(.username) }
-        let username = try requireUsername(rawUsername)
-        guard let password, !password.isEmpty else { throw LatchkeyError.missing(.password) }
-        let email = try rawEmail.map { try requireEmail($0) }
-        let accepted = try requireAcceptablePassword(password, identifiers: [username, email])
-        // Taken identifiers are refused before scrypt runs; the insert's unique indexes settle races.
-        if try await reader.users.find(username: username) != nil { throw LatchkeyError.usernameTaken }
-        if let email, let holder = try await reader.users.find(email: email), holdsAddress(holder) { throw LatchkeyError.emailTaken }
-        try await requireNoIdentifierClash(username: username, email: email, excluding: nil, in: reader)
-        let hash = try await passwords.hash(accepted)
+        // Parse Server asks for the username first, before it looks at anything else.
+        guard let rawUsername, !rawUsername.isEmpty else {
+            try await limit(.signUpPerIP, caller.ip, caller: caller)
+            throw LatchkeyError.missing(.username)
+        }
+        let admitted = try await admitSignUp(SignUpCandidate(email: rawEmail, emailRequired: false, username: rawUsername, password: password,
+                                                             passwordRequired: true, provesMailbox: false), caller: caller)
+        let (email, username, hash) = (admitted.email, admitted.username, admitted.passwordHash)
         return try await transaction { tx in
             let attributes = try await self.checkCustomFields(fields, into: [:], app: app.id, in: tx)
             let user = try await self.createAccount(NewAccount(email: email, username: username, passwordHash: hash, attributes: attributes,
