@@ -5,7 +5,7 @@ import LatchkeyCore
 /// The admin API (`/admin/v1`, JSON). The OpenAPI document at `GET /openapi.json` on the public listener
 /// describes every operation.
 struct AdminRoutes: Sendable {
-    let engine: LatchkeyEngine
+    let engine: any OperatorSurface
 
     func addRoutes(to api: RouterGroup<LatchkeyRequestContext>) {
         api.get("/users") { request, _ in try await self.listUsers(request) }

@@ -6,7 +6,7 @@ import NIOCore
 
 /// The App Services email/password dialect (docs/app-services.md) under `/api/client/v2.0`.
 struct AppServicesRoutes: Sendable {
-    let engine: LatchkeyEngine
+    let engine: any AppServicesSurface
     let clientAddress: ClientAddress
     let errors: AppServicesError
     typealias Handler = @Sendable (AppServicesBody, CallerInfo, String) async throws -> Response

@@ -8,7 +8,7 @@ import NIOCore
 /// calls. An operator signs in with the admin token and a name; every change they make is audited as
 /// `console:<name>`. No script, no external asset; every form carries a CSRF token.
 struct Console: Sendable {
-    let engine: LatchkeyEngine
+    let engine: any OperatorSurface
     let pages: HTMLPages
     let style: String
     let policy: ConsoleSessionPolicy
@@ -17,7 +17,7 @@ struct Console: Sendable {
     let cookie: ConsoleCookie
     let accountCallback: String?
 
-    init(engine: LatchkeyEngine, options: ConsoleOptions, token: String, secure: Bool) {
+    init(engine: any OperatorSurface, options: ConsoleOptions, token: String, secure: Bool) {
         self.engine = engine
         self.pages = Self.pages(options)
         self.style = options.style

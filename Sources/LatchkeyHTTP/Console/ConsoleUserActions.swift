@@ -7,7 +7,7 @@ import LatchkeyCore
 /// goes back to the page saying what was done.
 extension Console {
     func addUserActionRoutes(to console: RouterGroup<LatchkeyRequestContext>) {
-        let actions: [(String, @Sendable (LatchkeyEngine, String, CallerInfo) async throws -> Void)] = [
+        let actions: [(String, @Sendable (any OperatorSurface, String, CallerInfo) async throws -> Void)] = [
             ("disable", { _ = try await $0.adminSetDisabled($1, disabled: true, caller: $2) }),
             ("enable", { _ = try await $0.adminSetDisabled($1, disabled: false, caller: $2) }),
             ("unlock", { _ = try await $0.adminUnlock($1, caller: $2) }),

@@ -5,7 +5,7 @@ import LatchkeyCore
 /// `mfa/v1.0/authenticator/start | confirm`: a signed-in native user (`Authorization: Bearer <access token>`) enrols
 /// an authenticator app. Latchkey's own endpoints (MSAL has none for this), in the native dialect's error shape.
 struct AuthenticatorEndpoints: Sendable {
-    let engine: LatchkeyEngine
+    let engine: any NativeAuthSurface
     let clientAddress: ClientAddress
 
     func addRoutes(to router: Router<LatchkeyRequestContext>) {

@@ -5,7 +5,7 @@ import LatchkeyCore
 /// The native-authentication dialect (docs/native-auth.md): form posts in, JSON out, at the root and
 /// under one leading tenant segment (the SDK puts its tenant there).
 struct NativeAuthRoutes: Sendable {
-    let engine: LatchkeyEngine
+    let engine: any NativeAuthSurface
     let clientAddress: ClientAddress
     let errors: NativeAuthErrors
     typealias Handler = @Sendable (NativeAuthForm, CallerInfo) async throws -> Response

@@ -6,7 +6,7 @@ import Synchronization
 /// OpenID Connect discovery, the JWKS that verifies our tokens, userinfo, and RFC 7662 introspection and RFC 7009
 /// revocation for clients' own tokens. (The browser side, `/authorize` and the pages, is `InteractionPages`.)
 struct OpenIDRoutes: Sendable {
-    let engine: LatchkeyEngine
+    let engine: any PagesSurface
     let clientAddress: ClientAddress
     /// The languages the hosted pages speak.
     let languages: [String]

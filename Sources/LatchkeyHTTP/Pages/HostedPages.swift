@@ -8,7 +8,7 @@ import Mustache
 /// choose a new password from a reset link. Plain HTML, no JavaScript, nothing cached or referred, and the
 /// token appears only in the form's hidden fields.
 struct HostedPages: Sendable {
-    let engine: LatchkeyEngine
+    let engine: any MailedLinkSurface
     let pages: HTMLPages
     let clientAddress: ClientAddress
 

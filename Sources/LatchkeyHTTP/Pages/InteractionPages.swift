@@ -7,7 +7,7 @@ import LatchkeyCore
 /// page is rendered on the server (no JavaScript needed), every form carries a CSRF token bound to the browser's
 /// cookie, and the visit's request travels sealed in the forms, so any replica can serve the next step.
 struct InteractionPages: Sendable {
-    let engine: LatchkeyEngine
+    let engine: any PagesSurface
     let pages: HTMLPages
     let clientAddress: ClientAddress
     let cookies: PageCookies

@@ -32,7 +32,7 @@ extension InteractionPages {
             do {
                 // A decoy visit (an address without an account) has no flow: every code is wrong.
                 guard let token = interaction.flowToken else { throw LatchkeyError.invalidCode(attemptsLeft: 1) }
-                return try await finish(try await engine.signInWithCode(continuationToken: token, code: visit.field("code"), scope: nil,
+                return try await finish(try await engine.signInWithCode(continuationToken: token, code: visit.field("code"), scope: nil, secondFactorOnly: false,
                                                                         caller: visit.caller), interaction, visit)
             } catch let error as LatchkeyError where Self.isWrongCode(error) {
                 return codePage(visit, target: nil, action: "/ui/code", resend: "/ui/code/resend", error: text("wrong_code", visit))

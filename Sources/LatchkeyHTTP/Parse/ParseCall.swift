@@ -30,7 +30,7 @@ struct ParseCall: Sendable {
     let methodOverride: HTTPRequest.Method?
 
     /// Nil when the caller may not use the app (answered 403 `{"error":"unauthorized"}`).
-    static func read(_ request: Request, context: LatchkeyRequestContext, engine: LatchkeyEngine, masterKeyIPs: Set<String>,
+    static func read(_ request: Request, context: LatchkeyRequestContext, engine: any ParseSurface, masterKeyIPs: Set<String>,
                      clientAddress: ClientAddress) async throws -> ParseCall? {
         // Only POST and PUT bodies are read: a GET or DELETE is answered from its headers and query alone.
         let fields = request.method == .post || request.method == .put ? try await request.decode(as: ParseBody.self, context: context).fields : [:]

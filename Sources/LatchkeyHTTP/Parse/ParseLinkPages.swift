@@ -7,14 +7,14 @@ import LatchkeyCore
 /// §1.12), rendered by the same templates and headers as the other hosted pages. No JavaScript: the choose-password
 /// page is a plain form.
 struct ParseLinkPages: Sendable {
-    let engine: LatchkeyEngine
+    let engine: any ParseSurface
     let mount: String
     let pages: HTMLPages
     let clientAddress: ClientAddress
     /// The hosted pages' wording of engine errors, shared rather than repeated.
     let hosted: HostedPages
 
-    init(engine: LatchkeyEngine, mount: String, pages: HTMLPages, clientAddress: ClientAddress) {
+    init(engine: any ParseSurface, mount: String, pages: HTMLPages, clientAddress: ClientAddress) {
         self.engine = engine; self.mount = mount; self.pages = pages; self.clientAddress = clientAddress
         hosted = HostedPages(engine: engine, pages: pages, clientAddress: clientAddress)
     }

@@ -6,7 +6,7 @@ import LatchkeyCore
 /// The Parse dialect (docs/parse.md) under `parse.mount`. Every route goes through `route`, which checks the app
 /// and its keys, honours the JS SDK's `_method`, reads the session as the endpoint asks, then runs the handler.
 struct ParseRoutes: Sendable {
-    let engine: LatchkeyEngine
+    let engine: any ParseSurface
     let mount: String
     let masterKeyIPs: Set<String>
     let clientAddress: ClientAddress

@@ -6,7 +6,7 @@ import LatchkeyCore
 /// endpoints: `client_secret_basic` (RFC 6749 §2.3.1: each part form-encoded, then Base64) or `client_secret_post`;
 /// a public client sends its `client_id` alone. Using both methods at once is refused.
 enum ClientCredentials {
-    static func authenticate(_ request: Request, clientId: String?, clientSecret: String?, engine: LatchkeyEngine) throws -> ClientApplication {
+    static func authenticate(_ request: Request, clientId: String?, clientSecret: String?, engine: any ClientAuthenticating) throws -> ClientApplication {
         if let header = request.headers[.authorization], header.lowercased().hasPrefix("basic ") {
             guard clientSecret == nil else { throw LatchkeyError.openID(.invalidRequest("Use one client authentication method, not two.")) }
             guard header.utf8.count <= 2048, let decoded = Data(base64Encoded: String(header.dropFirst(6)).trimmingCharacters(in: .whitespaces)),

@@ -3,7 +3,7 @@ import LatchkeyCore
 
 /// Health probes and the opt-in test mailbox.
 struct OperatorRoutes: Sendable {
-    let engine: LatchkeyEngine
+    let engine: any OperatorSurface
     let testingMailbox: TestingMailbox?
 
     func addRoutes(to router: Router<LatchkeyRequestContext>) {

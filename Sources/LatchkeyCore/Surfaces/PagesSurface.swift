@@ -1,0 +1,53 @@
+import Foundation
+
+/// The OpenID provider and its hosted pages: `/authorize`, the token and userinfo endpoints, the sign-in, sign-up,
+/// reset, second-factor and consent pages, upstream issuers, and the pages the mailed links open.
+///
+/// A router holds `any PagesSurface`, so the compiler keeps it to these use cases: what it may ask of the engine is this
+/// list, and no other surface's.
+public protocol PagesSurface: ClientAuthenticating, MailedLinkSurface {
+    func beginUpstreamSignIn(provider: String, interaction: String) throws -> (redirect: String, cookie: String)
+    func browserSession(cookie: String?) async throws -> (session: BrowserSessionRecord, user: UserRecord)?
+    func checkAuthorization(_ parameters: [(String, String)]) -> Result<(ClientApplication, AuthorizationRequest), AuthorizationRefusal>
+    func checkLogout(idTokenHint: String?, clientId: String?, postLogoutRedirectUri: String?, state: String?) async -> Result<LogoutRequest, LogoutRefusal>
+    func csrfToken(for cookie: String) -> String
+    func csrfTokenMatches(_ token: String?, cookie: String?) -> Bool
+    func declineConsent(_ interaction: Interaction) -> String
+    func endBrowserSession(_ session: BrowserSessionRecord, caller: CallerInfo) async throws
+    func errorRedirect(_ problem: OpenIDProblem, _ request: AuthorizationRequest) -> String
+    func errorRedirect(_ problem: OpenIDProblem, redirectUri: String, state: String?) -> String
+    func finishUpstreamSignIn(_ visit: UpstreamVisit, callback: String?, iss: String?, state: String?, code: String?, error: String?, client: ClientApplication, caller: CallerInfo) async throws -> SignInOutcome
+    func grantConsent(_ interaction: Interaction, userId: String, caller: CallerInfo) async throws
+    func hostedCodeSignIn(email: String?, caller: CallerInfo) async throws -> (token: String?, challenge: CodeChallenge)
+    func hostedDecoyResend(email: String?, caller: CallerInfo) async throws -> CodeChallenge
+    func hostedPasswordSignIn(email: String?, password: String?, caller: CallerInfo) async throws -> SignInOutcome
+    func hostedResetFinish(continuationToken: String?, code: String?, newPassword: String?, caller: CallerInfo) async throws -> SignInOutcome
+    func hostedResetStart(email: String?, caller: CallerInfo) async throws -> (token: String?, challenge: CodeChallenge)
+    func introspect(token: String?, client: ClientApplication) async throws -> [String: JSONValue]
+    var keyRing: SigningKeyRing { get }
+    func mfaChallenge(continuationToken: String?, methodId: String?, challengeTypes: ChallengeTypes?, caller: CallerInfo) async throws -> ChallengeResult
+    func mfaIntrospect(continuationToken: String?, caller: CallerInfo) async throws -> (methods: [AuthMethod], continuationToken: String)
+    func newInteraction(_ request: AuthorizationRequest, csrfCookie: String) -> Interaction
+    func nextStep(_ interaction: Interaction, session: BrowserSessionRecord?, consentGiven: Bool, caller: CallerInfo) async throws -> AuthorizationStep
+    func openBrowserSession(_ signIn: BrowserSignIn, caller: CallerInfo) async throws -> (cookie: String, session: BrowserSessionRecord)
+    func openInteraction(_ text: String?, csrfCookie: String?) -> Interaction?
+    func openUpstreamVisit(_ cookie: String?) -> UpstreamVisit?
+    func registrationBeginAuthenticator(continuationToken: String?, caller: CallerInfo) async throws -> AuthenticatorOffer
+    func registrationChallenge(continuationToken: String?, challengeType: String?, target: String?, channel: String?, caller: CallerInfo) async throws -> RegistrationChallengeResult
+    func registrationConfirmAuthenticator(continuationToken: String?, code: String?, caller: CallerInfo) async throws -> (continuationToken: String, recoveryCodes: [String])
+    func registrationContinue(continuationToken: String?, grantType: String?, code: String?, caller: CallerInfo) async throws -> String
+    func registrationIntrospect(continuationToken: String?, caller: CallerInfo) async throws -> (methods: [AuthMethod], continuationToken: String)
+    func resetPassword(appId: String, token: String?, tokenId: String?, password: String?, caller: CallerInfo) async throws
+    func revoke(token: String?, client: ClientApplication, caller: CallerInfo) async throws
+    func seal(_ interaction: Interaction) -> String
+    func signInChallenge(continuationToken: String?, challengeTypes: ChallengeTypes?, caller: CallerInfo) async throws -> ChallengeResult
+    func signInWithCode(continuationToken: String?, code: String?, scope: String?, secondFactorOnly: Bool, caller: CallerInfo) async throws -> SignInOutcome
+    func signInWithContinuationToken(continuationToken: String?, username: String?, scope: String?, caller: CallerInfo) async throws -> SignInOutcome
+    func signUpChallenge(continuationToken: String?, challengeTypes: ChallengeTypes?, caller: CallerInfo) async throws -> ChallengeResult
+    func signUpContinueWithCode(continuationToken: String?, code: String?, caller: CallerInfo) async throws -> SignUpContinueResult
+    func signUpStart(username: String?, password: String?, attributes given: [String: JSONValue]?, challengeTypes: ChallengeTypes?, caller: CallerInfo) async throws -> SignUpStartResult
+    var upstreamProviders: [String] { get }
+    func userInfo(accessToken: String) async throws -> [String: JSONValue]
+}
+
+extension LatchkeyEngine: PagesSurface {}
