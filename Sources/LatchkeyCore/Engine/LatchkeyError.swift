@@ -145,4 +145,6 @@ public enum SecondFactorProblem: Sendable, Equatable {
     case sameKindAsFirstFactor
     /// Changing factors needs a sign-in within this many seconds; the token's is older (RFC 9470 step-up).
     case signInNotRecent(maxAgeSeconds: Int)
+    /// A second factor is due, but none this account has or could enrol is offered where the journey runs.
+    case noUsableMethod
 }

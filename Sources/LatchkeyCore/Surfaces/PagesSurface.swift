@@ -26,17 +26,16 @@ public protocol PagesSurface: ClientAuthenticating, MailedLinkSurface {
     func introspect(token: String?, client: ClientApplication) async throws -> [String: JSONValue]
     var keyRing: SigningKeyRing { get }
     func mfaChallenge(continuationToken: String?, methodId: String?, challengeTypes: ChallengeTypes?, caller: CallerInfo) async throws -> ChallengeResult
-    func mfaIntrospect(continuationToken: String?, caller: CallerInfo) async throws -> (methods: [AuthMethod], continuationToken: String)
     func newInteraction(_ request: AuthorizationRequest, csrfCookie: String) -> Interaction
-    func nextStep(_ interaction: Interaction, session: BrowserSessionRecord?, consentGiven: Bool, caller: CallerInfo) async throws -> AuthorizationStep
-    func openBrowserSession(_ signIn: BrowserSignIn, caller: CallerInfo) async throws -> (cookie: String, session: BrowserSessionRecord)
+    func visitProgress(_ interaction: Interaction, sessionCookie: String?, consentGiven: Bool,
+                       signedIn known: (session: BrowserSessionRecord, user: UserRecord)?, caller: CallerInfo) async throws -> VisitProgress
+    func visitProgress(after outcome: SignInOutcome, _ interaction: Interaction, caller: CallerInfo) async throws -> VisitProgress
     func openInteraction(_ text: String?, csrfCookie: String?) -> Interaction?
     func openUpstreamVisit(_ cookie: String?) -> UpstreamVisit?
     func registrationBeginAuthenticator(continuationToken: String?, caller: CallerInfo) async throws -> AuthenticatorOffer
     func registrationChallenge(continuationToken: String?, challengeType: String?, target: String?, channel: String?, caller: CallerInfo) async throws -> RegistrationChallengeResult
     func registrationConfirmAuthenticator(continuationToken: String?, code: String?, caller: CallerInfo) async throws -> (continuationToken: String, recoveryCodes: [String])
     func registrationContinue(continuationToken: String?, grantType: String?, code: String?, caller: CallerInfo) async throws -> String
-    func registrationIntrospect(continuationToken: String?, caller: CallerInfo) async throws -> (methods: [AuthMethod], continuationToken: String)
     func resetPassword(appId: String, token: String?, tokenId: String?, password: String?, caller: CallerInfo) async throws
     func revoke(token: String?, client: ClientApplication, caller: CallerInfo) async throws
     func seal(_ interaction: Interaction) -> String

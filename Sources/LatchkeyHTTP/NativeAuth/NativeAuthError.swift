@@ -103,7 +103,7 @@ enum NativeAuthError {
         case .deliveryFailed:
             return JSONResponse.make(.badGateway, ["error": "server_error",
                                                    "error_description": "The text message could not be sent; try again shortly."])
-        case .invalidData, .notPending, .alreadyEnrolled, .codeSent:
+        case .invalidData, .notPending, .alreadyEnrolled, .codeSent, .noUsableMethod:
             return body("invalid_request", "The request is not valid for this endpoint.", [90100])
         }
     }

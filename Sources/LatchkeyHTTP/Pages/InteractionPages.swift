@@ -91,45 +91,33 @@ struct InteractionPages: Sendable {
         }
     }
 
-    /// Where the visit goes next: the sign-in page, the consent page, or back to the app. `signedIn` is the browser
-    /// session when the caller has it in hand (it just opened it); otherwise the cookie's is looked up.
+    /// Renders where the engine says the visit goes next (after `/authorize`, or after consent).
     func proceed(_ interaction: Interaction, _ visit: PageVisit, consentGiven: Bool = false,
-                 signedIn known: (session: BrowserSessionRecord, user: UserRecord)? = nil) async throws -> Response {
-        var visit = visit
-        visit.interaction = interaction
-        let signedIn = known == nil ? try await engine.browserSession(cookie: visit.sessionCookie) : known
-        switch try await engine.nextStep(interaction, session: signedIn?.session, consentGiven: consentGiven, caller: visit.caller) {
-        case .signIn: return signInPage(visit, email: interaction.request.loginHint)
-        case .consent(let scopes):
-            let client = try engine.requireClient(interaction.request.clientId)
-            return render("consent", .ok, ["clientName": client.name, "scopes": scopes, "account": signedIn?.user.displayName ?? ""], visit)
-        case .redirect(let uri): return redirect(uri, visit)
-        }
+                 signedIn: (session: BrowserSessionRecord, user: UserRecord)? = nil) async throws -> Response {
+        show(try await engine.visitProgress(interaction, sessionCookie: visit.sessionCookie, consentGiven: consentGiven,
+                                            signedIn: signedIn, caller: visit.caller), visit)
     }
 
-    /// Where a finished step of a sign-in flow leads: a browser session and on to the app, or a second factor.
+    /// Renders where a finished step of a sign-in journey leads, as the engine decides it.
     func finish(_ outcome: SignInOutcome, _ interaction: Interaction, _ visit: PageVisit) async throws -> Response {
-        var interaction = interaction, visit = visit
-        switch outcome {
-        case .signedIn(let signIn):
-            let (cookie, session) = try await engine.openBrowserSession(signIn, caller: visit.caller)
+        show(try await engine.visitProgress(after: outcome, interaction, caller: visit.caller), visit)
+    }
+
+    /// The page for the engine's step: the pages render, the engine decides.
+    func show(_ progress: VisitProgress, _ visit: PageVisit) -> Response {
+        var visit = visit
+        visit.interaction = progress.interaction
+        if let cookie = progress.newSessionCookie {
             visit.cookies.append(cookies.set(cookies.sessionName, cookie, maxAge: engine.settings.openID.sessionTTLSeconds))
             visit.sessionCookie = cookie
-            interaction.signedInSession = session.id
-            interaction.flowToken = nil
-            return try await proceed(interaction, visit, signedIn: (session, signIn.user))
-        case .mfaRequired(let token):
-            let (methods, next) = try await engine.mfaIntrospect(continuationToken: token, caller: visit.caller)
-            interaction.flowToken = next
-            visit.interaction = interaction
-            return secondFactorPage(methods, visit)
-        case .registrationRequired(let token):
-            let (methods, next) = try await engine.registrationIntrospect(continuationToken: token, caller: visit.caller)
-            interaction.flowToken = next
-            visit.interaction = interaction
-            return enrolPage(methods, visit)
-        case .redirect: return problem("no_second_factor", visit, status: .badRequest)
-        case .tokens: return problem("not_possible", visit, status: .badRequest)
+        }
+        switch progress.page {
+        case .signIn(let hint): return signInPage(visit, email: hint)
+        case .consent(let clientName, let scopes, let account):
+            return render("consent", .ok, ["clientName": clientName, "scopes": scopes, "account": account], visit)
+        case .secondFactor(let methods): return secondFactorPage(methods, visit)
+        case .enrol(let methods): return enrolPage(methods, visit)
+        case .redirect(let uri): return redirect(uri, visit)
         }
     }
 
@@ -208,6 +196,7 @@ struct InteractionPages: Sendable {
         case .secondFactor(.deliveryFailed): "delivery_failed"
         case .secondFactor(.invalidContact): "invalid_contact"
         case .secondFactor(.sameKindAsFirstFactor): "same_factor"
+        case .secondFactor(.noUsableMethod): "no_second_factor"
         case .identityRefused, .identityTaken: "upstream_failed"
         case .identityProviderUnavailable: "upstream_unavailable"
         default: "not_possible"

@@ -1,0 +1,69 @@
+import Foundation
+
+/// The page a hosted-pages visit shows next, as the engine decides it: the pages render it and decide nothing.
+public enum VisitPage: Sendable {
+    /// The sign-in page (first, or again: `prompt=login`, `max_age`, a second factor the client needs).
+    case signIn(loginHint: String?)
+    /// A third-party client asks for these scopes; `account` is who is signed in.
+    case consent(clientName: String, scopes: [String], account: String)
+    /// The account's second factors to choose from, or the ways to enrol one.
+    case secondFactor([AuthMethod])
+    case enrol([AuthMethod])
+    /// Back to the client: with a code, or with an OAuth error.
+    case redirect(String)
+}
+
+/// A visit moved on: the page to show, the visit as it now is (to seal into that page), and the cookie of a browser
+/// session this step opened.
+public struct VisitProgress: Sendable {
+    public var page: VisitPage
+    public var interaction: Interaction
+    public var newSessionCookie: String?
+}
+
+/// The hosted pages' step machine: after `/authorize` and after each finished sign-in step, where the visit goes.
+/// (The sign-in journey itself is the native flows'; this is what comes after a step of it in a browser.)
+extension LatchkeyEngine {
+    /// Where the visit goes from here: signed in well enough for this client (or just now, `signedIn`), consent when
+    /// it is due, then back to the client with a code.
+    public func visitProgress(_ interaction: Interaction, sessionCookie: String?, consentGiven: Bool = false,
+                              signedIn known: (session: BrowserSessionRecord, user: UserRecord)? = nil,
+                              caller: CallerInfo) async throws -> VisitProgress {
+        let signedIn = known == nil ? try await browserSession(cookie: sessionCookie) : known
+        let page: VisitPage = switch try await nextStep(interaction, session: signedIn?.session, consentGiven: consentGiven, caller: caller) {
+        case .signIn: .signIn(loginHint: interaction.request.loginHint)
+        case .consent(let scopes):
+            .consent(clientName: try requireClient(interaction.request.clientId).name, scopes: scopes, account: signedIn?.user.displayName ?? "")
+        case .redirect(let uri): .redirect(uri)
+        }
+        return VisitProgress(page: page, interaction: interaction)
+    }
+
+    /// Where a finished step of a sign-in journey leads in a browser: a browser session and on, or a second factor
+    /// to pass or enrol first.
+    public func visitProgress(after outcome: SignInOutcome, _ interaction: Interaction, caller: CallerInfo) async throws -> VisitProgress {
+        var interaction = interaction
+        switch outcome {
+        case .signedIn(let signIn):
+            let (cookie, session) = try await openBrowserSession(signIn, caller: caller)
+            interaction.signedInSession = session.id
+            interaction.flowToken = nil
+            var progress = try await visitProgress(interaction, sessionCookie: cookie, signedIn: (session, signIn.user), caller: caller)
+            progress.newSessionCookie = cookie
+            return progress
+        case .mfaRequired(let token):
+            let (methods, next) = try await mfaIntrospect(continuationToken: token, caller: caller)
+            interaction.flowToken = next
+            return VisitProgress(page: .secondFactor(methods), interaction: interaction)
+        case .registrationRequired(let token):
+            let (methods, next) = try await registrationIntrospect(continuationToken: token, caller: caller)
+            interaction.flowToken = next
+            return VisitProgress(page: .enrol(methods), interaction: interaction)
+        case .redirect:
+            // The journey asked for a second factor the pages cannot offer this account.
+            throw LatchkeyError.secondFactor(.noUsableMethod)
+        case .tokens:
+            throw LatchkeyError.flowStepMismatch("a browser visit ends in a session, not tokens")
+        }
+    }
+}
