@@ -163,7 +163,10 @@ def test_text_message_registration_and_sign_in(mfa_server, sms):
     sent = strict.ok(app.register_challenge(reg["continuation_token"], method, phone), "register/challenge")
     assert sent["challenge_channel"] == "sms" and sent["challenge_target"] == phone
     done = strict.ok(app.register_continue(sent["continuation_token"], sms.wait_for_code(phone)), "register/continue")
-    strict.tokens(app.token_after(done["continuation_token"]))
+    enrolled = strict.tokens(app.token_after(done["continuation_token"]))
+    # How it was proven (RFC 8176): a password, then a texted code; two kinds.
+    claims = strict.b64url_json(enrolled["id_token"].split(".")[1])
+    assert claims["amr"] == ["pwd", "sms", "mfa"] and claims["acr"] == "2", claims
 
     ct = suberror(app.password_token(email), "mfa_required")
     methods = app.introspect(ct)
@@ -184,7 +187,8 @@ def test_text_message_registration_and_sign_in(mfa_server, sms):
     fresh = sms.wait_for_code(phone, texted + 2)
     if fresh != code:
         strict.error(app.submit(resent["continuation_token"], code), "invalid_grant", suberror="invalid_oob_value")
-    strict.tokens(app.submit(resent["continuation_token"], fresh, grant="oob"))  # Microsoft's reference grant works too
+    tokens = strict.tokens(app.submit(resent["continuation_token"], fresh, grant="oob"))  # Microsoft's reference grant works too
+    assert strict.b64url_json(tokens["id_token"].split(".")[1])["amr"] == ["pwd", "sms", "mfa"]
 
 
 def test_authenticator_enrolled_through_parse_signs_in_natively(mfa_server):

@@ -126,7 +126,7 @@ extension LatchkeyEngine {
             if flow.state.stage == .registrationVerified {
                 try await self.finish(flow, in: tx)
                 var enrolled = flow
-                enrolled.state.amr = Self.withSecondFactor(flow.state.amr)
+                enrolled.state.amr = AuthenticationMethods.afterSecondFactor(flow.state.amr, kind: flow.state.factorChannel == "sms" ? .sms : .email)
                 return try await self.completeSignIn(enrolled, user: user, rehash: nil, client: client, scope: scope,
                                                      method: "second factor enrolled", caller: caller, in: tx)
             }
@@ -144,7 +144,7 @@ extension LatchkeyEngine {
     func completeSignIn(_ flow: FlowRecord, user: UserRecord, rehash: String?, client: ClientApplication, scope: String?,
                         method: String, caller: CallerInfo, in tx: any Repositories) async throws -> SignInOutcome {
         let user = try await recordSignIn(user, rehash: rehash, method: method, caller: caller, in: tx)
-        let amr = flow.state.amr ?? ["pwd"]
+        let amr = flow.state.amr ?? AuthenticationMethods.password
         if flow.state.browser == true { return .signedIn(BrowserSignIn(user: user, amr: amr)) }
         // The ID token says how this sign-in was proven, as the provider's do (`amr`, `acr`, `auth_time`).
         return .tokens(try await issueTokens(for: user, client: client, scope: scope, familyId: nil,

@@ -95,7 +95,7 @@ extension LatchkeyEngine {
                 if let nonce = authentication.nonce { id["nonce"] = .string(nonce) }
                 id["auth_time"] = .int(Int(authentication.authTime.timeIntervalSince1970))
                 id["amr"] = .array(authentication.amr.map(JSONValue.string))
-                id["acr"] = .string(authentication.amr.contains("mfa") ? "2" : "1")
+                id["acr"] = .string(AuthenticationMethods.acr(authentication.amr))
                 // at_hash: the left half of the access token's SHA-256 (ES256), base64url.
                 id["at_hash"] = .string(Base64URL.encode(Digest.sha256(Array(accessToken.utf8)).prefix(16)))
                 id["azp"] = .string(client.id)

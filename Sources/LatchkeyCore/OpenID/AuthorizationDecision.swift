@@ -34,7 +34,7 @@ extension LatchkeyEngine {
         let request = interaction.request
         if request.prompt.contains("login") { return false }
         if let maxAge = request.maxAge, time.now().timeIntervalSince(session.authTime) > Double(maxAge) { return false }
-        if session.amr.split(separator: " ").contains("mfa") { return true }
+        if AuthenticationMethods.isMultiFactor(session.amr.split(separator: " ")) { return true }
         return !(try await secondFactorDue(for: client, userId: session.userId))
     }
 

@@ -6,15 +6,6 @@ public struct BrowserSignIn: Sendable, Equatable {
     public var amr: [String]
 }
 
-extension LatchkeyEngine {
-    /// The first factor's methods and a passed second factor (a one-time code, the second of two factors), each once.
-    static func withSecondFactor(_ first: [String]?) -> [String] {
-        var methods = first ?? []
-        for method in ["otp", "mfa"] where !methods.contains(method) { methods.append(method) }
-        return methods
-    }
-}
-
 /// The SSO session behind the hosted pages' cookie: opened when a sign-in at the pages ends, found again on the
 /// next `/authorize` (so a second app signs in without a second password), ended by sign-out.
 extension LatchkeyEngine {

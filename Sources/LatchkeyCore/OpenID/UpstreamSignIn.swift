@@ -78,7 +78,7 @@ extension LatchkeyEngine {
         guard case .idToken(let token) = answer else { throw LatchkeyError.identityRefused("the authorization code was refused") }
         let identity = try await verifyIDToken(token, provider: visit.provider, nonce: visit.nonce)
         let user = try await signIn(with: identity, caller: caller) { login, _ in login.user }
-        guard try await secondFactorDue(for: client, userId: user.id) else { return .signedIn(BrowserSignIn(user: user, amr: ["fed"])) }
+        guard try await secondFactorDue(for: client, userId: user.id) else { return .signedIn(BrowserSignIn(user: user, amr: AuthenticationMethods.federated)) }
         // The second factor runs as a sign-in flow that has passed its first factor.
         var flowState = FlowState(stage: .started, clientId: client.id, acceptsCode: true, acceptsPassword: false)
         flowState.browser = true
@@ -88,7 +88,7 @@ extension LatchkeyEngine {
         return try await transaction { tx in
             let flow = try await self.loadFlow(token2, kind: .signIn, client: client.id, in: tx)
             return try await self.afterFirstFactor(flow, user: user, rehash: nil, client: client, scope: nil, method: visit.provider,
-                                                   mailboxProven: false, amr: ["fed"], caller: caller, in: tx)
+                                                   mailboxProven: false, amr: AuthenticationMethods.federated, caller: caller, in: tx)
         }
     }
 }

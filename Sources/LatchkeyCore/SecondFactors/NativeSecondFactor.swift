@@ -36,7 +36,7 @@ extension LatchkeyEngine {
                           in tx: any Repositories) async throws -> SignInOutcome {
         var next = flow
         next.state.mailboxProven = mailboxProven
-        next.state.amr = amr ?? (mailboxProven ? ["otp"] : ["pwd"])
+        next.state.amr = amr ?? (mailboxProven ? AuthenticationMethods.mailedCode : AuthenticationMethods.password)
         let capabilities = Set(flow.state.capabilities ?? [])
         if client.mfa != .off {
             if !(try await secondFactors(of: user, after: next, in: tx)).isEmpty {
@@ -182,7 +182,7 @@ extension LatchkeyEngine {
             try await self.audit(tx, "mfa_passed", caller: caller, userId: user.id, email: user.email, detail: Self.describe(factor))
             EngineMetrics.secondFactor("passed", factor.kind)
             var passed = flow
-            passed.state.amr = Self.withSecondFactor(flow.state.amr)
+            passed.state.amr = AuthenticationMethods.afterSecondFactor(flow.state.amr, kind: factor.kind)
             return .success(try await self.completeSignIn(passed, user: current, rehash: nil, client: client, scope: scope,
                                                           method: "second factor \(factor.kind.rawValue)", caller: caller, in: tx))
         }
