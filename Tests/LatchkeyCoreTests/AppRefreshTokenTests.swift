@@ -47,7 +47,7 @@ import Testing
         // The same claims signed by another deployment's key.
         let other = AppRefreshTokens(serverKey: SecureRandom.bytes(32))
         #expect(other.jti(of: token) == nil)
-        #expect(h.engine.appRefreshTokens.jti(of: token) != nil)
+        #expect(h.engine.keys.appRefreshTokens.jti(of: token) != nil)
     }
 
     /// Opaque App Services refresh tokens issued before the JWTs (both earlier shapes) keep working until they expire.

@@ -137,7 +137,7 @@ import Testing
         #expect(factors.filter { $0.kind == .recovery }.count == 9)
         // The seed is sealed: the stored bytes are not the key.
         let sealed = try #require(factors.first { $0.kind == .totp }?.secret)
-        #expect([UInt8](sealed) != key && h.engine.factorBox.open([UInt8](sealed)) == key)
+        #expect([UInt8](sealed) != key && h.engine.keys.secondFactor.open([UInt8](sealed)) == key)
         let events = try await h.store.direct.audit.events(since: .distantPast, limit: 200).map(\.kind)
         #expect(events.contains("mfa_recovery_code_used") && events.filter { $0 == "mfa_failed" }.count >= 2)
     }

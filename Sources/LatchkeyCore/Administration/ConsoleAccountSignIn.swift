@@ -34,7 +34,7 @@ extension LatchkeyEngine {
         let sealed = ConsoleSignInState(state: state, verifier: verifier, next: next,
                                         expiresAt: time.now() + Double(settings.openID.interactionTTLSeconds))
         // Encoding a plain Codable struct cannot fail.
-        let cookie = Base64URL.encode(consoleBox.seal(Array((try? JSONEncoder().encode(sealed)) ?? Data())))
+        let cookie = Base64URL.encode(keys.consoleSession.seal(Array((try? JSONEncoder().encode(sealed)) ?? Data())))
         let url = Self.redirect("\(settings.publicURL)/oauth2/v2.0/authorize", [
             "client_id": Self.consoleClientId, "redirect_uri": redirectURI, "response_type": "code", "scope": "openid offline_access",
             "state": state, "code_challenge": Base64URL.encode(Digest.sha256(Array(verifier.utf8))), "code_challenge_method": "S256",
@@ -45,7 +45,7 @@ extension LatchkeyEngine {
     /// Redeems the callback's code for an account that holds `operator`: a new console session, and where to go.
     public func finishConsoleSignIn(code: String?, state: String?, cookie: String?, redirectURI: String,
                                     caller: CallerInfo) async throws -> (session: ConsoleSession, next: String?) {
-        guard let cookie, cookie.utf8.count <= 2048, let sealed = Base64URL.decode(cookie), let plain = consoleBox.open(sealed),
+        guard let cookie, cookie.utf8.count <= 2048, let sealed = Base64URL.decode(cookie), let plain = keys.consoleSession.open(sealed),
               let started = try? JSONDecoder().decode(ConsoleSignInState.self, from: Data(plain)), started.expiresAt > time.now(),
               let state, Digest.constantTimeEqual(Array(state.utf8), Array(started.state.utf8)) else {
             throw ConsoleSignInRefusal.stateMismatch

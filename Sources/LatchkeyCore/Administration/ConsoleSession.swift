@@ -44,14 +44,14 @@ extension LatchkeyEngine {
     public func sealConsoleSession(_ session: ConsoleSession) -> String {
         // Encoding a plain Codable struct cannot fail.
         let data = (try? JSONEncoder().encode(session)) ?? Data()
-        return Base64URL.encode(consoleBox.seal([UInt8](data)))
+        return Base64URL.encode(keys.consoleSession.seal([UInt8](data)))
     }
 
     /// The session sealed in `text` if this server sealed it for this admin token and it has neither idled out nor
     /// outlived its absolute limit; its `seenAt` is now (seal it again to keep it alive).
     /// An account's session still needs `consoleAccountHolds` (a read of the store) before it is trusted.
     public func openConsoleSession(_ text: String?, credential: [UInt8], policy: ConsoleSessionPolicy) -> ConsoleSession? {
-        guard let text, text.utf8.count <= 2048, let sealed = Base64URL.decode(text), let plain = consoleBox.open(sealed),
+        guard let text, text.utf8.count <= 2048, let sealed = Base64URL.decode(text), let plain = keys.consoleSession.open(sealed),
               var session = try? JSONDecoder().decode(ConsoleSession.self, from: Data(plain)),
               Digest.constantTimeEqual([UInt8](session.credential),
                                        [UInt8](consoleBinding(session.userId.map { Self.accountCredential($0) } ?? credential)))
@@ -65,7 +65,7 @@ extension LatchkeyEngine {
 
     /// The token every console form carries: an HMAC of the session's id, so it is worthless without the cookie.
     public func consoleCSRFToken(_ session: ConsoleSession) -> String {
-        Base64URL.encode(Digest.hmacSHA256(key: consoleKey, data: Array("csrf|\(session.id)".utf8)))
+        Base64URL.encode(Digest.hmacSHA256(key: keys.console, data: Array("csrf|\(session.id)".utf8)))
     }
 
     public func consoleCSRFTokenMatches(_ token: String?, session: ConsoleSession) -> Bool {
@@ -83,7 +83,7 @@ extension LatchkeyEngine {
     static func accountCredential(_ userId: String) -> [UInt8] { Array("account|\(userId)".utf8) }
 
     func consoleBinding(_ credential: [UInt8]) -> Data {
-        Data(Digest.hmacSHA256(key: consoleKey, data: Array("session|".utf8) + credential))
+        Data(Digest.hmacSHA256(key: keys.console, data: Array("session|".utf8) + credential))
     }
 }
 

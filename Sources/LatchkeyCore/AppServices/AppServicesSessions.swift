@@ -43,7 +43,7 @@ extension LatchkeyEngine {
         let sessionId = SecureRandom.bytes(12).hex
         let deviceId = SecureRandom.bytes(12).hex
         let expiresAt = now + Double(anonymous ? settings.appAnonymousSessionTTLSeconds : settings.appSessionTTLSeconds)
-        let refresh = appRefreshTokens.mint(.init(sessionId: sessionId, userId: user.id, deviceId: deviceId, domainId: tenantId,
+        let refresh = keys.appRefreshTokens.mint(.init(sessionId: sessionId, userId: user.id, deviceId: deviceId, domainId: tenantId,
                                                   jti: jti, issuedAt: now, expiresAt: expiresAt))
         try await tx.sessions.insert(SessionRecord(
             id: sessionId, familyId: sessionId, userId: user.id, kind: .appServices, audience: app.id, scope: Self.appSessionScope,

@@ -30,19 +30,8 @@ public final class LatchkeyEngine: Sendable {
     public let time: any TimeSource
     public let logger: Logger
     let passwords: PasswordHashing
-    /// Server key for the HMACs under which codes and tokens are stored.
-    let tokenKey: [UInt8]
-    let mailBox: SecretBox
-    /// Seals authenticator (TOTP) secrets at rest.
-    let factorBox: SecretBox
-    /// Seals the hosted pages' interactions; keys their CSRF tokens.
-    let interactionBox: SecretBox
-    let pageKey: [UInt8]
-    /// Seals the operator console's session cookie and keys its CSRF tokens.
-    let consoleBox: SecretBox
-    let consoleKey: [UInt8]
-    /// Signs App Services refresh tokens (JWTs the Realm SDKs parse; never published).
-    let appRefreshTokens: AppRefreshTokens
+    /// The secret keys, one per purpose, derived from the stored server key.
+    let keys: EngineKeys
     public let keyRing: SigningKeyRing
     /// The published keys, newest (the one that signs) first.
     public var signingKeys: [SigningKey] { keyRing.published }
@@ -63,15 +52,7 @@ public final class LatchkeyEngine: Sendable {
         self.store = store; self.settings = settings; self.time = time; self.logger = logger
         self.passwords = PasswordHashing(parameters: settings.passwords.scrypt, concurrency: settings.hashingConcurrency,
                                          queueLimit: settings.hashingQueueLimit)
-        // Separate keys per purpose, derived from the one stored server key.
-        self.tokenKey = Digest.hmacSHA256(key: serverKey, data: Array("latchkey token hmac".utf8))
-        self.mailBox = SecretBox(key: Digest.hmacSHA256(key: serverKey, data: Array("latchkey outbox seal".utf8)))
-        self.factorBox = SecretBox(key: Digest.hmacSHA256(key: serverKey, data: Array("latchkey second factor seal".utf8)))
-        self.interactionBox = SecretBox(key: Digest.hmacSHA256(key: serverKey, data: Array("latchkey interaction seal".utf8)))
-        self.pageKey = Digest.hmacSHA256(key: serverKey, data: Array("latchkey page mac".utf8))
-        self.consoleBox = SecretBox(key: Digest.hmacSHA256(key: serverKey, data: Array("latchkey console seal".utf8)))
-        self.consoleKey = Digest.hmacSHA256(key: serverKey, data: Array("latchkey console mac".utf8))
-        self.appRefreshTokens = AppRefreshTokens(serverKey: serverKey)
+        self.keys = EngineKeys(serverKey: serverKey)
         self.keyRing = keyRing
         self.tenantId = tenantId
         self.mailComposer = mailComposer
@@ -110,7 +91,7 @@ public final class LatchkeyEngine: Sendable {
 
     /// How any secret handed to a client (code, continuation or refresh token) is stored.
     func secretHash(_ secret: String) -> Data {
-        Data(Digest.hmacSHA256(key: tokenKey, data: Array(secret.utf8)))
+        Data(Digest.hmacSHA256(key: keys.token, data: Array(secret.utf8)))
     }
 
     /// Runs a write transaction. Uniqueness conflicts become the engine's errors; other storage failures are

@@ -21,7 +21,7 @@ public struct OutboxPolicy: Sendable {
 extension LatchkeyEngine {
     /// Queues a mail in the caller's transaction: it is sent only if the state that caused it is committed.
     func enqueue(_ message: MailMessage, in tx: any Repositories) async throws {
-        let sealed = mailBox.seal(Array(try JSONEncoder().encode(message)))
+        let sealed = keys.mail.seal(Array(try JSONEncoder().encode(message)))
         let now = time.now()
         try await tx.outbox.enqueue(OutboxRecord(id: nil, recipient: message.to, subject: message.subject, kind: message.kind.rawValue,
                                           sealedBody: Data(sealed), status: .pending, attempts: 0,
@@ -50,7 +50,7 @@ extension LatchkeyEngine {
         var ready: [(OutboxRecord, MailMessage)] = []
         var finished: [OutboxRecord] = []
         for var record in due {
-            if let sealed = record.sealedBody, let plain = mailBox.open([UInt8](sealed)),
+            if let sealed = record.sealedBody, let plain = keys.mail.open([UInt8](sealed)),
                let message = try? JSONDecoder().decode(MailMessage.self, from: Data(plain)) {
                 ready.append((record, message))
             } else {

@@ -27,13 +27,13 @@ extension LatchkeyEngine {
     public func seal(_ interaction: Interaction) -> String {
         // Encoding a plain Codable struct cannot fail.
         let data = (try? JSONEncoder().encode(interaction)) ?? Data()
-        return Base64URL.encode(interactionBox.seal([UInt8](data)))
+        return Base64URL.encode(keys.interaction.seal([UInt8](data)))
     }
 
     /// The interaction sealed in `text`, if this server sealed it for this browser and it has not expired.
     public func openInteraction(_ text: String?, csrfCookie: String?) -> Interaction? {
         guard let text, text.utf8.count <= 8192, let csrfCookie, let sealed = Base64URL.decode(text),
-              let plain = interactionBox.open(sealed),
+              let plain = keys.interaction.open(sealed),
               let interaction = try? JSONDecoder().decode(Interaction.self, from: Data(plain)),
               Digest.constantTimeEqual([UInt8](interaction.browser), [UInt8](browserBinding(csrfCookie))),
               interaction.expiresAt > time.now() else { return nil }
@@ -43,7 +43,7 @@ extension LatchkeyEngine {
     /// The token each page's form carries for this browser's CSRF cookie (double submit, bound by an HMAC so a
     /// cookie planted by a sibling host is no help without the server key).
     public func csrfToken(for cookie: String) -> String {
-        Base64URL.encode(Digest.hmacSHA256(key: pageKey, data: Array("csrf|\(cookie)".utf8)))
+        Base64URL.encode(Digest.hmacSHA256(key: keys.page, data: Array("csrf|\(cookie)".utf8)))
     }
 
     public func csrfTokenMatches(_ token: String?, cookie: String?) -> Bool {
@@ -52,6 +52,6 @@ extension LatchkeyEngine {
     }
 
     private func browserBinding(_ cookie: String) -> Data {
-        Data(Digest.hmacSHA256(key: pageKey, data: Array("interaction|\(cookie)".utf8)))
+        Data(Digest.hmacSHA256(key: keys.page, data: Array("interaction|\(cookie)".utf8)))
     }
 }

@@ -39,12 +39,12 @@ extension LatchkeyEngine {
                                                 "response_mode": apple ? "form_post" : nil, "state": visit.state, "nonce": visit.nonce,
                                                 "code_challenge": challenge, "code_challenge_method": "S256"])
         let data = (try? JSONEncoder().encode(visit)) ?? Data()
-        return (redirect, Base64URL.encode(interactionBox.seal([UInt8](data))))
+        return (redirect, Base64URL.encode(keys.interaction.seal([UInt8](data))))
     }
 
     /// The visit sealed in the cookie, if it is ours and live.
     public func openUpstreamVisit(_ cookie: String?) -> UpstreamVisit? {
-        guard let cookie, cookie.utf8.count <= 8192, let sealed = Base64URL.decode(cookie), let plain = interactionBox.open(sealed),
+        guard let cookie, cookie.utf8.count <= 8192, let sealed = Base64URL.decode(cookie), let plain = keys.interaction.open(sealed),
               let visit = try? JSONDecoder().decode(UpstreamVisit.self, from: Data(plain)), visit.expiresAt > time.now() else { return nil }
         return visit
     }

@@ -68,7 +68,7 @@ extension LatchkeyEngine {
     private func offerAuthenticator(to user: UserRecord, in state: inout FlowState) -> (secret: String, uri: String) {
         let key = SecureRandom.bytes(20)
         state.factorChannel = SecondFactorRecord.Kind.totp.rawValue
-        state.factorTarget = Base64URL.encode(factorBox.seal(key))
+        state.factorTarget = Base64URL.encode(keys.secondFactor.seal(key))
         let secret = Base32.encode(key)
         return (secret, TOTP.provisioningURI(secret: secret, account: user.email ?? user.displayName, issuer: settings.mfa.totpIssuer))
     }
@@ -77,7 +77,7 @@ extension LatchkeyEngine {
     private func checkOfferedAuthenticator(_ flow: FlowRecord, user: UserRecord, code: String?, caller: CallerInfo) async throws
         -> (key: [UInt8], step: Int) {
         guard flow.state.stage == .registrationChallenged, flow.state.factorChannel == SecondFactorRecord.Kind.totp.rawValue,
-              let sealed = flow.state.factorTarget.flatMap(Base64URL.decode), let key = factorBox.open(sealed) else {
+              let sealed = flow.state.factorTarget.flatMap(Base64URL.decode), let key = keys.secondFactor.open(sealed) else {
             throw LatchkeyError.flowStepMismatch("this token is not an authenticator enrolment of this user")
         }
         guard let code, !code.isEmpty else { throw LatchkeyError.missing(.code) }

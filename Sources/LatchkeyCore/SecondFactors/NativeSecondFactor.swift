@@ -168,7 +168,7 @@ extension LatchkeyEngine {
         }
         let failures = try await countSecondFactorAttempt(user, caller: caller)
         if factor.kind == .totp {
-            guard let key = factor.secret.flatMap({ factorBox.open([UInt8]($0)) }),
+            guard let key = factor.secret.flatMap({ keys.secondFactor.open([UInt8]($0)) }),
                   let step = TOTP.matchingStep(key: key, code: code, at: time.now()),
                   try await standaloneWrite({ try await $0.secondFactors.acceptTOTPStep(factorId: factor.id, step: step) }) else {
                 try await secondFactorFailed(user, failures: failures, what: "wrong authenticator code", caller: caller)

@@ -26,7 +26,7 @@ extension LatchkeyEngine {
 
     /// A new authenticator factor holding `key`, sealed.
     func newTOTPFactor(userId: String, key: [UInt8]) -> SecondFactorRecord {
-        SecondFactorRecord(id: SecureRandom.uuidString(), userId: userId, kind: .totp, secret: Data(factorBox.seal(key)),
+        SecondFactorRecord(id: SecureRandom.uuidString(), userId: userId, kind: .totp, secret: Data(keys.secondFactor.seal(key)),
                            createdAt: time.now())
     }
 
@@ -131,7 +131,7 @@ extension LatchkeyEngine {
         let failures = alreadyCounted ? 0 : try await countSecondFactorAttempt(user, caller: caller)
         let code = (code ?? "").trimmingCharacters(in: .whitespaces)
         let factors = try await reader.secondFactors.secondFactors(userId: user.id)
-        if let factor = factors.first(where: { $0.kind == .totp }), let key = factor.secret.flatMap({ factorBox.open([UInt8]($0)) }),
+        if let factor = factors.first(where: { $0.kind == .totp }), let key = factor.secret.flatMap({ keys.secondFactor.open([UInt8]($0)) }),
            let step = TOTP.matchingStep(key: key, code: code, at: time.now()) {
             if try await standaloneWrite({ try await $0.secondFactors.acceptTOTPStep(factorId: factor.id, step: step) }) {
                 EngineMetrics.secondFactor("passed", .totp)

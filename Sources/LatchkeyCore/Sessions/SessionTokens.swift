@@ -25,7 +25,7 @@ extension LatchkeyEngine {
 
     /// The key a presented token is stored under; garbage yields a key nothing is stored under.
     func sessionKey(_ token: String) -> Data {
-        sessionKey(token, prefix: Self.timePrefix(of: token) ?? appRefreshTokens.jti(of: token).flatMap(Self.timePrefix(of:)))
+        sessionKey(token, prefix: Self.timePrefix(of: token) ?? keys.appRefreshTokens.jti(of: token).flatMap(Self.timePrefix(of:)))
     }
 
     func sessionKey(_ token: String, prefix: [UInt8]?) -> Data {
