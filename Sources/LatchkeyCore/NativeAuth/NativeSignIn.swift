@@ -69,8 +69,8 @@ extension LatchkeyEngine {
         let rehash = try await checkPassword(password, for: user, caller: caller)
         return try await transaction { tx in
             guard let current = try await tx.users.find(id: user.id) else { throw LatchkeyError.userNotFound }
-            return try await self.afterFirstFactor(flow, user: current, rehash: rehash, client: client, scope: scope, method: "password",
-                                                   mailboxProven: false, caller: caller, in: tx)
+            return try await self.afterFirstFactor(flow, user: current, passed: .password(rehash: rehash), client: client, scope: scope,
+                                                   caller: caller, in: tx)
         }
     }
 
@@ -107,8 +107,8 @@ extension LatchkeyEngine {
                 try await self.proveAddress(&user, through: "code sign-in", caller: caller, in: tx)
                 try await tx.users.update(user)
             }
-            return .success(try await self.afterFirstFactor(flow, user: user, rehash: nil, client: client, scope: scope, method: "code",
-                                                            mailboxProven: true, caller: caller, in: tx))
+            return .success(try await self.afterFirstFactor(flow, user: user, passed: .mailedCode, client: client, scope: scope,
+                                                            caller: caller, in: tx))
         }.get()
     }
 
@@ -135,8 +135,8 @@ extension LatchkeyEngine {
             if let username, EmailAddress.normalize(username) != flow.email { throw LatchkeyError.flowTokenInvalid }
             // A reset mailed a code; a sign-up proved the address by one.
             let proven = flow.kind == .passwordReset || flow.state.emailVerified
-            return try await self.afterFirstFactor(flow, user: user, rehash: nil, client: client, scope: scope, method: "continuation_token",
-                                                   mailboxProven: proven, caller: caller, in: tx)
+            return try await self.afterFirstFactor(flow, user: user, passed: .continuation(mailboxProven: proven), client: client,
+                                                   scope: scope, caller: caller, in: tx)
         }
     }
 

@@ -87,8 +87,8 @@ extension LatchkeyEngine {
         let token2 = try await newFlow(.signIn, email: user.email ?? "", userId: user.id, state: pending)
         return try await transaction { tx in
             let flow = try await self.loadFlow(token2, kind: .signIn, client: client.id, in: tx)
-            return try await self.afterFirstFactor(flow, user: user, rehash: nil, client: client, scope: nil, method: visit.provider,
-                                                   mailboxProven: false, amr: AuthenticationMethods.federated, caller: caller, in: tx)
+            return try await self.afterFirstFactor(flow, user: user, passed: .federated(by: visit.provider), client: client, scope: nil,
+                                                   caller: caller, in: tx)
         }
     }
 }

@@ -31,12 +31,12 @@ public struct AuthMethod: Sendable, Equatable {
 extension LatchkeyEngine {
     /// After a first factor: finishes the flow with tokens, or moves it to the second-factor step this client's
     /// policy and the account's factors call for (the flow, its user and what the client can do are kept).
-    func afterFirstFactor(_ flow: FlowRecord, user: UserRecord, rehash: String?, client: ClientApplication, scope: String?,
-                          method: String, mailboxProven: Bool, amr: [String]? = nil, caller: CallerInfo,
-                          in tx: any Repositories) async throws -> SignInOutcome {
+    func afterFirstFactor(_ flow: FlowRecord, user: UserRecord, passed first: FirstFactor, client: ClientApplication, scope: String?,
+                          caller: CallerInfo, in tx: any Repositories) async throws -> SignInOutcome {
+        let method = first.method
         var next = flow
-        next.state.mailboxProven = mailboxProven
-        next.state.amr = amr ?? (mailboxProven ? AuthenticationMethods.mailedCode : AuthenticationMethods.password)
+        next.state.mailboxProven = first.mailboxProven
+        next.state.amr = first.amr
         let capabilities = Set(flow.state.capabilities ?? [])
         if client.mfa != .off {
             if !(try await secondFactors(of: user, after: next, in: tx)).isEmpty {
@@ -62,7 +62,7 @@ extension LatchkeyEngine {
             }
         }
         try await finish(flow, in: tx)
-        return try await completeSignIn(next, user: user, rehash: rehash, client: client, scope: scope, method: method, caller: caller, in: tx)
+        return try await completeSignIn(next, user: user, rehash: first.rehash, client: client, scope: scope, method: method, caller: caller, in: tx)
     }
 
     /// The factors that may be this journey's second: of a different kind from its first (`FactorKinds`).
