@@ -29,48 +29,6 @@ public struct AuthMethod: Sendable, Equatable {
 /// `introspect` lists the account's factors, `challenge` with a factor's `id` sends its code (or, for an
 /// authenticator, asks for one), and `/token` with `mfa_oob` (or `oob`) completes the sign-in.
 extension LatchkeyEngine {
-    /// After a first factor: finishes the flow with tokens, or moves it to the second-factor step this client's
-    /// policy and the account's factors call for (the flow, its user and what the client can do are kept).
-    func afterFirstFactor(_ flow: FlowRecord, user: UserRecord, passed first: FirstFactor, client: ClientApplication, scope: String?,
-                          caller: CallerInfo, in tx: any Repositories) async throws -> SignInOutcome {
-        let method = first.method
-        var next = flow
-        next.state.mailboxProven = first.mailboxProven
-        next.state.amr = first.amr
-        let capabilities = Set(flow.state.capabilities ?? [])
-        if client.mfa != .off {
-            if !(try await secondFactors(of: user, after: next, in: tx)).isEmpty {
-                guard capabilities.contains(ChallengeTypes.mfaRequired) else {
-                    try await finish(flow, in: tx)
-                    return .redirect(reason: "Client is missing mfa_required capability")
-                }
-                next.state.stage = .mfaRequired
-                try await audit(tx, "mfa_required", caller: caller, userId: user.id, email: user.email, detail: method)
-                return .mfaRequired(continuationToken: try await advance(next, in: tx))
-            }
-            if client.mfa == .required {
-                let enrollable = registrableMethods(browser: flow.state.browser == true)
-                guard capabilities.contains(ChallengeTypes.registrationRequired), !enrollable.isEmpty else {
-                    try await finish(flow, in: tx)
-                    return .redirect(reason: enrollable.isEmpty
-                        ? "This account must enrol an authenticator app, which the native API cannot do"
-                        : "Client is missing registration_required capability")
-                }
-                next.state.stage = .registrationRequired
-                try await audit(tx, "mfa_registration_required", caller: caller, userId: user.id, email: user.email, detail: method)
-                return .registrationRequired(continuationToken: try await advance(next, in: tx))
-            }
-        }
-        try await finish(flow, in: tx)
-        return try await completeSignIn(next, user: user, rehash: first.rehash, client: client, scope: scope, method: method, caller: caller, in: tx)
-    }
-
-    /// The factors that may be this journey's second: of a different kind from its first (`FactorKinds`).
-    func secondFactors(of user: UserRecord, after flow: FlowRecord, in tx: any Repositories) async throws -> [SecondFactorRecord] {
-        let first = flow.firstFactorKinds(of: user)
-        return try await challengeableFactors(userId: user.id, in: tx).filter { Self.isSecondFactor($0, of: user, after: first) }
-    }
-
     /// The flow behind a continuation token when it is at a second-factor step (of any kind of flow: sign-in,
     /// sign-up or reset may each lead there); nil for any other flow.
     func secondFactorFlow(_ token: String?, caller: CallerInfo) async throws -> FlowRecord? {
