@@ -91,6 +91,7 @@ import Testing
         _ = try await h.engine.signInWithContinuationToken(continuationToken: done, username: nil, scope: nil, caller: h.caller)
         var caller = h.caller
         caller.dialect = .openID
+        caller.audience = .browser  // the pages' journeys end in a browser session
         caller.clientId = web
         guard case .signedIn(let signIn) = try await h.engine.hostedPasswordSignIn(email: email, password: "a-strong-passphrase", caller: caller)
         else { throw LatchkeyError.invalidCredentials }

@@ -20,7 +20,7 @@ extension LatchkeyEngine {
         let client = try requireClient(caller.clientId)
         // An app's native API call needs the native grants; the hosted pages end in a browser session, which the
         // client's authorization code grant governs at `/authorize`.
-        if caller.dialect != .openID, client.grantTypes.isDisjoint(with: [.password, .oob]) { try requireGrant(.oob, for: client) }
+        if caller.audience == .app, client.grantTypes.isDisjoint(with: [.password, .oob]) { try requireGrant(.oob, for: client) }
         try await limit(rule, caller.ip, caller: caller)
         return (client, try requireEmail(username), try requireRedirect(challengeTypes))
     }

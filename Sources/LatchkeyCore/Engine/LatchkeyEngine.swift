@@ -7,8 +7,18 @@ import Synchronization
 public enum CallerDialect: String, Sendable { case native, appServices = "app_services", parse, openID = "openid", admin }
 
 /// Who is calling: the app's client id and where the request came from (for audit and, later, limits).
+/// How a sign-in, sign-up or reset journey ends: tokens for an app, or a browser session (the hosted pages, whose
+/// visit then goes on to the app that sent the browser). The surface that starts a journey says which; the engine
+/// never infers it from the dialect.
+public enum JourneyAudience: Sendable {
+    case app
+    case browser
+}
+
 public struct CallerInfo: Sendable {
     public var dialect: CallerDialect = .native
+    /// Whom a journey this caller starts or continues ends for.
+    public var audience: JourneyAudience = .app
     public var clientId: String?
     public var ip: String?
     public var userAgent: String?

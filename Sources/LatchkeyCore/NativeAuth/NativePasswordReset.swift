@@ -17,7 +17,7 @@ extension LatchkeyEngine {
         }
         guard types.oob else { return .redirect }
         var state = FlowState(stage: .started, clientId: client.id, acceptsCode: true, acceptsPassword: types.password)
-        state.browser = caller.dialect == .openID ? true : nil
+        state.browser = caller.audience == .browser ? true : nil
         state.decoy = !eligible
         state.capabilities = types.capabilities.sorted()
         let initial = state

@@ -14,7 +14,7 @@ extension LatchkeyEngine {
         }
         guard types.oob || (types.password && user.passwordHash != nil) else { return .redirect }
         var state = FlowState(stage: .started, clientId: client.id, acceptsCode: types.oob, acceptsPassword: types.password)
-        state.browser = caller.dialect == .openID ? true : nil
+        state.browser = caller.audience == .browser ? true : nil
         state.capabilities = types.capabilities.sorted()
         let initial = state
         let token = try await newFlow(.signIn, email: email, userId: user.id, state: initial)
@@ -54,7 +54,7 @@ extension LatchkeyEngine {
     public func signInWithPassword(continuationToken: String?, username: String?, password: String?, scope: String?,
                                    caller: CallerInfo) async throws -> SignInOutcome {
         let client = try requireClient(caller.clientId)
-        if caller.dialect != .openID { try requireGrant(.password, for: client) }
+        if caller.audience == .app { try requireGrant(.password, for: client) }
         guard let password, !password.isEmpty else { throw LatchkeyError.missing(.password) }
         _ = try grantedScopes(scope, client: client)  // before the password is checked, so a bad scope costs no attempt
         try await limit(.credentialPerIP, caller.ip, caller: caller)
@@ -79,7 +79,7 @@ extension LatchkeyEngine {
     public func signInWithCode(continuationToken: String?, code: String?, scope: String?, secondFactorOnly: Bool = false,
                                caller: CallerInfo) async throws -> SignInOutcome {
         let client = try requireClient(caller.clientId)
-        if caller.dialect != .openID { try requireGrant(.oob, for: client) }
+        if caller.audience == .app { try requireGrant(.oob, for: client) }
         try await limit(.credentialPerIP, caller.ip, caller: caller)
         let pending = try await secondFactorFlow(continuationToken, caller: caller)
         if let flow = pending, flow.state.stage == .mfaChallenged {
@@ -117,7 +117,7 @@ extension LatchkeyEngine {
     public func signInWithContinuationToken(continuationToken: String?, username: String?, scope: String?,
                                             caller: CallerInfo) async throws -> SignInOutcome {
         let client = try requireClient(caller.clientId)
-        if caller.dialect != .openID { try requireGrant(.continuationToken, for: client) }
+        if caller.audience == .app { try requireGrant(.continuationToken, for: client) }
         return try await transaction { tx in
             let flow = try await self.loadFlow(continuationToken, where: { _ in true }, client: client.id, in: tx)
             guard let userId = flow.userId, let user = try await tx.users.find(id: userId), user.status == .active else {

@@ -34,7 +34,7 @@ extension LatchkeyEngine {
         let passwordHash = admitted.passwordHash
 
         var state = FlowState(stage: .started, clientId: client.id, acceptsCode: types.oob, acceptsPassword: types.password)
-        state.browser = caller.dialect == .openID ? true : nil
+        state.browser = caller.audience == .browser ? true : nil
         state.passwordHash = passwordHash
         state.attributes = accepted
         state.capabilities = types.capabilities.sorted()

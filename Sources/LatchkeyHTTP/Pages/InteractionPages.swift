@@ -53,6 +53,7 @@ struct InteractionPages: Sendable {
         let sealed = form?["interaction"] ?? request.uri.queryParameters["interaction"].map(String.init)
         let interaction = engine.openInteraction(sealed, csrfCookie: existing)
         var caller = clientAddress.caller(request, context: context, clientId: interaction?.request.clientId)
+        caller.audience = .browser  // every journey the pages drive ends in a browser session
         let language = pages.language(uiLocales: interaction?.request.uiLocales, acceptLanguage: request.headers[.acceptLanguage])
         if interaction?.request.uiLocales != nil { caller.acceptLanguage = language }  // mails in the language the app asked for
         var visit = PageVisit(csrfCookie: csrf, newCSRFCookie: existing == nil, interaction: interaction, caller: caller,
