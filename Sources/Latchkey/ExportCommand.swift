@@ -12,14 +12,14 @@ struct ExportCommand: AsyncParsableCommand {
     @Argument(help: "The file to create; an existing file is not overwritten.") var file: String
 
     func run() async throws {
-        let engine = try await Runtime.engine(options)
+        let engine = try await Runtime.engine(options), operatorService = OperatorService(engine: engine)
         let output = try PrivateFile.create(file, key: "FILE")
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var cursor: UserCursor?
         var written = 0
         repeat {
-            let page = try await engine.adminListUsers(prefix: nil, after: cursor, limit: 500)
+            let page = try await operatorService.adminListUsers(prefix: nil, after: cursor, limit: 500)
             var chunk = Data()
             let identities = try await engine.identities(ofUsers: page.users.map(\.id))
             for user in page.users {

@@ -12,7 +12,7 @@ struct KeysCommand: AsyncParsableCommand {
         @OptionGroup var options: ConfigOption
         func run() async throws {
             let formatter = ISO8601DateFormatter()
-            for key in try await Runtime.engine(options).signingKeyInfo() {
+            for key in try await Runtime.operatorService(options).signingKeyInfo() {
                 print([key.kid, key.algorithm, key.state.rawValue, formatter.string(from: key.createdAt)].joined(separator: "\t"))
             }
         }
@@ -23,7 +23,7 @@ struct KeysCommand: AsyncParsableCommand {
             abstract: "Make a new signing key. Running servers sign with it within ten seconds; the previous key stays published until its tokens expire.")
         @OptionGroup var options: ConfigOption
         func run() async throws {
-            let key = try await Runtime.engine(options).rotateSigningKey(caller: UsersCommand.caller)
+            let key = try await Runtime.operatorService(options).rotateSigningKey(caller: UsersCommand.caller)
             print("new signing key \(key.kid)")
         }
     }
@@ -42,9 +42,9 @@ struct KeysCommand: AsyncParsableCommand {
         func run() async throws {
             let kid = kids[0]
             do {
-                let replacement = try await Runtime.engine(options).revokeSigningKey(kid: kid, caller: UsersCommand.caller)
+                let replacement = try await Runtime.operatorService(options).revokeSigningKey(kid: kid, caller: UsersCommand.caller)
                 print("revoked \(kid)" + (replacement.map { "; new signing key \($0.kid)" } ?? ""))
-            } catch LatchkeyEngine.KeyRevocationError.unknownKey {
+            } catch OperatorService.KeyRevocationError.unknownKey {
                 throw StartupError(key: "kid", message: "no signing key \(kid) (see `latchkey keys list`)", exitCode: .noInput)
             }
         }

@@ -131,6 +131,11 @@ struct Runtime {
                                               logger: runtime.logger)
     }
 
+    /// The operator's surface over an existing database, for the commands that are its use cases.
+    static func operatorService(_ options: ConfigOption) async throws -> OperatorService {
+        OperatorService(engine: try await engine(options))
+    }
+
     static func loadConfig(_ options: ConfigOption) throws -> LatchkeyConfig {
         do {
             return try LatchkeyConfig.load(path: options.config, environment: ProcessInfo.processInfo.environment)

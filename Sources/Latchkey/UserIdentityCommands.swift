@@ -35,7 +35,7 @@ extension UsersCommand {
         @Argument(help: "The provider's subject (sub).") var subject: String
         @Flag(help: "As JSON.") var json = false
         func run() async throws {
-            let engine = try await Runtime.engine(options)
+            let engine = try await Runtime.operatorService(options)
             UserOutput.print(try await UserOutput.run { try await engine.adminFindUser(provider: provider, subject: subject) }, json: json)
         }
     }

@@ -29,7 +29,7 @@ struct UsersCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let engine = try await Runtime.engine(options)
+            let engine = try await Runtime.operatorService(options)
             var cursor: UserCursor?
             var left = limit, listed = 0
             // A header for people; --json stays one object per line for scripts.
@@ -142,8 +142,8 @@ struct UserArgument: ParsableArguments {
 
     /// Runs `body` on the engine over the configured database; the engine's admin errors become one line and exit 66.
     @discardableResult
-    func run<T>(_ body: (LatchkeyEngine, String) async throws -> T) async throws -> T {
-        let engine = try await Runtime.engine(options)
+    func run<T>(_ body: (OperatorService, String) async throws -> T) async throws -> T {
+        let engine = try await Runtime.operatorService(options)
         return try await UserOutput.run { try await body(engine, user) }
     }
 }
@@ -191,10 +191,10 @@ enum UserOutput {
             throw StartupError(key: "name", message: reason, exitCode: .noInput)
         } catch LatchkeyError.unknownClient {
             throw StartupError(key: "app", message: "no App Services app has that id (app_services.apps)", exitCode: .noInput)
-        } catch LatchkeyEngine.RoleRefusal.unknownRole(let role) {
+        } catch OperatorService.RoleRefusal.unknownRole(let role) {
             throw StartupError(key: "role", message: "there is no role \(role): the roles are \(UserRole.known.joined(separator: ", "))",
                                exitCode: .usage)
-        } catch let refusal as LatchkeyEngine.RecoveryRefusal {
+        } catch let refusal as OperatorService.RecoveryRefusal {
             throw StartupError(key: "user", message: refusal == .noEmail ? "the account has no email address to mail a link to"
                                : "the account is disabled: enable it before mailing it a reset link", exitCode: .noInput)
         }

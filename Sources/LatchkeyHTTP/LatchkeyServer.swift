@@ -48,7 +48,7 @@ public enum LatchkeyServer {
             OpenAPIDocument.prepare(document, publicURL: engine.settings.publicURL, parseMount: parseMount, adminURL: options.adminURL,
                                     testingMailbox: options.testingMailbox != nil,
                                     // The console's own client is not one for apps to use.
-                                    known: .init(clients: engine.settings.clients.map(\.id).filter { $0 != LatchkeyEngine.consoleClientId },
+                                    known: .init(clients: engine.settings.clients.map(\.id).filter { $0 != OperatorService.consoleClientId },
                                                  parseApps: engine.settings.parseApps.map(\.id),
                                                  appServicesApps: engine.settings.apps.map(\.id)))
         }
@@ -73,7 +73,7 @@ public enum LatchkeyServer {
                          cookies: PageCookies(secure: engine.settings.publicURL.lowercased().hasPrefix("https://")), style: options.pageBrand.styled(options.pageStyle))
             .addRoutes(to: router)
         if let openAPI { router.get("/openapi.json") { _, _ in openAPI.document.response() } }
-        OperatorRoutes(engine: engine, testingMailbox: options.testingMailbox).addRoutes(to: router)
+        OperatorRoutes(engine: OperatorService(engine: engine), testingMailbox: options.testingMailbox).addRoutes(to: router)
         return router
     }
 

@@ -87,3 +87,8 @@ extension SignInOutcome {
     public var idToken: String? { tokenSet?.idToken }
     public var refreshToken: String? { tokenSet?.refreshToken }
 }
+
+extension EngineHarness {
+    /// The operator's surface over this engine (admin API, console and CLI use cases).
+    public var operatorService: OperatorService { OperatorService(engine: engine) }
+}

@@ -89,7 +89,7 @@ struct LatchkeyConfig {
         engine = EngineSettings(publicURL: server.publicURL, clients: try ClientList.read(root),
                                 attributes: try AttributeList.read(root))
         // Operators sign in to the console through the hosted pages as this built-in client.
-        if let callback = admin.consoleCallbackURL { engine.clients.append(LatchkeyEngine.consoleClient(redirectURI: callback)) }
+        if let callback = admin.consoleCallbackURL { engine.clients.append(OperatorService.consoleClient(redirectURI: callback)) }
         engine.codes = try CodePolicy(source.section(CodePolicy.section))
         let passwords = try PasswordSettings(source.section(PasswordSettings.section))
         engine.passwords = passwords.policy

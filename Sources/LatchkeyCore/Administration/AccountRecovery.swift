@@ -1,7 +1,7 @@
 import Foundation
 
 /// What an operator does for someone who writes "I can't sign in": lift a lockout, mail a reset link.
-extension LatchkeyEngine {
+extension OperatorService {
     public enum RecoveryRefusal: Error, Sendable, Equatable {
         /// The account has no email address to mail the link to.
         case noEmail
@@ -32,11 +32,11 @@ extension LatchkeyEngine {
         guard found.status != .pending else { throw AdminError.userPending }
         try await transaction { tx in
             guard let user = try await tx.users.find(id: found.id) else { throw AdminError.userNotFound }
-            let (token, tokenId) = try await self.issueLinkToken(.reset, for: user, in: tx)
-            let link = self.linkURL("\(self.settings.publicURL)/reset-password", token: token, tokenId: tokenId)
-            try await self.enqueue(self.mailComposer.compose(.resetLink, to: email, link: link,
+            let (token, tokenId) = try await self.engine.issueLinkToken(.reset, for: user, in: tx)
+            let link = self.engine.linkURL("\(self.settings.publicURL)/reset-password", token: token, tokenId: tokenId)
+            try await self.engine.enqueue(self.engine.mailComposer.compose(.resetLink, to: email, link: link,
                                                              validMinutes: self.settings.linkTokenTTLSeconds / 60,
-                                                             locale: self.mailLocale(user.attributes, caller: caller), at: self.time.now()),
+                                                             locale: self.engine.mailLocale(user.attributes, caller: caller), at: self.time.now()),
                                    in: tx)
             try await self.audit(tx, "admin.reset_mail_sent", caller: caller, userId: user.id, email: email)
         }

@@ -3,7 +3,7 @@ import Foundation
 /// Signing in to the console as an account with the `operator` role: the console is a public client of this very
 /// provider (`latchkey-console`, PKCE, first party, a second factor required), so the hosted pages, their limits and
 /// the account's second factor apply; the code is redeemed inside the process.
-extension LatchkeyEngine {
+extension OperatorService {
     public static let consoleClientId = "latchkey-console"
 
     /// The built-in client, registered when the console is on; its redirect URI is the console's `/console/callback`.
@@ -35,7 +35,7 @@ extension LatchkeyEngine {
                                         expiresAt: time.now() + Double(settings.openID.interactionTTLSeconds))
         // Encoding a plain Codable struct cannot fail.
         let cookie = Base64URL.encode(keys.consoleSession.seal(Array((try? JSONEncoder().encode(sealed)) ?? Data())))
-        let url = Self.redirect("\(settings.publicURL)/oauth2/v2.0/authorize", [
+        let url = LatchkeyEngine.redirect("\(settings.publicURL)/oauth2/v2.0/authorize", [
             "client_id": Self.consoleClientId, "redirect_uri": redirectURI, "response_type": "code", "scope": "openid offline_access",
             "state": state, "code_challenge": Base64URL.encode(Digest.sha256(Array(verifier.utf8))), "code_challenge_method": "S256",
         ])
@@ -50,11 +50,11 @@ extension LatchkeyEngine {
               let state, Digest.constantTimeEqual(Array(state.utf8), Array(started.state.utf8)) else {
             throw ConsoleSignInRefusal.stateMismatch
         }
-        guard let client = client(id: Self.consoleClientId) else { throw ConsoleSignInRefusal.consoleOff }
-        let tokens = try await exchangeAuthorizationCode(code: code, redirectUri: redirectURI, codeVerifier: started.verifier, client: client,
+        guard let client = engine.client(id: Self.consoleClientId) else { throw ConsoleSignInRefusal.consoleOff }
+        let tokens = try await engine.exchangeAuthorizationCode(code: code, redirectUri: redirectURI, codeVerifier: started.verifier, client: client,
                                                          caller: caller)
         guard let user = try await reader.users.find(id: tokens.userId) else { throw AdminError.userNotFound }
-        let family = try await tokens.refreshToken.asyncMap { try await reader.sessions.find(tokenHash: sessionKey($0))?.familyId } ?? nil
+        let family = try await tokens.refreshToken.asyncMap { try await reader.sessions.find(tokenHash: engine.sessionKey($0))?.familyId } ?? nil
         guard try await reader.users.roles(userId: user.id).contains(where: { $0.role == UserRole.operatorRole }) else {
             // The sign-in gave the console nothing to keep: its tokens go, with the refusal on the record.
             try await transaction { tx in

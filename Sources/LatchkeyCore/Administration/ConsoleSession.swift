@@ -33,7 +33,7 @@ public struct ConsoleSessionPolicy: Sendable, Equatable {
     public init(idleSeconds: Int, absoluteSeconds: Int) { self.idleSeconds = idleSeconds; self.absoluteSeconds = absoluteSeconds }
 }
 
-extension LatchkeyEngine {
+extension OperatorService {
     /// A new session for an operator who presented the admin token (`credential` is its SHA-256).
     public func newConsoleSession(operatorName: String, credential: [UInt8]) -> ConsoleSession {
         let now = time.now()
@@ -87,7 +87,7 @@ extension LatchkeyEngine {
     }
 }
 
-extension LatchkeyEngine {
+extension OperatorService {
     /// Each console sign-in is on the record, under the name the operator gave.
     public func auditConsoleSignIn(caller: CallerInfo) async throws {
         try await transaction { tx in try await self.audit(tx, "admin.console_signed_in", caller: caller) }

@@ -30,7 +30,7 @@ public struct DeploymentOverview: Sendable {
     public var signingKeyCreatedAt: Date?
 }
 
-extension LatchkeyEngine {
+extension OperatorService {
     public func adminOverview() async throws -> DeploymentOverview {
         let now = time.now()
         let hour = (now.timeIntervalSince1970 / 3600).rounded(.down) * 3600

@@ -2,7 +2,7 @@ import Foundation
 
 /// Roles an operator gives accounts. `operator` lets the account sign in to the console through the hosted pages
 /// (with its second factor) instead of with the admin token.
-extension LatchkeyEngine {
+extension OperatorService {
     public enum RoleRefusal: Error, Sendable, Equatable {
         /// Only the roles in `UserRole.known` can be given.
         case unknownRole(String)

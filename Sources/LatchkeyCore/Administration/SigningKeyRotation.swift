@@ -1,7 +1,7 @@
 import Foundation
 
 /// Key rotation: a new key signs from now on; the previous one stays published until its tokens have expired.
-extension LatchkeyEngine {
+extension OperatorService {
     public struct SigningKeyInfo: Sendable, Equatable {
         public enum State: String, Sendable { case signing, published, retired }
         public var kid: String
@@ -28,7 +28,7 @@ extension LatchkeyEngine {
             try await tx.serverValues.insert(signingKey: record)
             try await self.audit(tx, "admin.signing_key_rotated", caller: caller, detail: "kid \(key.kid)")
         }
-        try await reloadSigningKeys()
+        try await engine.reloadSigningKeys()
         logger.notice("signing key rotated", metadata: ["kid": "\(key.kid)"])
         return SigningKeyInfo(kid: record.kid, algorithm: record.algorithm, createdAt: record.createdAt, state: .signing)
     }
@@ -52,15 +52,8 @@ extension LatchkeyEngine {
                                  detail: "kid \(kid)" + (signing ? ", new signing key \(record.kid)" : ""))
             return signing
         }
-        try await reloadSigningKeys()
+        try await engine.reloadSigningKeys()
         logger.warning("signing key revoked", metadata: ["kid": "\(kid)"])
         return rotated ? SigningKeyInfo(kid: record.kid, algorithm: record.algorithm, createdAt: record.createdAt, state: .signing) : nil
-    }
-
-    /// Reads the keys again: picks up a key rotated elsewhere and drops keys whose tokens have all expired.
-    /// True when the published set changed.
-    @discardableResult
-    public func reloadSigningKeys() async throws -> Bool {
-        try keyRing.replace(with: try await reader.serverValues.signingKeys(), now: time.now())
     }
 }

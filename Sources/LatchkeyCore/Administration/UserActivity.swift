@@ -2,7 +2,7 @@ import Foundation
 
 /// What a user's page in the console shows besides the account: live sessions by dialect and client, the mails
 /// sent to them, their recent audit events.
-extension LatchkeyEngine {
+extension OperatorService {
     /// One signed-in app: a refresh-token family (native), an App Services or Parse session, with its last use.
     public struct SessionSummary: Sendable, Equatable {
         public var familyId: String

@@ -2,30 +2,13 @@ import Foundation
 
 /// What an operator may do to accounts, from the admin API or the CLI. Every change is one transaction and is
 /// audited under an `admin.` kind.
-extension LatchkeyEngine {
+extension OperatorService {
     public struct UserPage: Sendable {
         public var users: [UserRecord]
         /// Pass back to get the next page; nil on the last one.
         public var next: UserCursor?
     }
 
-    public enum AdminError: Error, Sendable, Equatable {
-        case userNotFound
-        /// The account is waiting for its sign-up to finish: there is nothing to enable or disable yet.
-        case userPending
-        /// The user has no identity of that provider.
-        case identityNotFound
-        /// No live browser session of the user has that id.
-        case browserSessionNotFound
-        /// The user gave that client no consent.
-        case consentNotFound
-        /// No client has that id.
-        case clientNotFound
-        /// The client is in the configuration file: change it there.
-        case clientInConfiguration
-        /// A new client's settings are refused; the text says why.
-        case invalidClient(String)
-    }
 
     /// Users in creation order, optionally those whose email or username starts with `prefix`.
     public func adminListUsers(prefix: String?, after: UserCursor?, limit: Int) async throws -> UserPage {
@@ -37,14 +20,7 @@ extension LatchkeyEngine {
     }
 
     /// One user by id, objectId, email or username: whatever the operator has at hand.
-    public func adminFindUser(_ key: String) async throws -> UserRecord {
-        let users = reader.users
-        if let user = try await users.find(id: key) { return user }
-        if key.count == 10, let user = try await users.find(objectId: key) { return user }
-        if key.contains("@"), let email = EmailAddress.normalize(key), let user = try await users.find(email: email) { return user }
-        if let user = try await users.find(username: key) { return user }
-        throw AdminError.userNotFound
-    }
+    public func adminFindUser(_ key: String) async throws -> UserRecord { try await engine.adminFindUser(key) }
 
     /// A disabled user cannot sign in in any dialect; their sessions and refresh tokens are revoked with it.
     public func adminSetDisabled(_ key: String, disabled: Bool, caller: CallerInfo) async throws -> UserRecord {
@@ -59,7 +35,7 @@ extension LatchkeyEngine {
             try await tx.users.update(user)
             if disabled {
                 // A disabled account keeps no way back in: no session, and no mailed link that could verify or reset it.
-                try await self.revokeEverySession(userId: user.id, at: now, in: tx)
+                try await self.engine.revokeEverySession(userId: user.id, at: now, in: tx)
                 try await tx.linkTokens.deleteAll(userId: user.id)
             }
             try await self.audit(tx, disabled ? "admin.user_disabled" : "admin.user_enabled", caller: caller, userId: user.id, email: user.email)
@@ -80,7 +56,7 @@ extension LatchkeyEngine {
     public func adminRevokeSessions(_ key: String, caller: CallerInfo) async throws {
         let user = try await adminFindUser(key)
         try await transaction { tx in
-            try await self.revokeEverySession(userId: user.id, at: self.time.now(), in: tx)
+            try await self.engine.revokeEverySession(userId: user.id, at: self.time.now(), in: tx)
             try await self.audit(tx, "admin.sessions_revoked", caller: caller, userId: user.id, email: user.email)
         }
     }
@@ -112,13 +88,5 @@ extension LatchkeyEngine {
 
     public func adminAuditEvents(_ query: AuditQuery) async throws -> [AuditEvent] {
         try await OperatorViews(store: store).auditEvents(query)
-    }
-
-    /// Sets the outbox gauges from the store (the worker calls this every few seconds).
-    public func refreshOutboxGauges() async {
-        guard let pending = try? await reader.outbox.count(status: .pending),
-              let failed = try? await reader.outbox.count(status: .failed) else { return }
-        EngineMetrics.outboxPending.record(pending)
-        EngineMetrics.outboxFailed.record(failed)
     }
 }

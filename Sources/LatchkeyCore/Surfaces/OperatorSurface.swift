@@ -19,7 +19,7 @@ public protocol OperatorSurface: Sendable {
     func adminFindUser(provider: String, subject: String) async throws -> UserRecord
     func adminGrantRole(_ key: String, role: String, caller: CallerInfo) async throws
     func adminIdentities(_ key: String) async throws -> (UserRecord, [IdentityRecord])
-    func adminListUsers(prefix: String?, after: UserCursor?, limit: Int) async throws -> LatchkeyEngine.UserPage
+    func adminListUsers(prefix: String?, after: UserCursor?, limit: Int) async throws -> OperatorService.UserPage
     func adminMail(to user: UserRecord, limit: Int) async throws -> [OutboxRecord]
     func adminMail(status: OutboxRecord.Status, limit: Int) async throws -> [OutboxRecord]
     func adminMail(id: Int64) async throws -> OutboxRecord?
@@ -34,7 +34,7 @@ public protocol OperatorSurface: Sendable {
     func adminRotateClientSecret(_ id: String, caller: CallerInfo) async throws -> String
     func adminSecondFactors(_ key: String) async throws -> (UserRecord, [SecondFactorSummary])
     func adminSendPasswordReset(_ key: String, caller: CallerInfo) async throws
-    func adminSessions(_ key: String) async throws -> [LatchkeyEngine.SessionSummary]
+    func adminSessions(_ key: String) async throws -> [OperatorService.SessionSummary]
     func adminSetDisabled(_ key: String, disabled: Bool, caller: CallerInfo) async throws -> UserRecord
     func adminUnlink(_ key: String, provider: String, caller: CallerInfo) async throws
     func adminUnlock(_ key: String, caller: CallerInfo) async throws -> UserRecord
@@ -52,15 +52,15 @@ public protocol OperatorSurface: Sendable {
     func newConsoleSession(operatorName: String, credential: [UInt8]) -> ConsoleSession
     func openConsoleSession(_ text: String?, credential: [UInt8], policy: ConsoleSessionPolicy) -> ConsoleSession?
     func revokeApiKey(id: String, caller: CallerInfo) async throws
-    func revokeSigningKey(kid: String, caller: CallerInfo) async throws -> LatchkeyEngine.SigningKeyInfo?
-    func rotateSigningKey(caller: CallerInfo) async throws -> LatchkeyEngine.SigningKeyInfo
+    func revokeSigningKey(kid: String, caller: CallerInfo) async throws -> OperatorService.SigningKeyInfo?
+    func rotateSigningKey(caller: CallerInfo) async throws -> OperatorService.SigningKeyInfo
     func sealConsoleSession(_ session: ConsoleSession) -> String
     func serverApiKeys(appId: String?) async throws -> [ApiKey]
     var settings: EngineSettings { get }
-    func signingKeyInfo() async throws -> [LatchkeyEngine.SigningKeyInfo]
+    func signingKeyInfo() async throws -> [OperatorService.SigningKeyInfo]
     func startConsoleSignIn(redirectURI: String, next: String?) -> (authorizeURL: String, cookie: String)
     var store: any Store { get }
     var time: any TimeSource { get }
 }
 
-extension LatchkeyEngine: OperatorSurface {}
+

@@ -36,16 +36,16 @@ struct AdminFailure: Sendable {
             return (.badRequest, "invalid_request", reason)
         case LatchkeyError.unknownClient:
             return (.notFound, "app_not_found", "No App Services app has that id.")
-        case LatchkeyEngine.KeyRevocationError.unknownKey:
+        case OperatorService.KeyRevocationError.unknownKey:
             return (.notFound, "key_not_found", "No signing key has that kid (see GET /admin/v1/keys).")
         case let error as LatchkeyError where error == .storeFailure:
             return (.serviceUnavailable, "store_unavailable", "The database did not answer; try again.")
-        case let error as LatchkeyEngine.RecoveryRefusal:
+        case let error as OperatorService.RecoveryRefusal:
             switch error {
             case .noEmail: return (.conflict, "no_email", "The account has no email address to mail a link to.")
             case .disabled: return (.conflict, "user_disabled", "The account is disabled: enable it before mailing it a reset link.")
             }
-        case LatchkeyEngine.RoleRefusal.unknownRole(let role):
+        case OperatorService.RoleRefusal.unknownRole(let role):
             return (.badRequest, "unknown_role", "There is no role \(role): the roles are \(UserRole.known.joined(separator: ", ")).")
         default: return nil
         }

@@ -112,7 +112,7 @@ struct AdminRoutes: Sendable {
                         "last_error": mail.lastError.map(JSONValue.string) ?? .null])
     }
 
-    static func key(_ key: LatchkeyEngine.SigningKeyInfo) -> JSONValue {
+    static func key(_ key: OperatorService.SigningKeyInfo) -> JSONValue {
         .object(["kid": .string(key.kid), "alg": .string(key.algorithm), "state": .string(key.state.rawValue),
                  "created_at": .string(key.createdAt.ISO8601Format())])
     }

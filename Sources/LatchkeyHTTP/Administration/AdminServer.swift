@@ -28,8 +28,9 @@ public struct AdminOptions: Sendable {
 public enum AdminServer {
     public static func router(engine: LatchkeyEngine, options: AdminOptions) -> Router<LatchkeyRequestContext> {
         let router = Router(context: LatchkeyRequestContext.self)
+        let operatorService = OperatorService(engine: engine)
         let console = options.token.flatMap { token in
-            options.console.map { Console(engine: engine, options: $0, token: token, secure: options.listener.tls != nil) }
+            options.console.map { Console(engine: operatorService, options: $0, token: token, secure: options.listener.tls != nil) }
         }
         // Router-wide, so an unknown path or method answers in the API's JSON shape (or as a console page) too.
         router.add(middleware: EdgeMiddleware(errors: AdminErrors(routes: options.openAPIDocument.map(OpenAPIDocument.adminRoutes) ?? .empty,
@@ -40,7 +41,7 @@ public enum AdminServer {
                      body: .init(byteBuffer: ByteBuffer(bytes: options.metrics())))
         }
         let api = router.group("/admin/v1").add(middleware: AdminTokenMiddleware(token: options.token))
-        AdminRoutes(engine: engine).addRoutes(to: api)
+        AdminRoutes(engine: operatorService).addRoutes(to: api)
         console?.addRoutes(to: router)
         return router
     }

@@ -53,9 +53,9 @@ extension Console {
                 response.headers.append(HTTPField(name: .setCookie, value: self.cookie.set(self.engine.sealConsoleSession(session))))
                 response.headers.append(HTTPField(name: .setCookie, value: self.cookie.setSignIn("", maxAge: 0)))
                 return response
-            } catch LatchkeyEngine.ConsoleSignInRefusal.notAnOperator {
+            } catch OperatorService.ConsoleSignInRefusal.notAnOperator {
                 return self.signInPage(request, next: nil, error: "sign_in_not_operator", status: .forbidden)
-            } catch LatchkeyEngine.ConsoleSignInRefusal.stateMismatch {
+            } catch OperatorService.ConsoleSignInRefusal.stateMismatch {
                 return self.signInPage(request, next: nil, error: "sign_in_account_stale", status: .badRequest)
             } catch LatchkeyError.openID {
                 return self.signInPage(request, next: nil, error: "sign_in_account_stale", status: .badRequest)
