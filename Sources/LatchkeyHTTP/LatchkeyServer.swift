@@ -62,7 +62,7 @@ public enum LatchkeyServer {
             .addRoutes(to: router)
         HostedPages(engine: engine, pages: pages, clientAddress: clientAddress.serving(.appServices)).addRoutes(to: router)
         if let parseMount {
-            ParseRoutes(engine: engine, mount: parseMount, masterKeyIPs: Set(options.parseMasterKeyIPs),
+            ParseRoutes(engine: ParseService(engine: engine), mount: parseMount, masterKeyIPs: Set(options.parseMasterKeyIPs),
                         clientAddress: clientAddress.serving(.parse),
                         pages: pages)
                 .addRoutes(to: router)

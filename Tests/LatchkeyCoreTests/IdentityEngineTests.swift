@@ -17,11 +17,11 @@ import Testing
         let idle = try await h.engine.appIdentityLogin(appId: "app", providerType: "anon-user", credential: AppCredential(), caller: h.caller)
         var parse = ParseApp(id: "p")
         parse.authProviders = ["anonymous"]
-        let kept = try await h.engine.parseAuthDataLogin(app: parse, authData: ["anonymous": ["id": "device-1"]], installationId: nil,
+        let kept = try await h.parseService.parseAuthDataLogin(app: parse, authData: ["anonymous": ["id": "device-1"]], installationId: nil,
                                                          caller: h.caller)
         h.time.advance(seconds: 89 * 86_400)
         // Signing in again through the identity counts as use.
-        _ = try await h.engine.parseAuthDataLogin(app: parse, authData: ["anonymous": ["id": "device-1"]], installationId: nil, caller: h.caller)
+        _ = try await h.parseService.parseAuthDataLogin(app: parse, authData: ["anonymous": ["id": "device-1"]], installationId: nil, caller: h.caller)
         h.time.advance(seconds: 2 * 86_400)
         await h.engine.purgeExpiredState()
         #expect(try await h.store.direct.users.find(id: idle.userId) == nil)

@@ -20,31 +20,31 @@ import Testing
 
     @Test func aSessionExpiresAfterItsLifetime() async throws {
         let h = try await Self.harness()
-        let login = try await h.engine.parseSignUp(app: Self.app, username: "ada", email: nil, password: "correct horse 9", fields: [:],
+        let login = try await h.parseService.parseSignUp(app: Self.app, username: "ada", email: nil, password: "correct horse 9", fields: [:],
                                                    installationId: "i1", caller: h.caller)
         let token = try #require(login.sessionToken)
-        #expect(try await h.engine.parseSession(app: Self.app, token: token).user.username == "ada")
+        #expect(try await h.parseService.parseSession(app: Self.app, token: token).user.username == "ada")
         await #expect(throws: LatchkeyError.sessionInvalid) {
-            try await h.engine.parseSession(app: ParseApp(id: "other"), token: token)
+            try await h.parseService.parseSession(app: ParseApp(id: "other"), token: token)
         }
         h.time.advance(seconds: 3601)
-        await #expect(throws: LatchkeyError.sessionExpired) { try await h.engine.parseSession(app: Self.app, token: token) }
-        #expect(try await h.engine.parseSessions(app: Self.app, of: login.user).isEmpty)
+        await #expect(throws: LatchkeyError.sessionExpired) { try await h.parseService.parseSession(app: Self.app, token: token) }
+        #expect(try await h.parseService.parseSessions(app: Self.app, of: login.user).isEmpty)
     }
 
     @Test func aVerificationLinkExpiresAndIsSingleUse() async throws {
         let h = try await Self.harness()
-        _ = try await h.engine.parseSignUp(app: Self.app, username: "grace", email: "grace@example.com", password: "correct horse 9",
+        _ = try await h.parseService.parseSignUp(app: Self.app, username: "grace", email: "grace@example.com", password: "correct horse 9",
                                            fields: [:], installationId: nil, caller: h.caller)
         let first = try #require(await h.lastLink(to: "grace@example.com"))
         h.time.advance(seconds: 1801)
-        await #expect(throws: LatchkeyError.linkTokenInvalid) { try await h.engine.parseVerifyEmail(token: first, caller: h.caller) }
-        try await h.engine.parseResendVerification(app: Self.app, email: "grace@example.com", caller: h.caller)
+        await #expect(throws: LatchkeyError.linkTokenInvalid) { try await h.parseService.parseVerifyEmail(token: first, caller: h.caller) }
+        try await h.parseService.parseResendVerification(app: Self.app, email: "grace@example.com", caller: h.caller)
         let second = try #require(await h.lastLink(to: "grace@example.com"))
-        try await h.engine.parseVerifyEmail(token: second, caller: h.caller)
-        await #expect(throws: LatchkeyError.linkTokenInvalid) { try await h.engine.parseVerifyEmail(token: second, caller: h.caller) }
+        try await h.parseService.parseVerifyEmail(token: second, caller: h.caller)
+        await #expect(throws: LatchkeyError.linkTokenInvalid) { try await h.parseService.parseVerifyEmail(token: second, caller: h.caller) }
         await #expect(throws: LatchkeyError.userAlreadyConfirmed) {
-            try await h.engine.parseResendVerification(app: Self.app, email: "grace@example.com", caller: h.caller)
+            try await h.parseService.parseResendVerification(app: Self.app, email: "grace@example.com", caller: h.caller)
         }
     }
 }

@@ -92,3 +92,8 @@ extension EngineHarness {
     /// The operator's surface over this engine (admin API, console and CLI use cases).
     public var operatorService: OperatorService { OperatorService(engine: engine) }
 }
+
+extension EngineHarness {
+    /// The Parse surface over this engine.
+    public var parseService: ParseService { ParseService(engine: engine) }
+}

@@ -66,7 +66,7 @@ public struct ParseUserChanges: Sendable {
 }
 
 /// The Parse dialect's account routes beyond sign-up and login: read, change, delete and list users.
-extension LatchkeyEngine {
+extension ParseService {
     /// `GET users/:id`: the user, or `.objectNotFound` when it does not exist or the caller may not see it.
     public func parseUser(objectId: String, actor: ParseActor) async throws -> UserRecord {
         guard let user = try await reader.users.find(objectId: objectId), actor.mayAccess(user) else { throw LatchkeyError.objectNotFound }
@@ -82,10 +82,10 @@ extension LatchkeyEngine {
         // The operator's master key is not limited; a session is (a stolen one must not rewrite accounts at will).
         if !actor.isMaster { try await limit(.updatePerIP, caller.ip, caller: caller) }
         let target = try await actor.writableUser(objectId: objectId, in: reader.users)
-        let username = try changes.username.map { try requireUsername($0) }
-        let email = try changes.email.map { try $0.map { try requireEmail($0) } }
+        let username = try changes.username.map { try engine.requireUsername($0) }
+        let email = try changes.email.map { try $0.map { try engine.requireEmail($0) } }
         let hash = try await changes.password.asyncMap { password in
-            try await passwords.hash(requireAcceptablePassword(password, identifiers: [username ?? target.username, (email ?? target.email) ?? nil]))
+            try await engine.passwords.hash(engine.requireAcceptablePassword(password, identifiers: [username ?? target.username, (email ?? target.email) ?? nil]))
         }
         return try await transaction { tx -> (user: UserRecord, sessionToken: String?, recoveryCodes: [String]?) in
             // The second factor's change, checked before, is written with everything else or not at all (first, so the
@@ -94,17 +94,17 @@ extension LatchkeyEngine {
             guard var user = try await tx.users.find(id: target.id) else { throw LatchkeyError.objectNotFound }
             let applied = try Self.applying(changes.fields, to: user.attributes)
             // Names are checked for every written field, types and schemas for the values they end up with.
-            user.attributes = try await self.checkCustomFields(
+            user.attributes = try await self.engine.checkCustomFields(
                 Dictionary(uniqueKeysWithValues: changes.fields.keys.map { ($0, applied[$0] ?? .null) }), into: user.attributes,
                 app: app.id, in: tx)
             let previousEmail = user.email
             if let username {
-                try await self.requireNoIdentifierClash(username: username, email: nil, excluding: user.id, in: tx)
+                try await self.engine.requireNoIdentifierClash(username: username, email: nil, excluding: user.id, in: tx)
                 user.setUsername(username)
             }
             if let email {
                 guard email != nil || user.username != nil else { throw LatchkeyError.missing(.email) }
-                try await self.changeEmail(of: &user, to: email, caller: caller, in: tx)
+                try await self.engine.changeEmail(of: &user, to: email, caller: caller, in: tx)
                 user.emailVerified = false  // as Parse Server: an email written, even the same one, is unverified again
             }
             if let verified = changes.emailVerified { user.emailVerified = verified && user.email != nil }
@@ -115,12 +115,12 @@ extension LatchkeyEngine {
                 try await self.mailParseLink(.confirmation, to: user, app: app, caller: caller, in: tx)
             }
             if let hash {
-                try await self.applyNewPassword(hash, to: &user, previousEmail: previousEmail, recovery: false, caller: caller, in: tx)
+                try await self.engine.applyNewPassword(hash, to: &user, previousEmail: previousEmail, recovery: false, caller: caller, in: tx)
             }
             for change in changes.identities {
                 switch change {
-                case .link(let identity): try await self.link(identity, to: user, caller: caller, in: tx)
-                case .unlink(let provider): _ = try await self.unlink(provider: provider, from: user, caller: caller, in: tx)
+                case .link(let identity): try await self.engine.link(identity, to: user, caller: caller, in: tx)
+                case .unlink(let provider): _ = try await self.engine.unlink(provider: provider, from: user, caller: caller, in: tx)
                 }
             }
             guard hash != nil, !actor.isMaster else { return (user, nil, recoveryCodes) }
@@ -163,11 +163,11 @@ extension LatchkeyEngine {
             case (.increment(let amount), let current):
                 let base = current == nil ? 0 : current?.doubleValue
                 guard let add = amount.doubleValue, let base else {
-                    throw LatchkeyError.fieldTypeMismatch(field: name, expected: "Number", got: fieldType(current ?? amount))
+                    throw LatchkeyError.fieldTypeMismatch(field: name, expected: "Number", got: LatchkeyEngine.fieldType(current ?? amount))
                 }
                 fields[name] = .double(base + add)
             case (.unsupported(let op), let current):
-                throw LatchkeyError.fieldTypeMismatch(field: name, expected: fieldType(current ?? .null), got: op)
+                throw LatchkeyError.fieldTypeMismatch(field: name, expected: LatchkeyEngine.fieldType(current ?? .null), got: op)
             }
         }
         return fields

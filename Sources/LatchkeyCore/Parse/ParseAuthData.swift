@@ -3,13 +3,13 @@ import Foundation
 /// Parse `authData`: sign-up-or-login through `POST users`, link and unlink through `PUT users/:id`. Each provider's
 /// entry names the identity by `id`; the provider's token proves it (Apple's `token`, Google's `id_token`), and its
 /// `sub` must be that `id`. Anonymous entries are taken at their word, as Parse Server does.
-extension LatchkeyEngine {
+extension ParseService {
     /// Verifies one entry (outside any transaction: an ID token may need the issuer's keys fetched).
     func parseIdentity(app: ParseApp, provider: String, fields: [String: String]) async throws -> VerifiedIdentity {
         guard app.authProviders.contains(provider) else { throw LatchkeyError.providerNotEnabled(provider) }
         guard let id = fields["id"], !id.isEmpty else { throw LatchkeyError.providerNotEnabled(provider) }
-        if provider == VerifiedIdentity.anonymousProvider { return try anonymousIdentity(subject: id) }
-        let identity = try await verifyIDToken(fields["id_token"] ?? fields["token"], provider: provider)
+        if provider == VerifiedIdentity.anonymousProvider { return try engine.anonymousIdentity(subject: id) }
+        let identity = try await engine.verifyIDToken(fields["id_token"] ?? fields["token"], provider: provider)
         guard identity.subject == id else { throw LatchkeyError.identityRefused("auth data is invalid for this user") }
         return identity
     }
@@ -38,12 +38,12 @@ extension LatchkeyEngine {
         // Checked and hashed before the transaction, only for a sign-up that brings them.
         var chosen: (username: String?, hash: String?) = (nil, nil)
         if !known, let username, !username.isEmpty {
-            let name = try requireUsername(username)
+            let name = try engine.requireUsername(username)
             if try await reader.users.find(username: name) != nil { throw LatchkeyError.usernameTaken }
             chosen.username = name
         }
         if !known, let password, !password.isEmpty {
-            chosen.hash = try await passwords.hash(requireAcceptablePassword(password, identifiers: [chosen.username]))
+            chosen.hash = try await engine.passwords.hash(engine.requireAcceptablePassword(password, identifiers: [chosen.username]))
         }
         let account = chosen
         /// The session for the account `login` reached, after linking the body's other identities to it and giving
@@ -56,14 +56,14 @@ extension LatchkeyEngine {
                 if let hash = account.hash { user.passwordHash = hash }
                 try await tx.users.update(user)
             }
-            for identity in verified where identity != first { try await self.link(identity, to: user, caller: caller, in: tx) }
+            for identity in verified where identity != first { try await self.engine.link(identity, to: user, caller: caller, in: tx) }
             let session = try await self.openParseSession(for: user, app: app, installationId: installationId,
                                                           action: login.created ? "signup" : "login", authProvider: first.provider, in: tx)
             return (session, login.created)
         }
         // One identity: the shared sign-in (a known one without a transaction, a race between first sign-ins settled).
         if verified.count == 1 {
-            return try await signIn(with: verified[0], caller: caller) { login, tx in try await finish(login, through: verified[0], in: tx) }
+            return try await engine.signIn(with: verified[0], caller: caller) { login, tx in try await finish(login, through: verified[0], in: tx) }
         }
         // Several: they must not name two accounts; the one they name (or a new one) gets the others.
         return try await transaction { tx in
@@ -75,7 +75,7 @@ extension LatchkeyEngine {
             }
             guard owners.count <= 1 else { throw LatchkeyError.identityTaken }
             let first = owners.first?.value ?? verified[0]
-            return try await finish(try await self.signIn(with: first, caller: caller, in: tx), through: first, in: tx)
+            return try await finish(try await self.engine.signIn(with: first, caller: caller, in: tx), through: first, in: tx)
         }
     }
 
@@ -110,7 +110,7 @@ extension LatchkeyEngine {
     /// An account with a second factor shows `mfa: {status: enabled}`, as Parse Server shows it to clients (the
     /// secret is sealed: not even the master key reads it back).
     public func parseAuthData(of user: UserRecord) async throws -> [String: [String: String]] {
-        var authData = Dictionary(uniqueKeysWithValues: try await identities(of: user).map { ($0.provider, ["id": $0.subject]) })
+        var authData = Dictionary(uniqueKeysWithValues: try await engine.identities(of: user).map { ($0.provider, ["id": $0.subject]) })
         if try await reader.secondFactors.secondFactors(userId: user.id).contains(where: { $0.kind == .totp || $0.kind == .sms }) {
             authData["mfa"] = ["status": "enabled"]
         }

@@ -3,24 +3,24 @@ import Foundation
 /// The Parse dialect's mailed links: email verification and password reset. They follow Latchkey's link rules
 /// (256-bit tokens stored as an HMAC, single use, `link_token_ttl_seconds`, a new mail replaces the older link),
 /// carried as Parse's one `token` parameter: the token id and the token, 24 + 64 hex.
-extension LatchkeyEngine {
+extension ParseService {
     func mailParseLink(_ kind: ActionTokenRecord.Kind, to user: UserRecord, app: ParseApp, caller: CallerInfo,
                        in tx: any Repositories) async throws {
         guard let email = user.email else { return }
-        let (token, tokenId) = try await issueLinkToken(kind, for: user, in: tx)
+        let (token, tokenId) = try await engine.issueLinkToken(kind, for: user, in: tx)
         let page = kind == .confirmation ? "verify_email" : "request_password_reset"
         let appPath = app.id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? app.id
         let link = "\(settings.publicURL)\(settings.parseMount)/apps/\(appPath)/\(page)?token=\(tokenId)\(token)"
-        try await enqueue(mailComposer.compose(kind == .confirmation ? .confirmationLink : .resetLink, to: email, link: link,
+        try await engine.enqueue(engine.mailComposer.compose(kind == .confirmation ? .confirmationLink : .resetLink, to: email, link: link,
                                                validMinutes: settings.linkTokenTTLSeconds / 60,
-                                               locale: mailLocale(user.attributes, caller: caller), at: time.now()), in: tx)
+                                               locale: engine.mailLocale(user.attributes, caller: caller), at: time.now()), in: tx)
     }
 
     /// `requestPasswordReset`: mails a reset link to an active account. Known and unknown addresses are answered
     /// alike, and the per-address mail quota counts both, so neither the answer nor a 429 tells them apart.
     public func parseRequestPasswordReset(app: ParseApp, email rawEmail: String?, caller: CallerInfo) async throws {
         try await limit(.resetPerIP, caller.ip, caller: caller)
-        let email = try requireEmail(rawEmail)
+        let email = try engine.requireEmail(rawEmail)
         try await limit(.mailPerAddress, email, caller: caller)
         try await transaction { tx in
             guard let user = try await tx.users.find(email: email), user.status == .active else { return }
@@ -33,7 +33,7 @@ extension LatchkeyEngine {
     /// With enumeration protection every address is answered alike (and counted against the same mail quota).
     public func parseResendVerification(app: ParseApp, email rawEmail: String?, caller: CallerInfo) async throws {
         try await limit(.mailPerIP, caller.ip, caller: caller)
-        let email = try requireEmail(rawEmail)
+        let email = try engine.requireEmail(rawEmail)
         let hidden = settings.resetEnumerationProtection
         if hidden { try await limit(.mailPerAddress, email, caller: caller) }
         try await transaction { tx -> Result<Void, LatchkeyError> in
@@ -51,17 +51,17 @@ extension LatchkeyEngine {
         let (token, tokenId) = try Self.splitParseLinkToken(token)
         try await limit(.credentialPerIP, caller.ip, caller: caller)
         try await transaction { tx in
-            let user = try await self.redeemLinkToken(.confirmation, token: token, tokenId: tokenId, in: tx)
+            let user = try await self.engine.redeemLinkToken(.confirmation, token: token, tokenId: tokenId, in: tx)
             guard user.status != .disabled else { throw LatchkeyError.linkTokenInvalid }
             guard !user.emailVerified else { return }
-            try await self.markVerified(user, detail: "parse link", caller: caller, in: tx)
+            try await self.engine.markVerified(user, detail: "parse link", caller: caller, in: tx)
         }
     }
 
     /// Whether a reset link can still set a password (read only: the choose-password page is shown only for one).
     public func parseResetLinkIsLive(token: String?) async throws -> Bool {
         guard let (token, tokenId) = try? Self.splitParseLinkToken(token) else { return false }
-        return try await linkIsLive(.reset, token: token, tokenId: tokenId)
+        return try await engine.linkIsLive(.reset, token: token, tokenId: tokenId)
     }
 
     /// The choose-password page's form: a new password from a reset link, as every recovery sets one.
@@ -72,6 +72,6 @@ extension LatchkeyEngine {
 
     static func splitParseLinkToken(_ combined: String?) throws -> (token: String, tokenId: String) {
         guard let combined, combined.utf8.count == 88 else { throw LatchkeyError.linkTokenMalformed }
-        return try requireLinkShape(String(combined.suffix(64)).lowercased(), String(combined.prefix(24)).lowercased())
+        return try LatchkeyEngine.requireLinkShape(String(combined.suffix(64)).lowercased(), String(combined.prefix(24)).lowercased())
     }
 }

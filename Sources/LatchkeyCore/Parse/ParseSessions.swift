@@ -14,7 +14,7 @@ public struct ParseLogin: Sendable {
 }
 
 /// Parse sessions: opaque, revocable, one per installation, `parse.session_ttl_seconds` long (a year by default).
-extension LatchkeyEngine {
+extension ParseService {
     public func requireParseApp(_ id: String?) throws -> ParseApp {
         guard let id, let app = settings.parseApps.first(where: { $0.id == id }) else { throw LatchkeyError.unknownClient }
         return app
@@ -32,12 +32,12 @@ extension LatchkeyEngine {
             try await limit(.signUpPerIP, caller.ip, caller: caller)
             throw LatchkeyError.missing(.username)
         }
-        let admitted = try await admitSignUp(SignUpCandidate(email: rawEmail, emailRequired: false, username: rawUsername, password: password,
+        let admitted = try await engine.admitSignUp(SignUpCandidate(email: rawEmail, emailRequired: false, username: rawUsername, password: password,
                                                              passwordRequired: true, provesMailbox: false), caller: caller)
         let (email, username, hash) = (admitted.email, admitted.username, admitted.passwordHash)
         return try await transaction { tx in
-            let attributes = try await self.checkCustomFields(fields, into: [:], app: app.id, in: tx)
-            let user = try await self.createAccount(NewAccount(email: email, username: username, passwordHash: hash, attributes: attributes,
+            let attributes = try await self.engine.checkCustomFields(fields, into: [:], app: app.id, in: tx)
+            let user = try await self.engine.createAccount(NewAccount(email: email, username: username, passwordHash: hash, attributes: attributes,
                                                                emailVerified: email != nil && emailVerified == true, status: .active),
                                                     detail: "parse \(app.id)", caller: caller, in: tx)
             if app.verifyUserEmails, user.email != nil, !user.emailVerified {
@@ -55,7 +55,7 @@ extension LatchkeyEngine {
         let step = try await parseSecondFactorAtLogin(app: app, user: user, fields: secondFactor, passwordCounted: true, caller: caller)
         var login = try await transaction { tx in
             guard let stored = try await tx.users.find(id: user.id) else { throw LatchkeyError.invalidCredentials }
-            let current = try await self.recordSignIn(stored, rehash: rehash, method: "parse password", caller: caller, in: tx)
+            let current = try await self.engine.recordSignIn(stored, rehash: rehash, method: "parse password", caller: caller, in: tx)
             return try await self.openParseSession(for: current, app: app, installationId: installationId, action: "login", in: tx)
         }
         login.recoveryCodes = step.recoveryCodes
@@ -67,7 +67,7 @@ extension LatchkeyEngine {
     public func parseVerifyPassword(app: ParseApp, username: String?, email: String?, password: String?,
                                     caller: CallerInfo) async throws -> UserRecord {
         let (user, _) = try await parseAuthenticate(app: app, username: username, email: email, password: password, caller: caller)
-        try await releasePasswordAttempt(userId: user.id)
+        try await engine.releasePasswordAttempt(userId: user.id)
         return user
     }
 
@@ -89,11 +89,11 @@ extension LatchkeyEngine {
         guard let password, !password.isEmpty else { throw LatchkeyError.missing(.password) }
         try await limit(.credentialPerIP, caller.ip, caller: caller)
         guard let user = try await findParseUser(username: username, email: email), user.status == .active else {
-            try await refuseAfterDummyCheck(password)
+            try await engine.refuseAfterDummyCheck(password)
         }
-        let rehash = try await checkPassword(password, for: user, caller: caller)
+        let rehash = try await engine.checkPassword(password, for: user, caller: caller)
         if keepsOut(user, app: app) {
-            try await releasePasswordAttempt(userId: user.id)
+            try await engine.releasePasswordAttempt(userId: user.id)
             throw LatchkeyError.userPendingConfirmation
         }
         return (user, rehash)
@@ -102,7 +102,7 @@ extension LatchkeyEngine {
     /// The live session behind a token, with its user: `.sessionInvalid` when unknown, revoked, of another app or of a
     /// user who can no longer sign in; `.sessionExpired` when its lifetime is over.
     public func parseSession(app: ParseApp, token: String) async throws -> (session: SessionRecord, user: UserRecord) {
-        guard let (session, user) = try await findSession(token: token),
+        guard let (session, user) = try await engine.findSession(token: token),
               session.kind == .parse, session.audience == app.id, session.revokedAt == nil, user.status == .active else {
             throw LatchkeyError.sessionInvalid
         }
@@ -181,7 +181,7 @@ extension LatchkeyEngine {
         let token = "r:" + SecureRandom.bytes(16).hex
         let id = SecureRandom.alphanumeric(10)
         let session = SessionRecord(id: id, familyId: id, userId: user.id, kind: .parse, audience: app.id, scope: "\(action):\(authProvider)",
-                                    tokenHash: sessionKey(token), createdAt: now,
+                                    tokenHash: engine.sessionKey(token), createdAt: now,
                                     expiresAt: now + Double(settings.parseSessionTTLSeconds), deviceId: installationId)
         try await tx.sessions.insert(session)
         return ParseLogin(user: user, sessionToken: token)

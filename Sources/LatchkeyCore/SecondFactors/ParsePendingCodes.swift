@@ -3,15 +3,15 @@ import Foundation
 /// Texted codes for Parse, which has no continuation token to hang them on: each waits in a flow row of its own,
 /// found by a name derived from the account (`parse-mfa-<purpose>:<user id>`, stored as its HMAC like any token),
 /// with the hashed, expiring, attempt-capped code every flow has. A new request replaces the waiting one.
-extension LatchkeyEngine {
+extension ParseService {
     enum PendingPurpose: String { case login, enrol }
 
     private func pendingName(_ purpose: PendingPurpose, user: UserRecord) -> String { "parse-mfa-\(purpose.rawValue):\(user.id)" }
 
     /// Texts a new code to `number` (outside any transaction), then stores it.
     func parseSendPendingCode(_ purpose: PendingPurpose, to number: String, user: UserRecord, app: ParseApp, caller: CallerInfo) async throws {
-        let code = try await sendTextCode(to: number, purpose: purpose == .login ? "sign_in" : "enrol", user: user, caller: caller)
-        let hash = secretHash(pendingName(purpose, user: user))
+        let code = try await engine.sendTextCode(to: number, purpose: purpose == .login ? "sign_in" : "enrol", user: user, caller: caller)
+        let hash = engine.secretHash(pendingName(purpose, user: user))
         let now = time.now()
         try await transaction { tx in
             if let waiting = try await tx.flows.find(tokenHash: hash) { _ = try await tx.flows.complete(id: waiting.id, tokenHash: hash) }
@@ -22,25 +22,25 @@ extension LatchkeyEngine {
             let flow = FlowRecord(id: SecureRandom.uuidString(), tokenHash: hash, kind: .signIn, email: user.email ?? "", userId: user.id,
                                   state: state, expiresAt: now + Double(self.settings.codes.ttlSeconds), createdAt: now)
             try await tx.flows.insert(flow)
-            try await self.saveCode(code, for: flow, in: tx)
+            try await self.engine.saveCode(code, for: flow, in: tx)
         }
         EngineMetrics.secondFactor("challenged", .sms)
     }
 
     /// The number a pending code of `purpose` was texted to, while it is live.
     func pendingTarget(_ purpose: PendingPurpose, user: UserRecord) async throws -> String? {
-        guard let flow = try await reader.flows.find(tokenHash: secretHash(pendingName(purpose, user: user))),
+        guard let flow = try await reader.flows.find(tokenHash: engine.secretHash(pendingName(purpose, user: user))),
               flow.expiresAt > time.now() else { return nil }
         return flow.state.factorTarget
     }
 
     /// Whether `code` is the live code texted to `target`; a right one is used up with its flow.
     func redeemPendingCode(_ purpose: PendingPurpose, user: UserRecord, target: String?, code: String) async throws -> Bool {
-        let hash = secretHash(pendingName(purpose, user: user))
+        let hash = engine.secretHash(pendingName(purpose, user: user))
         return try await transaction { tx -> Bool in
             guard let flow = try await tx.flows.find(tokenHash: hash), flow.expiresAt > self.time.now(),
                   flow.state.factorTarget == target else { return false }
-            guard try await self.checkCode(code, for: flow, in: tx) == nil else { return false }
+            guard try await self.engine.checkCode(code, for: flow, in: tx) == nil else { return false }
             return try await tx.flows.complete(id: flow.id, tokenHash: hash)
         }
     }

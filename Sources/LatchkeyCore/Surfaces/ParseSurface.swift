@@ -32,4 +32,4 @@ public protocol ParseSurface: MailedLinkSurface {
     func runParseFunction(app: ParseApp, name: String, params: [String: JSONValue], actor: ParseActor, user: JSONValue?, installationId: String?, headers: [String: String], caller: CallerInfo) async throws -> JSONValue
 }
 
-extension LatchkeyEngine: ParseSurface {}
+
