@@ -3,6 +3,7 @@ import struct
 import zlib
 
 import pytest
+import requests
 from selenium.webdriver.common.by import By
 
 from browser_support import browser  # noqa: F401 (a fixture)
@@ -60,6 +61,7 @@ def test_without_a_brand_the_pages_are_unchanged(server):
     page = server.get("/oauth2/v2.0/authorize?client_id=not-registered").text
     assert "<header" not in page and "/ui/brand/logo" not in page
     assert server.get("/ui/brand/logo").status_code == 404
+    assert requests.post(server.base + "/ui/brand/logo", timeout=10).status_code == 405  # a page route, with or without a logo
     css = server.get("/ui/style.css").text
     assert "--accent: #0b57d0;" in css and css.count("--accent:") == 1  # the built-in blue, not replaced
 

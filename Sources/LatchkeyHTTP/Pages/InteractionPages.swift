@@ -28,15 +28,15 @@ struct InteractionPages: Sendable {
             Response(status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=3600"],
                      body: .init(byteBuffer: css))
         }
-        if let logo = pages.brand.logo {
-            let bytes = ByteBuffer(bytes: logo.bytes)
-            router.get(RouterPath(PageBrand.logoPath)) { _, _ in
-                // An SVG opened on its own is a document of this origin: it may draw, never run or fetch anything.
-                Response(status: .ok, headers: [.contentType: logo.contentType, .cacheControl: "public, max-age=3600",
-                                                HTTPField.Name("X-Content-Type-Options")!: "nosniff",
-                                                HTTPField.Name("Content-Security-Policy")!: "default-src 'none'; style-src 'unsafe-inline'; sandbox"],
-                         body: .init(byteBuffer: bytes))
-            }
+        // Always routed, so every deployment answers it alike (a wrong method is 405); without a logo, 404.
+        let logo = pages.brand.logo, bytes = logo.map { ByteBuffer(bytes: $0.bytes) }
+        router.get(RouterPath(PageBrand.logoPath)) { _, _ in
+            guard let logo, let bytes else { return pages.error(.notFound, message: "No logo is configured.") }
+            // An SVG opened on its own is a document of this origin: it may draw, never run or fetch anything.
+            return Response(status: .ok, headers: [.contentType: logo.contentType, .cacheControl: "public, max-age=3600",
+                                                   HTTPField.Name("X-Content-Type-Options")!: "nosniff",
+                                                   HTTPField.Name("Content-Security-Policy")!: "default-src 'none'; style-src 'unsafe-inline'; sandbox"],
+                            body: .init(byteBuffer: bytes))
         }
         addSignInRoutes(to: router)
         addAccountRoutes(to: router)
