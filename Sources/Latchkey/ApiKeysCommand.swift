@@ -13,7 +13,7 @@ struct ApiKeysCommand: AsyncParsableCommand {
         @Option(help: "The App Services app id.") var app: String
         @Option(help: "The key's name (1 to 64 characters).") var name: String
         func run() async throws {
-            let engine = try await Runtime.engine(options)
+            let engine = try await Runtime.operatorService(options)
             let created = try await UserOutput.run { try await engine.createServerApiKey(appId: app, name: name, caller: UsersCommand.caller) }
             print("id\t\(created.apiKey.id)\nkey\t\(created.key)")
             FileHandle.standardError.write(Data("latchkey: the key is shown only now; store it as a secret.\n".utf8))
@@ -25,7 +25,7 @@ struct ApiKeysCommand: AsyncParsableCommand {
         @OptionGroup var options: ConfigOption
         @Option(help: "Only this App Services app's keys.") var app: String?
         func run() async throws {
-            let engine = try await Runtime.engine(options)
+            let engine = try await Runtime.operatorService(options)
             let keys = try await engine.serverApiKeys(appId: app)
             print(["id", "app", "name", "state", "created"].joined(separator: "\t"))
             for key in keys {
@@ -41,7 +41,7 @@ struct ApiKeysCommand: AsyncParsableCommand {
         @OptionGroup var options: ConfigOption
         @Argument(help: "The key's id (24 hex digits).") var id: String
         func run() async throws {
-            let engine = try await Runtime.engine(options)
+            let engine = try await Runtime.operatorService(options)
             try await UserOutput.run { try await engine.revokeApiKey(id: id, caller: UsersCommand.caller) }
             print("revoked \(id)")
         }

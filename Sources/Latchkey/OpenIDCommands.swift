@@ -89,7 +89,7 @@ struct ClientsCommand: AsyncParsableCommand {
             var new = NewClient(name: name)
             new.redirectURIs = redirectURIs; new.postLogoutRedirectURIs = postLogoutRedirectURIs; new.scopes = scopes
             new.mfa = policy; new.confidential = !isPublic; new.firstParty = !thirdParty
-            let engine = try await Runtime.engine(options)
+            let engine = try await Runtime.operatorService(options)
             let make = { try await UserOutput.run { try await engine.adminCreateClient(new, caller: UsersCommand.caller) } }
             guard let secretFile else { return print("client_id \(try await make().client.id)") }
             // The file first: a client whose secret had nowhere to go would be of no use.
@@ -106,7 +106,7 @@ struct ClientsCommand: AsyncParsableCommand {
         @OptionGroup var options: ConfigOption
         @Argument(help: "The client id.") var id: String
         func run() async throws {
-            let engine = try await Runtime.engine(options)
+            let engine = try await Runtime.operatorService(options)
             try await UserOutput.run { try await engine.adminDeleteClient(id, caller: UsersCommand.caller) }
             print("deleted client \(id)")
         }
@@ -119,7 +119,7 @@ struct ClientsCommand: AsyncParsableCommand {
         @Argument(help: "The client id.") var id: String
         @Option(name: .customLong("secret-file"), help: "A new file (0600) to write the new secret to.") var secretFile: String
         func run() async throws {
-            let engine = try await Runtime.engine(options)
+            let engine = try await Runtime.operatorService(options)
             try await PrivateFile.filling(secretFile, key: "--secret-file") { output in
                 let secret = try await UserOutput.run { try await engine.adminRotateClientSecret(id, caller: UsersCommand.caller) }
                 output.write(Data((secret + "\n").utf8))

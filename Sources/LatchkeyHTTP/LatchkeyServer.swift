@@ -58,7 +58,7 @@ public enum LatchkeyServer {
         router.add(middleware: EdgeMiddleware(errors: errors, cors: cors, log: options.requestLog))
         NativeAuthRoutes(engine: engine, clientAddress: clientAddress, errors: NativeAuthErrors()).addRoutes(to: router)
         AuthenticatorEndpoints(engine: engine, clientAddress: clientAddress).addRoutes(to: router)
-        AppServicesRoutes(engine: engine, clientAddress: clientAddress.serving(.appServices), errors: appServicesErrors)
+        AppServicesRoutes(engine: AppServicesService(engine: engine), clientAddress: clientAddress.serving(.appServices), errors: appServicesErrors)
             .addRoutes(to: router)
         HostedPages(engine: engine, pages: pages, clientAddress: clientAddress.serving(.appServices)).addRoutes(to: router)
         if let parseMount {

@@ -20,21 +20,21 @@ import Testing
 
     @Test func aSessionLastsItsLifetimeAndAnAnonymousOneLonger() async throws {
         let h = try await Self.harness { $0.appSessionTTLSeconds = 86_400; $0.appAnonymousSessionTTLSeconds = 10 * 86_400 }
-        let named = try await h.engine.appIdentityLogin(appId: "app", providerType: "anon-user", credential: AppCredential(), caller: h.caller)
+        let named = try await h.appServicesService.appIdentityLogin(appId: "app", providerType: "anon-user", credential: AppCredential(), caller: h.caller)
         let claims = try Self.payload(named.refreshToken)
         #expect(claims["typ"] == "refresh" && claims["sub"] == .string(named.userId))
         let iat = try #require(claims["iat"]?.intValue), exp = try #require(claims["exp"]?.intValue)
         #expect(exp - iat == 10 * 86_400)
         #expect(iat == Int(h.time.now().timeIntervalSince1970))
         h.time.advance(seconds: 9 * 86_400)
-        _ = try await h.engine.appRefresh(refreshToken: named.refreshToken)
+        _ = try await h.appServicesService.appRefresh(refreshToken: named.refreshToken)
         h.time.advance(seconds: 86_401)
-        await #expect(throws: LatchkeyError.sessionInvalid) { _ = try await h.engine.appRefresh(refreshToken: named.refreshToken) }
+        await #expect(throws: LatchkeyError.sessionInvalid) { _ = try await h.appServicesService.appRefresh(refreshToken: named.refreshToken) }
     }
 
     @Test func anyChangeToTheTokenFindsNoSession() async throws {
         let h = try await Self.harness()
-        let login = try await h.engine.appIdentityLogin(appId: "app", providerType: "anon-user", credential: AppCredential(), caller: h.caller)
+        let login = try await h.appServicesService.appIdentityLogin(appId: "app", providerType: "anon-user", credential: AppCredential(), caller: h.caller)
         let token = login.refreshToken
         #expect(try await h.engine.findSession(token: token) != nil)
         let parts = token.split(separator: ".").map(String.init)
@@ -53,18 +53,18 @@ import Testing
     /// Opaque App Services refresh tokens issued before the JWTs (both earlier shapes) keep working until they expire.
     @Test func opaqueTokensIssuedBeforeStillRefreshAndLogOut() async throws {
         let h = try await Self.harness()
-        let login = try await h.engine.appIdentityLogin(appId: "app", providerType: "anon-user", credential: AppCredential(), caller: h.caller)
+        let login = try await h.appServicesService.appIdentityLogin(appId: "app", providerType: "anon-user", credential: AppCredential(), caller: h.caller)
         let now = h.time.now()
         let current = h.engine.newSessionToken(at: now)
         let legacy = SecureRandom.token()
         for (token, key) in [(current.token, current.key), (legacy, h.engine.secretHash(legacy))] {
             let id = SecureRandom.bytes(12).hex
             try await h.store.direct.sessions.insert(SessionRecord(
-                id: id, familyId: id, userId: login.userId, kind: .appServices, audience: "app", scope: LatchkeyEngine.appSessionScope,
+                id: id, familyId: id, userId: login.userId, kind: .appServices, audience: "app", scope: AppServicesService.appSessionScope,
                 tokenHash: key, createdAt: now, expiresAt: now + 3600, deviceId: SecureRandom.bytes(12).hex))
-            _ = try await h.engine.appRefresh(refreshToken: token)
-            try await h.engine.appLogout(refreshToken: token, caller: h.caller)
-            await #expect(throws: LatchkeyError.sessionInvalid) { _ = try await h.engine.appRefresh(refreshToken: token) }
+            _ = try await h.appServicesService.appRefresh(refreshToken: token)
+            try await h.appServicesService.appLogout(refreshToken: token, caller: h.caller)
+            await #expect(throws: LatchkeyError.sessionInvalid) { _ = try await h.appServicesService.appRefresh(refreshToken: token) }
         }
     }
 }

@@ -19,14 +19,14 @@ import Testing
     @Test func aConfirmationLinkWorksUntilItsTTLAndNotAfter() async throws {
         let h = try await EngineHarness.make { $0.apps = [AppServicesApp(id: "app")]; $0.linkTokenTTLSeconds = 60 }
         for (email, elapsed, works) in [("early@example.com", 59.0, true), ("late@example.com", 60.0, false)] {
-            try await h.engine.register(appId: "app", email: email, password: Self.password, caller: h.caller)
+            try await h.appServicesService.register(appId: "app", email: email, password: Self.password, caller: h.caller)
             let link = try await Self.link(h, to: email)
             h.time.advance(seconds: elapsed)
             if works {
-                try await h.engine.confirm(appId: "app", token: link.token, tokenId: link.tokenId, caller: h.caller)
+                try await h.appServicesService.confirm(appId: "app", token: link.token, tokenId: link.tokenId, caller: h.caller)
             } else {
                 await #expect(throws: LatchkeyError.linkTokenInvalid) {
-                    try await h.engine.confirm(appId: "app", token: link.token, tokenId: link.tokenId, caller: h.caller)
+                    try await h.appServicesService.confirm(appId: "app", token: link.token, tokenId: link.tokenId, caller: h.caller)
                 }
             }
         }
@@ -34,14 +34,14 @@ import Testing
 
     @Test func aResetLinkWorksUntilItsTTLAndNotAfter() async throws {
         let h = try await EngineHarness.make { $0.apps = [AppServicesApp(id: "app", confirmation: .auto)]; $0.linkTokenTTLSeconds = 60 }
-        try await h.engine.register(appId: "app", email: "reset@example.com", password: Self.password, caller: h.caller)
-        try await h.engine.sendPasswordReset(appId: "app", email: "reset@example.com", caller: h.caller)
+        try await h.appServicesService.register(appId: "app", email: "reset@example.com", password: Self.password, caller: h.caller)
+        try await h.appServicesService.sendPasswordReset(appId: "app", email: "reset@example.com", caller: h.caller)
         let first = try await Self.link(h, to: "reset@example.com")
         h.time.advance(seconds: 60)
         await #expect(throws: LatchkeyError.linkTokenInvalid) {
             try await h.engine.resetPassword(appId: "app", token: first.token, tokenId: first.tokenId, password: "a new passphrase", caller: h.caller)
         }
-        try await h.engine.sendPasswordReset(appId: "app", email: "reset@example.com", caller: h.caller)
+        try await h.appServicesService.sendPasswordReset(appId: "app", email: "reset@example.com", caller: h.caller)
         let second = try await Self.link(h, to: "reset@example.com")
         h.time.advance(seconds: 59)
         try await h.engine.resetPassword(appId: "app", token: second.token, tokenId: second.tokenId, password: "a new passphrase", caller: h.caller)
@@ -49,15 +49,15 @@ import Testing
 
     @Test func aPendingRegistrationHoldsItsAddressOnlyWhileItsLinkLives() async throws {
         let h = try await EngineHarness.make { $0.apps = [AppServicesApp(id: "app")]; $0.linkTokenTTLSeconds = 60 }
-        try await h.engine.register(appId: "app", email: "pending@example.com", password: Self.password, caller: h.caller)
+        try await h.appServicesService.register(appId: "app", email: "pending@example.com", password: Self.password, caller: h.caller)
         await #expect(throws: LatchkeyError.emailTaken) {
-            try await h.engine.register(appId: "app", email: "pending@example.com", password: Self.password, caller: h.caller)
+            try await h.appServicesService.register(appId: "app", email: "pending@example.com", password: Self.password, caller: h.caller)
         }
         h.time.advance(seconds: 60)
         await #expect(throws: LatchkeyError.userNotFound) {
-            try await h.engine.resendConfirmation(appId: "app", email: "pending@example.com", caller: h.caller)
+            try await h.appServicesService.resendConfirmation(appId: "app", email: "pending@example.com", caller: h.caller)
         }
-        try await h.engine.register(appId: "app", email: "pending@example.com", password: "a newer passphrase", caller: h.caller)
+        try await h.appServicesService.register(appId: "app", email: "pending@example.com", password: "a newer passphrase", caller: h.caller)
     }
 
     @Test func aContinuationTokenExpiresAfterTheFlowTTL() async throws {

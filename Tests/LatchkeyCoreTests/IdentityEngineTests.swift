@@ -14,7 +14,7 @@ import Testing
 
     @Test func idleAnonymousAccountsArePurgedAndActiveOnesKept() async throws {
         let h = try await EngineHarness.make { $0.apps = [Self.app()]; $0.identities.anonymousIdleDays = 90 }
-        let idle = try await h.engine.appIdentityLogin(appId: "app", providerType: "anon-user", credential: AppCredential(), caller: h.caller)
+        let idle = try await h.appServicesService.appIdentityLogin(appId: "app", providerType: "anon-user", credential: AppCredential(), caller: h.caller)
         var parse = ParseApp(id: "p")
         parse.authProviders = ["anonymous"]
         let kept = try await h.parseService.parseAuthDataLogin(app: parse, authData: ["anonymous": ["id": "device-1"]], installationId: nil,
@@ -30,7 +30,7 @@ import Testing
 
     @Test func theLastWayInStaysAndAnAnonymousIdentityJoinsNoAccount() async throws {
         let h = try await EngineHarness.make { $0.apps = [Self.app()] }
-        let login = try await h.engine.appIdentityLogin(appId: "app", providerType: "anon-user", credential: AppCredential(), caller: h.caller)
+        let login = try await h.appServicesService.appIdentityLogin(appId: "app", providerType: "anon-user", credential: AppCredential(), caller: h.caller)
         let user = try #require(try await h.store.direct.users.find(id: login.userId))
         await #expect(throws: LatchkeyError.lastWayIn) {
             try await h.engine.transaction { tx in _ = try await h.engine.unlink(provider: "anonymous", from: user, caller: h.caller, in: tx) }

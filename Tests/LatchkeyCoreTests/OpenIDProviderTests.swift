@@ -210,22 +210,22 @@ import Testing
         let h = try await OpenIDProviderTests.harness()
         var new = NewClient(name: "Reports")
         new.redirectURIs = ["https://reports.example/cb"]
-        let (client, secret) = try await h.engine.adminCreateClient(new, caller: h.caller)
+        let (client, secret) = try await h.operatorService.adminCreateClient(new, caller: h.caller)
         let first = try #require(secret)
         #expect(try h.engine.authenticateClient(id: client.id, secret: first).name == "Reports")
         guard case .success = h.engine.checkAuthorization(OpenIDProviderTests.parameters(client: client.id, redirect: "https://reports.example/cb"))
         else { Issue.record("the new client's redirect"); return }
-        let second = try await h.engine.adminRotateClientSecret(client.id, caller: h.caller)
+        let second = try await h.operatorService.adminRotateClientSecret(client.id, caller: h.caller)
         #expect(throws: LatchkeyError.self) { try h.engine.authenticateClient(id: client.id, secret: first) }
         #expect(try h.engine.authenticateClient(id: client.id, secret: second).id == client.id)
         await #expect(throws: LatchkeyEngine.AdminError.clientInConfiguration) {
-            try await h.engine.adminDeleteClient(OpenIDProviderTests.web, caller: h.caller)
+            try await h.operatorService.adminDeleteClient(OpenIDProviderTests.web, caller: h.caller)
         }
         var bad = NewClient(name: "Evil")
         bad.redirectURIs = ["javascript:alert(1)"]
-        await #expect(throws: LatchkeyEngine.AdminError.self) { _ = try await h.engine.adminCreateClient(bad, caller: h.caller) }
-        try await h.engine.adminDeleteClient(client.id, caller: h.caller)
+        await #expect(throws: LatchkeyEngine.AdminError.self) { _ = try await h.operatorService.adminCreateClient(bad, caller: h.caller) }
+        try await h.operatorService.adminDeleteClient(client.id, caller: h.caller)
         #expect(throws: LatchkeyError.unknownClient) { try h.engine.requireClient(client.id) }
-        await #expect(throws: LatchkeyEngine.AdminError.clientNotFound) { try await h.engine.adminDeleteClient(client.id, caller: h.caller) }
+        await #expect(throws: LatchkeyEngine.AdminError.clientNotFound) { try await h.operatorService.adminDeleteClient(client.id, caller: h.caller) }
     }
 }

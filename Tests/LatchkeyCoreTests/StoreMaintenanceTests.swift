@@ -7,7 +7,7 @@ import Testing
     @Test func purgeRemovesWhatOutlivedItsUse() async throws {
         let h = try await EngineHarness.make { $0.apps = [AppServicesApp(id: "a")]; $0.auditRetentionDays = 1; $0.sentMailRetentionDays = 1 }
         _ = try await h.signUp("keep@example.com")
-        try await h.engine.register(appId: "a", email: "pending@example.com", password: "a-strong-passphrase", caller: h.caller)
+        try await h.appServicesService.register(appId: "a", email: "pending@example.com", password: "a-strong-passphrase", caller: h.caller)
         let tokens = try await h.engine.signInWithPassword(continuationToken: try await passwordToken(h, "keep@example.com"),
                                                            username: nil, password: "a-strong-passphrase", scope: nil, caller: h.caller)
         #expect(tokens.refreshToken != nil)

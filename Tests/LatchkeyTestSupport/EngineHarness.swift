@@ -89,11 +89,8 @@ extension SignInOutcome {
 }
 
 extension EngineHarness {
-    /// The operator's surface over this engine (admin API, console and CLI use cases).
+    // Each surface's service over this engine, as the composition root builds them.
     public var operatorService: OperatorService { OperatorService(engine: engine) }
-}
-
-extension EngineHarness {
-    /// The Parse surface over this engine.
     public var parseService: ParseService { ParseService(engine: engine) }
+    public var appServicesService: AppServicesService { AppServicesService(engine: engine) }
 }

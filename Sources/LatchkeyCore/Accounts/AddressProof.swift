@@ -59,4 +59,14 @@ extension LatchkeyEngine {
         for key in keys { _ = try await tx.apiKeys.deleteApiKey(id: key.id) }
         return keys.map { "the API key \"\($0.name)\"" }
     }
+
+    /// Verifying finishes a pending registration; it never re-enables an account an operator disabled.
+    func markVerified(_ user: UserRecord, detail: String?, caller: CallerInfo, in tx: any Repositories) async throws {
+        var user = user
+        if user.status == .pending { user.status = .active }
+        user.emailVerified = true
+        user.updatedAt = time.now()
+        try await tx.users.update(user)
+        try await audit(tx, "email_confirmed", caller: caller, userId: user.id, email: user.email, detail: detail)
+    }
 }

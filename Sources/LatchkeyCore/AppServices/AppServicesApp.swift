@@ -23,3 +23,10 @@ public struct AppServicesApp: Sendable, Equatable {
         self.resetURL = resetURL
     }
 }
+
+extension LatchkeyEngine {
+    public func requireApp(_ id: String) throws -> AppServicesApp {
+        guard let app = settings.apps.first(where: { $0.id == id }) else { throw LatchkeyError.unknownClient }
+        return app
+    }
+}

@@ -2,27 +2,10 @@ import Foundation
 
 /// Email verification as its own flow: a link mailed to a pending account, its redemption, resending, and the
 /// operator's function as the other way to deliver or decide it.
-extension LatchkeyEngine {
+extension AppServicesService {
     public func confirm(appId: String, token: String?, tokenId: String?, caller: CallerInfo) async throws {
         _ = try requireApp(appId)
-        try await confirmEmail(token: token, tokenId: tokenId, caller: caller)
-    }
-
-    /// Confirms the pending account a confirmation link was mailed to (the API call and the hosted page).
-    /// Whether a confirmation link can still confirm (read only: the hosted page shows its button only for one).
-    /// A malformed pair is `.linkTokenMalformed`, as `confirmEmail` says.
-    public func confirmationLinkIsLive(token: String?, tokenId: String?) async throws -> Bool {
-        let (token, tokenId) = try Self.requireLinkShape(token, tokenId)
-        return try await linkIsLive(.confirmation, token: token, tokenId: tokenId)
-    }
-
-    public func confirmEmail(token: String?, tokenId: String?, caller: CallerInfo) async throws {
-        try await limit(.credentialPerIP, caller.ip, caller: caller)
-        try await transaction { tx in
-            let user = try await self.redeemLinkToken(.confirmation, token: token, tokenId: tokenId, in: tx)
-            guard user.status == .pending else { throw LatchkeyError.userAlreadyConfirmed }
-            try await self.markVerified(user, detail: nil, caller: caller, in: tx)
-        }
+        try await engine.confirmEmail(token: token, tokenId: tokenId, caller: caller)
     }
 
     /// A new link (the old pair stops working) to a user still pending. With enumeration protection every address
@@ -30,11 +13,11 @@ extension LatchkeyEngine {
     public func resendConfirmation(appId: String, email rawEmail: String?, caller: CallerInfo) async throws {
         let app = try requireApp(appId)
         try await limit(.mailPerIP, caller.ip, caller: caller)
-        let email = try requireEmail(rawEmail)
+        let email = try engine.requireEmail(rawEmail)
         let hidden = settings.resetEnumerationProtection
         if hidden { try await limit(.mailPerAddress, email, caller: caller) }
         try await transaction { tx -> Result<Void, LatchkeyError> in
-            guard var user = try await tx.users.find(email: email), self.holdsAddress(user) else {
+            guard var user = try await tx.users.find(email: email), engine.holdsAddress(user) else {
                 return hidden ? .success(()) : .failure(.userNotFound)
             }
             guard user.status == .pending else { return hidden ? .success(()) : .failure(.userAlreadyConfirmed) }
@@ -56,7 +39,7 @@ extension LatchkeyEngine {
         try await transaction { tx in
             guard let current = try await tx.users.find(id: user.id) else { return }
             switch outcome.status {
-            case .success: try await self.markVerified(current, detail: "function", caller: caller, in: tx)
+            case .success: try await engine.markVerified(current, detail: "function", caller: caller, in: tx)
             case .pending: return
             case .fail: if deleteOnFail { try await tx.users.delete(id: current.id) }
             }
@@ -68,34 +51,24 @@ extension LatchkeyEngine {
     public func retryConfirmation(appId: String, email rawEmail: String?, caller: CallerInfo) async throws {
         let app = try requireApp(appId)
         try await limit(.mailPerIP, caller.ip, caller: caller)
-        let email = try requireEmail(rawEmail)
+        let email = try engine.requireEmail(rawEmail)
         guard app.confirmation == .function else {
             throw LatchkeyError.noVerificationFunction(automatic: app.confirmation == .auto, email: email)
         }
         let (user, tokens) = try await transaction { tx -> (UserRecord, (token: String, tokenId: String)) in
             guard let user = try await tx.users.find(email: email) else { throw LatchkeyError.userNotFound }
             guard user.status == .pending else { throw LatchkeyError.userAlreadyConfirmed }
-            return (user, try await self.issueLinkToken(.confirmation, for: user, in: tx))
+            return (user, try await engine.issueLinkToken(.confirmation, for: user, in: tx))
         }
         try await runConfirmationFunction(app, user: user, email: email, tokens: tokens, deleteOnFail: false, caller: caller)
     }
 
-    /// Verifying finishes a pending registration; it never re-enables an account an operator disabled.
-    func markVerified(_ user: UserRecord, detail: String?, caller: CallerInfo, in tx: any Repositories) async throws {
-        var user = user
-        if user.status == .pending { user.status = .active }
-        user.emailVerified = true
-        user.updatedAt = time.now()
-        try await tx.users.update(user)
-        try await audit(tx, "email_confirmed", caller: caller, userId: user.id, email: user.email, detail: detail)
-    }
-
     func mailConfirmationLink(to user: UserRecord, app: AppServicesApp, caller: CallerInfo, in tx: any Repositories) async throws {
         guard let email = user.email else { return }
-        let (token, tokenId) = try await issueLinkToken(.confirmation, for: user, in: tx)
+        let (token, tokenId) = try await engine.issueLinkToken(.confirmation, for: user, in: tx)
         let base = app.confirmationURL.isEmpty ? "\(settings.publicURL)/confirm" : app.confirmationURL
-        try await enqueue(mailComposer.compose(.confirmationLink, to: email, link: linkURL(base, token: token, tokenId: tokenId),
+        try await engine.enqueue(engine.mailComposer.compose(.confirmationLink, to: email, link: engine.linkURL(base, token: token, tokenId: tokenId),
                                                validMinutes: settings.linkTokenTTLSeconds / 60,
-                                               locale: mailLocale(user.attributes, caller: caller), at: time.now()), in: tx)
+                                               locale: engine.mailLocale(user.attributes, caller: caller), at: time.now()), in: tx)
     }
 }

@@ -20,12 +20,9 @@ public struct AppCredential: Sendable {
 
 /// App Services logins through identities: `anon-user`, `oauth2-apple`, `oauth2-google`, each also as a link
 /// (`?link=true`) onto the account of the access token presented.
-extension LatchkeyEngine {
+extension AppServicesService {
     /// App Services provider types and the engine's provider names.
     static let appProviderNames = ["anon-user": VerifiedIdentity.anonymousProvider, "oauth2-apple": "apple", "oauth2-google": "google"]
-
-    /// The engine's provider name of identities made by an app's custom function.
-    static let functionProvider = "custom-function"
 
     /// The App Services provider type an identity is listed under in the profile.
     public func appProviderType(_ provider: String) -> String {
@@ -45,13 +42,13 @@ extension LatchkeyEngine {
             // A user key signs in as its owner, a server key as the account made with it.
             var (key, user) = try await apiKeyAccount(credential.key, app: app, caller: caller)
             // Like a refresh: single writes joining the group commit, no transaction.
-            try await noteSignIn(&user, method: "api-key \(key.id)", caller: caller)
+            try await engine.noteSignIn(&user, method: "api-key \(key.id)", caller: caller)
             let signedIn = user
-            return try await standaloneWrite { direct in try await self.openAppSession(for: signedIn, app: app, in: direct) }
+            return try await engine.standaloneWrite { direct in try await self.openAppSession(for: signedIn, app: app, in: direct) }
         }
         let identity = try await appIdentity(app: app, providerType: providerType, credential: credential, caller: caller)
         let anonymous = identity.provider == VerifiedIdentity.anonymousProvider
-        return try await signIn(with: identity, caller: caller) { login, tx in
+        return try await engine.signIn(with: identity, caller: caller) { login, tx in
             try await self.openAppSession(for: login.user, app: app, anonymous: anonymous, in: tx)
         }
     }
@@ -67,7 +64,7 @@ extension LatchkeyEngine {
         let identity = try await appIdentity(app: app, providerType: providerType, credential: credential, caller: caller)
         try await transaction { tx in
             guard let current = try await tx.users.find(id: linking.user.id), current.status == .active else { throw LatchkeyError.sessionInvalid }
-            try await self.link(identity, to: current, caller: caller, in: tx)
+            try await engine.link(identity, to: current, caller: caller, in: tx)
         }
         return try linking.answer(self)
     }
@@ -80,15 +77,15 @@ extension LatchkeyEngine {
         var deviceId: String
 
         /// A link answers only a new access token for the same user, session and device: the SDK keeps its refresh token.
-        func answer(_ engine: LatchkeyEngine) throws -> AppLogin {
-            AppLogin(accessToken: try engine.appAccessToken(user: user, appId: app.id, sessionId: sessionId, deviceId: deviceId),
+        func answer(_ service: AppServicesService) throws -> AppLogin {
+            AppLogin(accessToken: try service.appAccessToken(user: user, appId: app.id, sessionId: sessionId, deviceId: deviceId),
                      refreshToken: "", userId: user.id, deviceId: deviceId)
         }
     }
 
     func linkingSession(_ accessToken: String?, app: AppServicesApp) async throws -> LinkingSession {
         guard let accessToken else { throw LatchkeyError.sessionInvalid }
-        let (claims, user) = try await authenticatedAccess(accessToken, audience: .appServices)
+        let (claims, user) = try await engine.authenticatedAccess(accessToken, audience: .appServices)
         guard claims.aud == app.id, let sessionId = claims.sid else { throw LatchkeyError.sessionInvalid }
         return LinkingSession(user: user, app: app, sessionId: sessionId, deviceId: claims.baas_device_id ?? "000000000000000000000000")
     }
@@ -100,31 +97,31 @@ extension LatchkeyEngine {
         switch providerType {
         case "custom-token":
             try await limit(.credentialPerIP, caller.ip, caller: caller)
-            return try await verifyIDToken(credential.token, provider: app.customToken ?? "")
+            return try await engine.verifyIDToken(credential.token, provider: app.customToken ?? "")
         case "custom-function":
             try await limit(.credentialPerIP, caller.ip, caller: caller)
-            return try await functionIdentity(app.customFunction, payload: credential.payload ?? [:])
+            return try await engine.functionIdentity(app.customFunction, payload: credential.payload ?? [:])
         default: break
         }
         guard let provider = Self.appProviderNames[providerType] else { throw LatchkeyError.providerNotEnabled(providerType) }
         if provider == VerifiedIdentity.anonymousProvider {
             // Each anonymous login makes an account: limited like sign-ups.
             try await limit(.signUpPerIP, caller.ip, caller: caller)
-            return try anonymousIdentity()
+            return try engine.anonymousIdentity()
         }
         try await limit(.credentialPerIP, caller.ip, caller: caller)
         if credential.idToken == nil, let code = credential.authCode {
-            return try await verifyIDToken(try await exchangeCode(code, provider: provider), provider: provider)
+            return try await engine.verifyIDToken(try await engine.exchangeCode(code, provider: provider), provider: provider)
         }
-        return try await verifyIDToken(credential.idToken, provider: provider)
+        return try await engine.verifyIDToken(credential.idToken, provider: provider)
     }
 }
 
-extension LatchkeyEngine {
+extension AppServicesService {
     /// `DELETE auth/delete`: the access token's account goes, with its identities and sessions.
     public func appDeleteUser(accessToken: String?, caller: CallerInfo) async throws {
         guard let accessToken else { throw LatchkeyError.sessionInvalid }
-        let user = try await userForAccessToken(accessToken, audience: .appServices)
+        let user = try await engine.userForAccessToken(accessToken, audience: .appServices)
         try await transaction { tx in
             try await tx.users.delete(id: user.id)
             try await self.audit(tx, "account_deleted", caller: caller, userId: user.id, email: user.email, detail: "app_services")
@@ -132,7 +129,7 @@ extension LatchkeyEngine {
     }
 }
 
-extension LatchkeyEngine {
+extension AppServicesService {
     /// `local-userpass` with `?link=true`: the SDK registers the address first (an account of its own here), then links
     /// it. The address and password move onto the access token's account, which keeps its id and data, and the
     /// registration's account goes. A registration anyone has signed into, or that holds identities of its own, is
@@ -146,9 +143,9 @@ extension LatchkeyEngine {
         guard let password, !password.isEmpty else { throw LatchkeyError.invalidCredentials }
         guard let email = username.flatMap(EmailAddress.normalize), let registered = try await reader.users.find(email: email),
               registered.status == .active else {
-            try await refuseAfterDummyCheck(password)
+            try await engine.refuseAfterDummyCheck(password)
         }
-        _ = try await checkPassword(password, for: registered, caller: caller)
+        _ = try await engine.checkPassword(password, for: registered, caller: caller)
         try await transaction { tx in
             guard let source = try await tx.users.find(id: registered.id), var user = try await tx.users.find(id: target.id),
                   user.status == .active else { throw LatchkeyError.sessionInvalid }

@@ -2,28 +2,24 @@ import Foundation
 
 /// Registration with an email and a password, verified the way the app is configured to (automatically, by
 /// mailed link, or by the operator's function). The App Services dialect's email/password provider uses it.
-extension LatchkeyEngine {
-    public func requireApp(_ id: String) throws -> AppServicesApp {
-        guard let app = settings.apps.first(where: { $0.id == id }) else { throw LatchkeyError.unknownClient }
-        return app
-    }
+extension AppServicesService {
 
     public func register(appId: String, email rawEmail: String?, password: String?, caller: CallerInfo) async throws {
         let app = try requireApp(appId)
-        let admitted = try await admitSignUp(SignUpCandidate(email: rawEmail, emailRequired: true, username: nil, password: password,
+        let admitted = try await engine.admitSignUp(SignUpCandidate(email: rawEmail, emailRequired: true, username: nil, password: password,
                                                              passwordRequired: true, provesMailbox: false), caller: caller)
         let email = admitted.email ?? "", hash = admitted.passwordHash
         let confirmed = app.confirmation == .auto
         let (user, pair) = try await transaction { tx -> (UserRecord, (token: String, tokenId: String)?) in
             // Auto-confirmation activates the account but proves nothing about the mailbox: email_verified stays
             // false until its owner signs in by emailed code.
-            let user = try await self.createAccount(NewAccount(email: email, passwordHash: hash, emailVerified: false,
+            let user = try await engine.createAccount(NewAccount(email: email, passwordHash: hash, emailVerified: false,
                                                                status: confirmed ? .active : .pending),
                                                     detail: "app_services \(app.confirmation.rawValue)", caller: caller, in: tx)
             switch app.confirmation {
             case .auto: return (user, nil)
             case .email: try await self.mailConfirmationLink(to: user, app: app, caller: caller, in: tx); return (user, nil)
-            case .function: return (user, try await self.issueLinkToken(.confirmation, for: user, in: tx))
+            case .function: return (user, try await engine.issueLinkToken(.confirmation, for: user, in: tx))
             }
         }
         if let pair {

@@ -10,7 +10,7 @@ public struct AppLogin: Sendable, Equatable {
 
 /// App Services sessions: a login creates a server-side session (its refresh token a JWT, 60 days, revocable);
 /// access tokens are 30-minute ES256 JWTs from the same keys the JWKS publishes.
-extension LatchkeyEngine {
+extension AppServicesService {
     static let appSessionScope = "app_services"
 
     public func appLogin(appId: String, username: String?, password: String?, caller: CallerInfo) async throws -> AppLogin {
@@ -19,17 +19,17 @@ extension LatchkeyEngine {
         guard let password, !password.isEmpty else { throw LatchkeyError.invalidCredentials }
         guard let email = username.flatMap(EmailAddress.normalize), let user = try await reader.users.find(email: email),
               user.status != .disabled else {
-            try await refuseAfterDummyCheck(password)
+            try await engine.refuseAfterDummyCheck(password)
         }
-        let rehash = try await checkPassword(password, for: user, caller: caller)
+        let rehash = try await engine.checkPassword(password, for: user, caller: caller)
         // Only after the password matched: a pending account is no secret to its owner.
         guard user.status == .active else {
-            try await releasePasswordAttempt(userId: user.id)
+            try await engine.releasePasswordAttempt(userId: user.id)
             throw LatchkeyError.userPendingConfirmation
         }
         return try await transaction { tx in
             guard let stored = try await tx.users.find(id: user.id) else { throw LatchkeyError.invalidCredentials }
-            let current = try await self.recordSignIn(stored, rehash: rehash, method: "app_services password", caller: caller, in: tx)
+            let current = try await engine.recordSignIn(stored, rehash: rehash, method: "app_services password", caller: caller, in: tx)
             return try await self.openAppSession(for: current, app: app, in: tx)
         }
     }
@@ -39,15 +39,15 @@ extension LatchkeyEngine {
     /// as the hosted service's anonymous sessions outlive the others (idle anonymous accounts are purged apart).
     func openAppSession(for user: UserRecord, app: AppServicesApp, anonymous: Bool = false, in tx: any Repositories) async throws -> AppLogin {
         let now = time.now()
-        let (jti, _) = newSessionToken(at: now)
+        let (jti, _) = engine.newSessionToken(at: now)
         let sessionId = SecureRandom.bytes(12).hex
         let deviceId = SecureRandom.bytes(12).hex
         let expiresAt = now + Double(anonymous ? settings.appAnonymousSessionTTLSeconds : settings.appSessionTTLSeconds)
-        let refresh = keys.appRefreshTokens.mint(.init(sessionId: sessionId, userId: user.id, deviceId: deviceId, domainId: tenantId,
+        let refresh = keys.appRefreshTokens.mint(.init(sessionId: sessionId, userId: user.id, deviceId: deviceId, domainId: engine.tenantId,
                                                   jti: jti, issuedAt: now, expiresAt: expiresAt))
         try await tx.sessions.insert(SessionRecord(
             id: sessionId, familyId: sessionId, userId: user.id, kind: .appServices, audience: app.id, scope: Self.appSessionScope,
-            tokenHash: sessionKey(refresh, prefix: Self.timePrefix(of: jti)), createdAt: now, expiresAt: expiresAt, deviceId: deviceId))
+            tokenHash: engine.sessionKey(refresh, prefix: LatchkeyEngine.timePrefix(of: jti)), createdAt: now, expiresAt: expiresAt, deviceId: deviceId))
         return AppLogin(accessToken: try appAccessToken(user: user, appId: app.id, sessionId: sessionId, deviceId: deviceId),
                         refreshToken: refresh, userId: user.id, deviceId: deviceId)
     }
@@ -71,7 +71,7 @@ extension LatchkeyEngine {
     func liveAppSession(_ refreshToken: String?) async throws -> (SessionRecord, UserRecord) {
         guard let refreshToken, !refreshToken.isEmpty else { throw LatchkeyError.sessionInvalid }
         let now = time.now()
-        guard let (session, user) = try await findSession(token: refreshToken), session.kind == .appServices,
+        guard let (session, user) = try await engine.findSession(token: refreshToken), session.kind == .appServices,
               session.revokedAt == nil, session.expiresAt > now, user.status == .active
         else { throw LatchkeyError.sessionInvalid }
         return (session, user)
@@ -82,7 +82,7 @@ extension LatchkeyEngine {
         return try JWT.sign(claims: [
             "iss": .string(settings.issuer), "sub": .string(user.id), "aud": .string(appId), "iat": .int(iat), "nbf": .int(iat),
             "exp": .int(iat + settings.appAccessTTLSeconds), "typ": "access", "scp": .string(Self.appSessionScope),
-            "sid": .string(sessionId), "baas_device_id": .string(deviceId), "tid": .string(tenantId), "ver": "2.0",
+            "sid": .string(sessionId), "baas_device_id": .string(deviceId), "tid": .string(engine.tenantId), "ver": "2.0",
         ], key: keyRing.current)
     }
 }

@@ -28,6 +28,6 @@ extension LatchkeyEngine {
     private static func functionIdentity(id: String?, name: String?, email: String?) throws -> VerifiedIdentity {
         guard let id, !id.isEmpty, id.utf8.count <= 255 else { throw LatchkeyError.identityRefused("the login function answered no id") }
         // The operator's function vouches for the address it returns.
-        return VerifiedIdentity(provider: functionProvider, subject: id, verifiedEmail: email.flatMap(EmailAddress.normalize), name: name)
+        return VerifiedIdentity(provider: VerifiedIdentity.functionProvider, subject: id, verifiedEmail: email.flatMap(EmailAddress.normalize), name: name)
     }
 }

@@ -17,6 +17,8 @@ public struct VerifiedIdentity: Sendable, Equatable {
     }
 
     public static let anonymousProvider = "anonymous"
+    /// Identities made by an App Services app's custom function.
+    public static let functionProvider = "custom-function"
     public var isAnonymous: Bool { provider == Self.anonymousProvider }
 
     /// The identity as the account holds it, with the address its issuer vouched for (its provenance).

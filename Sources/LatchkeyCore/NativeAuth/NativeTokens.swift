@@ -218,7 +218,7 @@ extension LatchkeyEngine {
               let scp = claims.scp  // ID tokens carry no scp: they are not access tokens
         else { throw LatchkeyError.accessTokenInvalid }
         let aud = claims.aud, sub = claims.sub
-        let isAppSession = scp == Self.appSessionScope
+        let isAppSession = scp == AppServicesService.appSessionScope
         switch audience {
         case .nativeClients:
             guard !isAppSession, client(id: aud) != nil else {

@@ -30,42 +30,6 @@ extension LatchkeyEngine {
         return (session, user)
     }
 
-    /// Every session of the account, in every dialect, and its browser sessions at the hosted pages: what a new password,
-    /// a disabled account or the operator's "revoke sessions" ends.
-    func revokeEverySession(userId: String, at now: Date, in tx: any Repositories) async throws {
-        try await tx.sessions.revoke(userId: userId, at: now)
-        try await tx.openID.revokeBrowserSessions(userId: userId, at: now)
-    }
-
-    /// The operator's view of a user's live browser sessions, newest first.
-    public func adminBrowserSessions(_ key: String) async throws -> [BrowserSessionRecord] {
-        try await reader.openID.browserSessions(userId: try await adminFindUser(key).id, now: time.now())
-    }
-
-    /// The consents a user gave third-party clients.
-    public func adminConsents(_ key: String) async throws -> [ConsentRecord] {
-        try await reader.openID.consents(userId: try await adminFindUser(key).id)
-    }
-
-    /// Ends one live browser session of the user, and the refresh tokens it gave.
-    public func adminEndBrowserSession(_ key: String, sessionId: String, caller: CallerInfo) async throws {
-        guard let session = try await adminBrowserSessions(key).first(where: { $0.id == sessionId }) else { throw AdminError.browserSessionNotFound }
-        try await endBrowserSession(session, caller: caller)
-    }
-
-    /// Withdraws the user's consent to a client, with the refresh tokens the client holds for them: its next sign-in
-    /// asks again.
-    public func adminRevokeConsent(_ key: String, clientId: String, caller: CallerInfo) async throws {
-        let user = try await adminFindUser(key)
-        let now = time.now()
-        let held = try await reader.sessions.live(userId: user.id, kind: .native, audience: clientId, now: now)
-        try await transaction { tx in
-            guard try await tx.openID.deleteConsent(userId: user.id, clientId: clientId) else { throw AdminError.consentNotFound }
-            for family in Set(held.map(\.familyId)) { try await tx.sessions.revoke(familyId: family, at: now) }
-            try await self.audit(tx, "admin.consent_revoked", caller: caller, userId: user.id, email: user.email, detail: clientId)
-        }
-    }
-
     /// Ends a browser session and revokes the refresh tokens its codes gave every app (single logout).
     public func endBrowserSession(_ session: BrowserSessionRecord, caller: CallerInfo) async throws {
         let now = time.now()

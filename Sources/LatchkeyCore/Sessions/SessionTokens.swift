@@ -46,4 +46,11 @@ extension LatchkeyEngine {
         guard token.utf8.count == sessionTokenLength, let head = Base64URL.decode(token.prefix(8)) else { return nil }
         return head.count == TimeOrderedID.millisecondByteCount ? head : nil
     }
+
+    /// Every session of the account, in every dialect, and its browser sessions at the hosted pages: what a new password,
+    /// a disabled account or the operator's "revoke sessions" ends.
+    func revokeEverySession(userId: String, at now: Date, in tx: any Repositories) async throws {
+        try await tx.sessions.revoke(userId: userId, at: now)
+        try await tx.openID.revokeBrowserSessions(userId: userId, at: now)
+    }
 }

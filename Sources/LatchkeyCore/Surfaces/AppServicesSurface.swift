@@ -35,4 +35,4 @@ public protocol AppServicesSurface: Sendable {
     func userForAccessToken(_ token: String, audience: AccessTokenAudience) async throws -> UserRecord
 }
 
-extension LatchkeyEngine: AppServicesSurface {}
+

@@ -32,7 +32,7 @@ struct AppServicesRoutes: Sendable {
                 let caller = clientAddress.caller(request, context: context)
                 if path == "login", provider == "custom-function" { return try await functionLogin(request, context, caller, app) }
                 let body = try await request.decode(as: AppServicesBody.self, context: context)
-                if path == "login", LatchkeyEngine.isAppIdentityProvider(provider) {
+                if path == "login", AppServicesService.isAppIdentityProvider(provider) {
                     return try await identityLogin(provider, body, request, caller, app)
                 }
                 if path == "login", provider == "local-userpass", request.uri.queryParameters.get("link") == "true" {
