@@ -56,20 +56,20 @@ public enum LatchkeyServer {
                                        routes: openAPI?.routes ?? .empty)
         let cors = options.corsAllowedOrigins.isEmpty ? nil : AllowListCORS(origins: options.corsAllowedOrigins)
         router.add(middleware: EdgeMiddleware(errors: errors, cors: cors, log: options.requestLog))
-        NativeAuthRoutes(engine: engine, clientAddress: clientAddress, errors: NativeAuthErrors()).addRoutes(to: router)
-        AuthenticatorEndpoints(engine: engine, clientAddress: clientAddress).addRoutes(to: router)
+        NativeAuthRoutes(engine: NativeAuthService(engine: engine), clientAddress: clientAddress, errors: NativeAuthErrors()).addRoutes(to: router)
+        AuthenticatorEndpoints(engine: NativeAuthService(engine: engine), clientAddress: clientAddress).addRoutes(to: router)
         AppServicesRoutes(engine: AppServicesService(engine: engine), clientAddress: clientAddress.serving(.appServices), errors: appServicesErrors)
             .addRoutes(to: router)
-        HostedPages(engine: engine, pages: pages, clientAddress: clientAddress.serving(.appServices)).addRoutes(to: router)
+        HostedPages(engine: PagesService(engine: engine), pages: pages, clientAddress: clientAddress.serving(.appServices)).addRoutes(to: router)
         if let parseMount {
             ParseRoutes(engine: ParseService(engine: engine), mount: parseMount, masterKeyIPs: Set(options.parseMasterKeyIPs),
                         clientAddress: clientAddress.serving(.parse),
                         pages: pages)
                 .addRoutes(to: router)
         }
-        OpenIDRoutes(engine: engine, clientAddress: clientAddress.serving(.openID), languages: options.pageStrings.keys.sorted())
+        OpenIDRoutes(engine: PagesService(engine: engine), clientAddress: clientAddress.serving(.openID), languages: options.pageStrings.keys.sorted())
             .addRoutes(to: router)
-        InteractionPages(engine: engine, pages: pages, clientAddress: clientAddress.serving(.openID),
+        InteractionPages(engine: PagesService(engine: engine), pages: pages, clientAddress: clientAddress.serving(.openID),
                          cookies: PageCookies(secure: engine.settings.publicURL.lowercased().hasPrefix("https://")), style: options.pageBrand.styled(options.pageStyle))
             .addRoutes(to: router)
         if let openAPI { router.get("/openapi.json") { _, _ in openAPI.document.response() } }

@@ -8,54 +8,54 @@ import LatchkeySQLite
     @Test func codeExpiresAfterThirtyMinutesWithoutSleeping() async throws {
         let h = try await EngineHarness.make()
         let caller = h.caller
-        guard case .started(let ct) = try await h.engine.signUpStart(username: "a@example.com", password: "a-strong-passphrase",
+        guard case .started(let ct) = try await h.nativeAuthService.signUpStart(username: "a@example.com", password: "a-strong-passphrase",
                                                                      attributes: nil, challengeTypes: "oob password redirect", caller: caller),
-              case .code(let challenge, let ct2) = try await h.engine.signUpChallenge(continuationToken: ct, challengeTypes: "oob redirect", caller: caller)
+              case .code(let challenge, let ct2) = try await h.nativeAuthService.signUpChallenge(continuationToken: ct, challengeTypes: "oob redirect", caller: caller)
         else { Issue.record("unexpected start"); return }
         #expect(challenge.codeLength == 8)
         let code = await h.lastCode(to: "a@example.com")
         h.time.advance(seconds: 1801)
         await #expect(throws: LatchkeyError.flowTokenExpired) {
-            _ = try await h.engine.signUpContinueWithCode(continuationToken: ct2, code: code, caller: caller)
+            _ = try await h.nativeAuthService.signUpContinueWithCode(continuationToken: ct2, code: code, caller: caller)
         }
     }
 
     @Test func expiredCodeIsRefusedWhileTheFlowLives() async throws {
         let h = try await EngineHarness.make { $0.codes.ttlSeconds = 60 }
         let caller = h.caller
-        guard case .started(let ct) = try await h.engine.signUpStart(username: "b@example.com", password: "a-strong-passphrase",
+        guard case .started(let ct) = try await h.nativeAuthService.signUpStart(username: "b@example.com", password: "a-strong-passphrase",
                                                                      attributes: nil, challengeTypes: "oob password redirect", caller: caller),
-              case .code(_, let ct2) = try await h.engine.signUpChallenge(continuationToken: ct, challengeTypes: "oob redirect", caller: caller)
+              case .code(_, let ct2) = try await h.nativeAuthService.signUpChallenge(continuationToken: ct, challengeTypes: "oob redirect", caller: caller)
         else { Issue.record("unexpected start"); return }
         let code = await h.lastCode(to: "b@example.com")
         h.time.advance(seconds: 61)
         await #expect(throws: LatchkeyError.invalidCode(attemptsLeft: 0)) {
-            _ = try await h.engine.signUpContinueWithCode(continuationToken: ct2, code: code, caller: caller)
+            _ = try await h.nativeAuthService.signUpContinueWithCode(continuationToken: ct2, code: code, caller: caller)
         }
     }
 
     @Test func fifthWrongGuessKillsTheCode() async throws {
         let h = try await EngineHarness.make()
         let caller = h.caller
-        guard case .started(let ct) = try await h.engine.signUpStart(username: "c@example.com", password: "a-strong-passphrase",
+        guard case .started(let ct) = try await h.nativeAuthService.signUpStart(username: "c@example.com", password: "a-strong-passphrase",
                                                                      attributes: nil, challengeTypes: "oob password redirect", caller: caller),
-              case .code(_, let ct2) = try await h.engine.signUpChallenge(continuationToken: ct, challengeTypes: "oob redirect", caller: caller)
+              case .code(_, let ct2) = try await h.nativeAuthService.signUpChallenge(continuationToken: ct, challengeTypes: "oob redirect", caller: caller)
         else { Issue.record("unexpected start"); return }
         let code = await h.lastCode(to: "c@example.com")!
         let wrong = code == "00000000" ? "11111111" : "00000000"
         for left in stride(from: 4, through: 0, by: -1) {
             await #expect(throws: LatchkeyError.invalidCode(attemptsLeft: left)) {
-                _ = try await h.engine.signUpContinueWithCode(continuationToken: ct2, code: wrong, caller: caller)
+                _ = try await h.nativeAuthService.signUpContinueWithCode(continuationToken: ct2, code: wrong, caller: caller)
             }
         }
         await #expect(throws: LatchkeyError.invalidCode(attemptsLeft: 0)) {
-            _ = try await h.engine.signUpContinueWithCode(continuationToken: ct2, code: code, caller: caller)
+            _ = try await h.nativeAuthService.signUpContinueWithCode(continuationToken: ct2, code: code, caller: caller)
         }
         // A resend issues a fresh code that works.
-        guard case .code(_, let ct3) = try await h.engine.signUpChallenge(continuationToken: ct2, challengeTypes: "oob redirect", caller: caller)
+        guard case .code(_, let ct3) = try await h.nativeAuthService.signUpChallenge(continuationToken: ct2, challengeTypes: "oob redirect", caller: caller)
         else { Issue.record("no resend"); return }
         let fresh = await h.lastCode(to: "c@example.com")
-        let result = try await h.engine.signUpContinueWithCode(continuationToken: ct3, code: fresh, caller: caller)
+        let result = try await h.nativeAuthService.signUpContinueWithCode(continuationToken: ct3, code: fresh, caller: caller)
         guard case .completed = result else { Issue.record("expected completion, got \(result)"); return }
     }
 }
@@ -64,7 +64,7 @@ import LatchkeySQLite
     @Test func rotationGraceAndFamilyRevocation() async throws {
         let h = try await EngineHarness.make()
         let done = try await h.signUp("r@example.com")
-        let first = try await h.engine.signInWithContinuationToken(continuationToken: done, username: "r@example.com",
+        let first = try await h.nativeAuthService.signInWithContinuationToken(continuationToken: done, username: "r@example.com",
                                                                    scope: "openid offline_access", caller: h.caller)
         let rt1 = try #require(first.refreshToken)
         let second = try await h.engine.refresh(refreshToken: rt1, scope: nil, caller: h.caller)
@@ -90,7 +90,7 @@ import LatchkeySQLite
     @Test func aParentUsedAfterItsChildIsReuseEvenInsideTheWindow() async throws {
         let h = try await EngineHarness.make()
         let done = try await h.signUp("t@example.com")
-        let first = try await h.engine.signInWithContinuationToken(continuationToken: done, username: nil, scope: nil, caller: h.caller)
+        let first = try await h.nativeAuthService.signInWithContinuationToken(continuationToken: done, username: nil, scope: nil, caller: h.caller)
         let rt1 = try #require(first.refreshToken)
         let rt2 = try #require(try await h.engine.refresh(refreshToken: rt1, scope: nil, caller: h.caller).refreshToken)
         let rt3 = try #require(try await h.engine.refresh(refreshToken: rt2, scope: nil, caller: h.caller).refreshToken)
@@ -104,7 +104,7 @@ import LatchkeySQLite
     @Test func refreshTokensExpire() async throws {
         let h = try await EngineHarness.make { $0.tokens.refreshTTLSeconds = 3600 }
         let done = try await h.signUp("e@example.com")
-        let tokens = try await h.engine.signInWithContinuationToken(continuationToken: done, username: nil, scope: nil, caller: h.caller)
+        let tokens = try await h.nativeAuthService.signInWithContinuationToken(continuationToken: done, username: nil, scope: nil, caller: h.caller)
         h.time.advance(seconds: 3601)
         await #expect(throws: LatchkeyError.refreshTokenInvalid) {
             _ = try await h.engine.refresh(refreshToken: tokens.refreshToken, scope: nil, caller: h.caller)
@@ -114,7 +114,7 @@ import LatchkeySQLite
     @Test func accessTokenExpiresForUserInfo() async throws {
         let h = try await EngineHarness.make()
         let done = try await h.signUp("u@example.com")
-        let tokens = try await h.engine.signInWithContinuationToken(continuationToken: done, username: nil, scope: nil, caller: h.caller)
+        let tokens = try await h.nativeAuthService.signInWithContinuationToken(continuationToken: done, username: nil, scope: nil, caller: h.caller)
         #expect(try await h.engine.userForAccessToken(tokens.accessToken, audience: .nativeClients).email == "u@example.com")
         await #expect(throws: LatchkeyError.accessTokenInvalid) { _ = try await h.engine.userForAccessToken(tokens.idToken!, audience: .nativeClients) }
         h.time.advance(seconds: 3601)
@@ -129,16 +129,16 @@ import LatchkeySQLite
         // Two flows for the same address, both verified, completing at the same time.
         var pending: [(String, String)] = []
         for _ in 0..<2 {
-            guard case .started(let ct) = try await h.engine.signUpStart(username: "race@example.com", password: "a-strong-passphrase",
+            guard case .started(let ct) = try await h.nativeAuthService.signUpStart(username: "race@example.com", password: "a-strong-passphrase",
                                                                          attributes: nil, challengeTypes: "oob password redirect", caller: caller),
-                  case .code(_, let ct2) = try await h.engine.signUpChallenge(continuationToken: ct, challengeTypes: "oob redirect", caller: caller)
+                  case .code(_, let ct2) = try await h.nativeAuthService.signUpChallenge(continuationToken: ct, challengeTypes: "oob redirect", caller: caller)
             else { Issue.record("start failed"); return }
             pending.append((ct2, await h.lastCode(to: "race@example.com")!))
         }
         let outcomes = await withTaskGroup(of: Bool.self) { group in
             for (ct, code) in pending {
                 group.addTask {
-                    do { _ = try await h.engine.signUpContinueWithCode(continuationToken: ct, code: code, caller: caller); return true }
+                    do { _ = try await h.nativeAuthService.signUpContinueWithCode(continuationToken: ct, code: code, caller: caller); return true }
                     catch { return false }
                 }
             }
@@ -153,7 +153,7 @@ import LatchkeySQLite
         let h = try await EngineHarness.make()
         _ = try await h.signUp("Mixed.Case@Example.COM")
         await #expect(throws: LatchkeyError.emailTaken) {
-            _ = try await h.engine.signUpStart(username: "mixed.case@example.com", password: nil, attributes: nil,
+            _ = try await h.nativeAuthService.signUpStart(username: "mixed.case@example.com", password: nil, attributes: nil,
                                                challengeTypes: "oob redirect", caller: h.caller)
         }
     }

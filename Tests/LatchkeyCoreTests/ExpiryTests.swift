@@ -63,17 +63,17 @@ import Testing
     @Test func aContinuationTokenExpiresAfterTheFlowTTL() async throws {
         let h = try await EngineHarness.make { $0.tokens.flowTTLSeconds = 60 }
         for (elapsed, expires) in [(59.0, false), (60.0, true)] {
-            guard case .started(let token) = try await h.engine.signUpStart(
+            guard case .started(let token) = try await h.nativeAuthService.signUpStart(
                 username: "flow-\(Int(elapsed))@example.com", password: Self.password, attributes: nil,
                 challengeTypes: "oob password redirect", caller: h.caller)
             else { Issue.record("no flow started"); return }
             h.time.advance(seconds: elapsed)
             if expires {
                 await #expect(throws: LatchkeyError.flowTokenExpired) {
-                    try await h.engine.signUpChallenge(continuationToken: token, challengeTypes: "oob password redirect", caller: h.caller)
+                    try await h.nativeAuthService.signUpChallenge(continuationToken: token, challengeTypes: "oob password redirect", caller: h.caller)
                 }
             } else {
-                _ = try await h.engine.signUpChallenge(continuationToken: token, challengeTypes: "oob password redirect", caller: h.caller)
+                _ = try await h.nativeAuthService.signUpChallenge(continuationToken: token, challengeTypes: "oob password redirect", caller: h.caller)
             }
         }
     }

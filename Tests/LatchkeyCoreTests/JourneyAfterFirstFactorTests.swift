@@ -66,25 +66,25 @@ import Testing
         }
         let caller = CallerInfo(clientId: Self.client, ip: "127.0.0.1")
         let types = ChallengeTypes(stringLiteral: "oob password redirect " + row.capabilities)
-        guard case .started(let started) = try await h.engine.signInInitiate(username: email, challengeTypes: types, caller: caller)
+        guard case .started(let started) = try await h.nativeAuthService.signInInitiate(username: email, challengeTypes: types, caller: caller)
         else { Issue.record("the sign-in did not start"); return }
         let outcome: SignInOutcome
         switch row.first {
         case .password:
             var passwordOnly = types
             passwordOnly.oob = false
-            guard case .password(let token) = try await h.engine.signInChallenge(continuationToken: started, challengeTypes: passwordOnly,
+            guard case .password(let token) = try await h.nativeAuthService.signInChallenge(continuationToken: started, challengeTypes: passwordOnly,
                                                                                  caller: caller)
             else { Issue.record("no password challenge"); return }
-            outcome = try await h.engine.signInWithPassword(continuationToken: token, username: nil, password: "a-strong-passphrase",
+            outcome = try await h.nativeAuthService.signInWithPassword(continuationToken: token, username: nil, password: "a-strong-passphrase",
                                                             scope: nil, caller: caller)
         case .mailedCode:
             var codeOnly = types
             codeOnly.password = false
-            guard case .code(_, let token) = try await h.engine.signInChallenge(continuationToken: started, challengeTypes: codeOnly,
+            guard case .code(_, let token) = try await h.nativeAuthService.signInChallenge(continuationToken: started, challengeTypes: codeOnly,
                                                                                caller: caller)
             else { Issue.record("no code challenge"); return }
-            outcome = try await h.engine.signInWithCode(continuationToken: token, code: await h.lastCode(to: email), scope: nil,
+            outcome = try await h.nativeAuthService.signInWithCode(continuationToken: token, code: await h.lastCode(to: email), scope: nil,
                                                         caller: caller)
         }
         let next: Next = switch outcome {

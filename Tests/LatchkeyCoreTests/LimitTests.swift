@@ -63,7 +63,7 @@ import Testing
     @Test func lockExpiresWithTheClock() async throws {
         let h = try await EngineHarness.make()
         let done = try await h.signUp("lock@example.com", password: "the right passphrase")
-        _ = try await h.engine.signInWithContinuationToken(continuationToken: done, username: nil, scope: nil, caller: h.caller)
+        _ = try await h.nativeAuthService.signInWithContinuationToken(continuationToken: done, username: nil, scope: nil, caller: h.caller)
         func attempt(_ password: String) async throws -> SignInOutcome { try await h.passwordSignIn("lock@example.com", password) }
         for _ in 0..<5 { await #expect(throws: LatchkeyError.invalidCredentials) { _ = try await attempt("wrong one!") } }
         await #expect(throws: LatchkeyError.accountLocked(retryAfterSeconds: 30)) { _ = try await attempt("the right passphrase") }

@@ -34,27 +34,27 @@ import Testing
 
     @Test func onlyARegisteredClientAndRedirectMayBeRedirectedTo() async throws {
         let h = try await Self.harness()
-        guard case .failure(.errorPage("The sign-in link has no client_id.")) = h.engine.checkAuthorization([("redirect_uri", "https://app.example/cb")]) else {
+        guard case .failure(.errorPage("The sign-in link has no client_id.")) = h.pagesService.checkAuthorization([("redirect_uri", "https://app.example/cb")]) else {
             Issue.record("no client_id"); return
         }
-        guard case .failure(.errorPage) = h.engine.checkAuthorization(Self.parameters(client: "unknown")) else { Issue.record("unknown client"); return }
-        guard case .failure(.errorPage) = h.engine.checkAuthorization(Self.parameters(client: EngineHarness.client)) else {
+        guard case .failure(.errorPage) = h.pagesService.checkAuthorization(Self.parameters(client: "unknown")) else { Issue.record("unknown client"); return }
+        guard case .failure(.errorPage) = h.pagesService.checkAuthorization(Self.parameters(client: EngineHarness.client)) else {
             Issue.record("a client without redirect URIs"); return
         }
         for wrong in ["https://app.example/cb/", "https://app.example/cb?x=1", "https://evil.example/cb", "http://127.0.0.2:9/native",
                       "https://app.example:444/cb"] {
-            guard case .failure(.errorPage) = h.engine.checkAuthorization(Self.parameters(redirect: wrong)) else {
+            guard case .failure(.errorPage) = h.pagesService.checkAuthorization(Self.parameters(redirect: wrong)) else {
                 Issue.record("\(wrong) was accepted"); return
             }
         }
         // A registered loopback URI takes any port (RFC 8252 §7.3), and nothing else about it changes.
-        guard case .success = h.engine.checkAuthorization(Self.parameters(redirect: "http://127.0.0.1:53123/native")) else {
+        guard case .success = h.pagesService.checkAuthorization(Self.parameters(redirect: "http://127.0.0.1:53123/native")) else {
             Issue.record("loopback port"); return
         }
-        guard case .failure(.errorPage) = h.engine.checkAuthorization(Self.parameters(redirect: "http://127.0.0.1:53123/other")) else {
+        guard case .failure(.errorPage) = h.pagesService.checkAuthorization(Self.parameters(redirect: "http://127.0.0.1:53123/other")) else {
             Issue.record("loopback path"); return
         }
-        guard case .failure(.errorPage) = h.engine.checkAuthorization(Self.parameters() + [("redirect_uri", "https://evil.example/cb")]) else {
+        guard case .failure(.errorPage) = h.pagesService.checkAuthorization(Self.parameters() + [("redirect_uri", "https://evil.example/cb")]) else {
             Issue.record("a second redirect_uri"); return
         }
     }
@@ -62,7 +62,7 @@ import Testing
     @Test func afterTheRedirectIsTrustedErrorsGoBackToIt() async throws {
         let h = try await Self.harness()
         func error(_ parameters: [(String, String)]) -> String? {
-            guard case .failure(.redirect(let problem, let uri, let state)) = h.engine.checkAuthorization(parameters) else { return nil }
+            guard case .failure(.redirect(let problem, let uri, let state)) = h.pagesService.checkAuthorization(parameters) else { return nil }
             #expect(uri == "https://app.example/cb" && state == "st")
             return problem.code
         }
@@ -75,10 +75,10 @@ import Testing
         #expect(error(Self.parameters(extra: [("scope", "openid admin")]).filter { $0 != ("scope", "openid email offline_access") }) == "invalid_request")
         #expect(error(Self.parameters(extra: [("request_uri", "https://x")])) == "invalid_request")
         // A confidential client may leave PKCE out; a public one may not.
-        guard case .success = h.engine.checkAuthorization(Self.parameters().filter { !$0.0.hasPrefix("code_challenge") }) else {
+        guard case .success = h.pagesService.checkAuthorization(Self.parameters().filter { !$0.0.hasPrefix("code_challenge") }) else {
             Issue.record("confidential without PKCE"); return
         }
-        guard case .failure(.redirect(let problem, _, _)) = h.engine.checkAuthorization(
+        guard case .failure(.redirect(let problem, _, _)) = h.pagesService.checkAuthorization(
             Self.parameters(client: Self.thirdParty, redirect: "https://other.example/cb").filter { !$0.0.hasPrefix("code_challenge") }) else {
             Issue.record("public without PKCE"); return
         }
@@ -88,20 +88,20 @@ import Testing
     /// Signs a new account in at the pages: the browser session it ends in.
     static func signedIn(_ h: EngineHarness, _ email: String) async throws -> BrowserSessionRecord {
         let done = try await h.signUp(email)
-        _ = try await h.engine.signInWithContinuationToken(continuationToken: done, username: nil, scope: nil, caller: h.caller)
+        _ = try await h.nativeAuthService.signInWithContinuationToken(continuationToken: done, username: nil, scope: nil, caller: h.caller)
         var caller = h.caller
         caller.dialect = .openID
         caller.audience = .browser  // the pages' journeys end in a browser session
         caller.clientId = web
-        guard case .signedIn(let signIn) = try await h.engine.hostedPasswordSignIn(email: email, password: "a-strong-passphrase", caller: caller)
+        guard case .signedIn(let signIn) = try await h.pagesService.hostedPasswordSignIn(email: email, password: "a-strong-passphrase", caller: caller)
         else { throw LatchkeyError.invalidCredentials }
         #expect(signIn.amr == ["pwd"])
-        return try await h.engine.openBrowserSession(signIn, caller: caller).session
+        return try await h.pagesService.openBrowserSession(signIn, caller: caller).session
     }
 
     func code(_ h: EngineHarness, _ session: BrowserSessionRecord) async throws -> String {
-        guard case .success(let (_, request)) = h.engine.checkAuthorization(Self.parameters()) else { throw LatchkeyError.flowTokenInvalid }
-        guard case .redirect(let uri) = try await h.engine.nextStep(h.engine.newInteraction(request, csrfCookie: "c"), session: session,
+        guard case .success(let (_, request)) = h.pagesService.checkAuthorization(Self.parameters()) else { throw LatchkeyError.flowTokenInvalid }
+        guard case .redirect(let uri) = try await h.pagesService.nextStep(h.pagesService.newInteraction(request, csrfCookie: "c"), session: session,
                                                                    caller: h.caller) else { throw LatchkeyError.flowTokenInvalid }
         let query = Self.query(uri)
         #expect(query["state"] == "st" && query["iss"] == h.engine.settings.issuer)
@@ -142,42 +142,42 @@ import Testing
         #expect(id["nonce"] == .string("nn") && id["amr"] == .array([.string("pwd")]) && id["acr"] == .string("1"))
         #expect(id["auth_time"] == .int(Int(session.authTime.timeIntervalSince1970)))
         #expect(id["at_hash"] == .string(Base64URL.encode(Digest.sha256(Array(tokens.accessToken.utf8)).prefix(16))))
-        #expect(try await h.engine.introspect(token: tokens.refreshToken, client: client)["active"] == .bool(true))
-        #expect(try await h.engine.introspect(token: tokens.accessToken, client: client)["sub"] == .string(tokens.userId))
+        #expect(try await h.pagesService.introspect(token: tokens.refreshToken, client: client)["active"] == .bool(true))
+        #expect(try await h.pagesService.introspect(token: tokens.accessToken, client: client)["sub"] == .string(tokens.userId))
         await #expect(throws: LatchkeyError.openID(.invalidGrant("The code was used before; the tokens it gave are revoked."))) {
             _ = try await exchange(good)
         }
-        #expect(try await h.engine.introspect(token: tokens.refreshToken, client: client) == ["active": .bool(false)])
+        #expect(try await h.pagesService.introspect(token: tokens.refreshToken, client: client) == ["active": .bool(false)])
     }
 
     @Test func promptsMaxAgeConsentAndSignOut() async throws {
         let h = try await Self.harness()
-        guard case .success(let (_, silent)) = h.engine.checkAuthorization(Self.parameters(extra: [("prompt", "none")])) else { return }
-        let interaction = h.engine.newInteraction(silent, csrfCookie: "c")
-        guard case .redirect(let refused) = try await h.engine.nextStep(interaction, session: nil, caller: h.caller) else {
+        guard case .success(let (_, silent)) = h.pagesService.checkAuthorization(Self.parameters(extra: [("prompt", "none")])) else { return }
+        let interaction = h.pagesService.newInteraction(silent, csrfCookie: "c")
+        guard case .redirect(let refused) = try await h.pagesService.nextStep(interaction, session: nil, caller: h.caller) else {
             Issue.record("prompt=none without a session"); return
         }
         #expect(Self.query(refused)["error"] == "login_required")
         let session = try await Self.signedIn(h, "prompts@example.com")
-        guard case .success(let (_, aged)) = h.engine.checkAuthorization(Self.parameters(extra: [("max_age", "60")])) else { return }
+        guard case .success(let (_, aged)) = h.pagesService.checkAuthorization(Self.parameters(extra: [("max_age", "60")])) else { return }
         h.time.advance(seconds: 61)
-        #expect(try await h.engine.nextStep(h.engine.newInteraction(aged, csrfCookie: "c"), session: session, caller: h.caller) == .signIn)
-        var fresh = h.engine.newInteraction(aged, csrfCookie: "c")
+        #expect(try await h.pagesService.nextStep(h.pagesService.newInteraction(aged, csrfCookie: "c"), session: session, caller: h.caller) == .signIn)
+        var fresh = h.pagesService.newInteraction(aged, csrfCookie: "c")
         fresh.signedInSession = session.id  // signed in during this visit: enough for max_age and prompt=login
-        guard case .redirect = try await h.engine.nextStep(fresh, session: session, caller: h.caller) else { Issue.record("fresh"); return }
+        guard case .redirect = try await h.pagesService.nextStep(fresh, session: session, caller: h.caller) else { Issue.record("fresh"); return }
 
         // A third-party client asks once per set of scopes.
         let other = Self.parameters(client: Self.thirdParty, redirect: "https://other.example/cb")
-        guard case .success(let (_, asked)) = h.engine.checkAuthorization(other),
-              case .success(let (_, silentAsk)) = h.engine.checkAuthorization(other + [("prompt", "none")]) else { return }
-        let visit = h.engine.newInteraction(asked, csrfCookie: "c")
-        #expect(try await h.engine.nextStep(visit, session: session, caller: h.caller) == .consent(scopes: ["openid", "email", "offline_access"]))
-        guard case .redirect(let needed) = try await h.engine.nextStep(h.engine.newInteraction(silentAsk, csrfCookie: "c"), session: session,
+        guard case .success(let (_, asked)) = h.pagesService.checkAuthorization(other),
+              case .success(let (_, silentAsk)) = h.pagesService.checkAuthorization(other + [("prompt", "none")]) else { return }
+        let visit = h.pagesService.newInteraction(asked, csrfCookie: "c")
+        #expect(try await h.pagesService.nextStep(visit, session: session, caller: h.caller) == .consent(scopes: ["openid", "email", "offline_access"]))
+        guard case .redirect(let needed) = try await h.pagesService.nextStep(h.pagesService.newInteraction(silentAsk, csrfCookie: "c"), session: session,
                                                                       caller: h.caller) else { return }
         #expect(Self.query(needed)["error"] == "consent_required")
-        #expect(Self.query(h.engine.declineConsent(visit))["error"] == "access_denied")
-        try await h.engine.grantConsent(visit, userId: session.userId, caller: h.caller)
-        guard case .redirect(let granted) = try await h.engine.nextStep(visit, session: session, caller: h.caller) else { return }
+        #expect(Self.query(h.pagesService.declineConsent(visit))["error"] == "access_denied")
+        try await h.pagesService.grantConsent(visit, userId: session.userId, caller: h.caller)
+        guard case .redirect(let granted) = try await h.pagesService.nextStep(visit, session: session, caller: h.caller) else { return }
         #expect(Self.query(granted)["code"] != nil)
 
         // Signing out ends the session and the refresh tokens its codes gave.
@@ -185,22 +185,22 @@ import Testing
         let tokens = try await h.engine.exchangeAuthorizationCode(code: try await code(h, session), redirectUri: "https://app.example/cb",
                                                                   codeVerifier: Self.verifier, client: client, caller: h.caller)
         try await h.engine.endBrowserSession(session, caller: h.caller)
-        #expect(try await h.engine.introspect(token: tokens.refreshToken, client: client) == ["active": .bool(false)])
-        #expect(try await h.engine.browserSession(cookie: "anything") == nil)
+        #expect(try await h.pagesService.introspect(token: tokens.refreshToken, client: client) == ["active": .bool(false)])
+        #expect(try await h.pagesService.browserSession(cookie: "anything") == nil)
     }
 
     @Test func theInteractionIsSealedAndBoundToItsBrowser() async throws {
         let h = try await Self.harness()
-        guard case .success(let (_, request)) = h.engine.checkAuthorization(Self.parameters()) else { return }
-        let sealed = h.engine.seal(h.engine.newInteraction(request, csrfCookie: "mine"))
-        #expect(h.engine.openInteraction(sealed, csrfCookie: "mine")?.request == request)
-        #expect(h.engine.openInteraction(sealed, csrfCookie: "theirs") == nil)
-        #expect(h.engine.openInteraction(String(sealed.dropLast(2)) + "AA", csrfCookie: "mine") == nil)
+        guard case .success(let (_, request)) = h.pagesService.checkAuthorization(Self.parameters()) else { return }
+        let sealed = h.pagesService.seal(h.pagesService.newInteraction(request, csrfCookie: "mine"))
+        #expect(h.pagesService.openInteraction(sealed, csrfCookie: "mine")?.request == request)
+        #expect(h.pagesService.openInteraction(sealed, csrfCookie: "theirs") == nil)
+        #expect(h.pagesService.openInteraction(String(sealed.dropLast(2)) + "AA", csrfCookie: "mine") == nil)
         h.time.advance(seconds: Double(h.engine.settings.openID.interactionTTLSeconds + 1))
-        #expect(h.engine.openInteraction(sealed, csrfCookie: "mine") == nil)
-        #expect(h.engine.csrfTokenMatches(h.engine.csrfToken(for: "mine"), cookie: "mine"))
-        #expect(!h.engine.csrfTokenMatches(h.engine.csrfToken(for: "mine"), cookie: "theirs"))
-        #expect(!h.engine.csrfTokenMatches(nil, cookie: "mine"))
+        #expect(h.pagesService.openInteraction(sealed, csrfCookie: "mine") == nil)
+        #expect(h.pagesService.csrfTokenMatches(h.pagesService.csrfToken(for: "mine"), cookie: "mine"))
+        #expect(!h.pagesService.csrfTokenMatches(h.pagesService.csrfToken(for: "mine"), cookie: "theirs"))
+        #expect(!h.pagesService.csrfTokenMatches(nil, cookie: "mine"))
     }
 }
 
@@ -213,7 +213,7 @@ import Testing
         let (client, secret) = try await h.operatorService.adminCreateClient(new, caller: h.caller)
         let first = try #require(secret)
         #expect(try h.engine.authenticateClient(id: client.id, secret: first).name == "Reports")
-        guard case .success = h.engine.checkAuthorization(OpenIDProviderTests.parameters(client: client.id, redirect: "https://reports.example/cb"))
+        guard case .success = h.pagesService.checkAuthorization(OpenIDProviderTests.parameters(client: client.id, redirect: "https://reports.example/cb"))
         else { Issue.record("the new client's redirect"); return }
         let second = try await h.operatorService.adminRotateClientSecret(client.id, caller: h.caller)
         #expect(throws: LatchkeyError.self) { try h.engine.authenticateClient(id: client.id, secret: first) }

@@ -50,7 +50,7 @@ import Testing
     @Test func unlockLiftsALockoutAndIsAuditedUnderTheOperator() async throws {
         let h = try await EngineHarness.make()
         let done = try await h.signUp("locked@example.com", password: "the right passphrase")
-        _ = try await h.engine.signInWithContinuationToken(continuationToken: done, username: nil, scope: nil, caller: h.caller)
+        _ = try await h.nativeAuthService.signInWithContinuationToken(continuationToken: done, username: nil, scope: nil, caller: h.caller)
         func attempt(_ password: String) async throws -> SignInOutcome { try await h.passwordSignIn("locked@example.com", password) }
         for _ in 0..<5 { await #expect(throws: LatchkeyError.invalidCredentials) { _ = try await attempt("wrong one!") } }
         await #expect(throws: LatchkeyError.accountLocked(retryAfterSeconds: 30)) { _ = try await attempt("the right passphrase") }
@@ -86,7 +86,7 @@ import Testing
     @Test func sessionsAreOnePerFamilyWithTheirLastUse() async throws {
         let h = try await EngineHarness.make()
         let done = try await h.signUp("sessions@example.com")
-        guard case .tokens(let tokens) = try await h.engine.signInWithContinuationToken(continuationToken: done, username: nil, scope: nil,
+        guard case .tokens(let tokens) = try await h.nativeAuthService.signInWithContinuationToken(continuationToken: done, username: nil, scope: nil,
                                                                                        caller: h.caller) else {
             Issue.record("the sign-in gave no tokens"); return
         }
@@ -117,7 +117,7 @@ import Testing
     @Test func anAccountsConsoleSessionStandsWhileItIsAnActiveOperatorWithItsSessions() async throws {
         let h = try await EngineHarness.make()
         let done = try await h.signUp("op@example.com")
-        guard case .tokens(let tokens) = try await h.engine.signInWithContinuationToken(continuationToken: done, username: nil, scope: nil,
+        guard case .tokens(let tokens) = try await h.nativeAuthService.signInWithContinuationToken(continuationToken: done, username: nil, scope: nil,
                                                                                        caller: h.caller),
               let refresh = tokens.refreshToken, let family = try await h.store.direct.sessions.find(tokenHash: h.engine.sessionKey(refresh))?.familyId
         else { Issue.record("the sign-in gave no refresh token"); return }

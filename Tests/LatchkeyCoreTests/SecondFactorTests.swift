@@ -55,24 +55,24 @@ import Testing
         _ = try await h.signUp(email)
         let caller = CallerInfo(clientId: Self.strict, ip: "127.0.0.1")
         let ct = try await passwordStep(h, email, caller)
-        guard case .registrationRequired(let reg) = try await h.engine.signInWithPassword(
+        guard case .registrationRequired(let reg) = try await h.nativeAuthService.signInWithPassword(
             continuationToken: ct, username: nil, password: "a-strong-passphrase", scope: nil, caller: caller) else {
             Issue.record("expected registration_required"); return caller
         }
-        let (_, ct2) = try await h.engine.registrationIntrospect(continuationToken: reg, caller: caller)
-        guard case .code(_, _, let ct3) = try await h.engine.registrationChallenge(continuationToken: ct2, challengeType: "oob",
+        let (_, ct2) = try await h.nativeAuthService.registrationIntrospect(continuationToken: reg, caller: caller)
+        guard case .code(_, _, let ct3) = try await h.nativeAuthService.registrationChallenge(continuationToken: ct2, challengeType: "oob",
                                                                                   target: email, channel: "email", caller: caller) else {
             Issue.record("a password proves no mailbox: a code is expected"); return caller
         }
-        let done = try await h.engine.registrationContinue(continuationToken: ct3, grantType: "oob", code: await h.lastCode(to: email),
+        let done = try await h.nativeAuthService.registrationContinue(continuationToken: ct3, grantType: "oob", code: await h.lastCode(to: email),
                                                            caller: caller)
-        #expect(try await h.engine.signInWithContinuationToken(continuationToken: done, username: nil, scope: nil, caller: caller).tokenSet != nil)
+        #expect(try await h.nativeAuthService.signInWithContinuationToken(continuationToken: done, username: nil, scope: nil, caller: caller).tokenSet != nil)
         return caller
     }
 
     func passwordStep(_ h: EngineHarness, _ email: String, _ caller: CallerInfo) async throws -> String {
-        guard case .started(let ct) = try await h.engine.signInInitiate(username: email, challengeTypes: Self.types, caller: caller),
-              case .password(let ct2) = try await h.engine.signInChallenge(continuationToken: ct, challengeTypes: Self.types, caller: caller)
+        guard case .started(let ct) = try await h.nativeAuthService.signInInitiate(username: email, challengeTypes: Self.types, caller: caller),
+              case .password(let ct2) = try await h.nativeAuthService.signInChallenge(continuationToken: ct, challengeTypes: Self.types, caller: caller)
         else { throw LatchkeyError.flowTokenInvalid }
         return ct2
     }
@@ -80,35 +80,35 @@ import Testing
     @Test func aMailedSecondFactorCodeExpires() async throws {
         let h = try await harness()
         let caller = try await enrolled(h, "late@example.com")
-        guard case .mfaRequired(let ct) = try await h.engine.signInWithPassword(
+        guard case .mfaRequired(let ct) = try await h.nativeAuthService.signInWithPassword(
             continuationToken: try await passwordStep(h, "late@example.com", caller), username: nil, password: "a-strong-passphrase",
             scope: nil, caller: caller) else { Issue.record("expected mfa_required"); return }
-        let (methods, ct2) = try await h.engine.mfaIntrospect(continuationToken: ct, caller: caller)
-        guard case .code(_, let ct3) = try await h.engine.mfaChallenge(continuationToken: ct2, methodId: methods[0].id,
+        let (methods, ct2) = try await h.nativeAuthService.mfaIntrospect(continuationToken: ct, caller: caller)
+        guard case .code(_, let ct3) = try await h.nativeAuthService.mfaChallenge(continuationToken: ct2, methodId: methods[0].id,
                                                                        challengeTypes: Self.types, caller: caller) else {
             Issue.record("expected a code"); return
         }
         let code = await h.lastCode(to: "late@example.com")
         h.time.advance(seconds: 61)
         await #expect(throws: LatchkeyError.invalidCode(attemptsLeft: 0)) {
-            _ = try await h.engine.signInWithCode(continuationToken: ct3, code: code, scope: nil, secondFactorOnly: true, caller: caller)
+            _ = try await h.nativeAuthService.signInWithCode(continuationToken: ct3, code: code, scope: nil, secondFactorOnly: true, caller: caller)
         }
         // The flow itself outlives its code: a resend on the same token works, and its code signs in.
-        guard case .code(_, let ct4) = try await h.engine.mfaChallenge(continuationToken: ct3, methodId: methods[0].id,
+        guard case .code(_, let ct4) = try await h.nativeAuthService.mfaChallenge(continuationToken: ct3, methodId: methods[0].id,
                                                                        challengeTypes: Self.types, caller: caller) else { return }
         let fresh = await h.lastCode(to: "late@example.com")
-        #expect(try await h.engine.signInWithCode(continuationToken: ct4, code: fresh, scope: nil, secondFactorOnly: true,
+        #expect(try await h.nativeAuthService.signInWithCode(continuationToken: ct4, code: fresh, scope: nil, secondFactorOnly: true,
                                                   caller: caller).tokenSet != nil)
     }
 
     @Test func theSecondFactorStepExpiresWithItsFlow() async throws {
         let h = try await harness()
         let caller = try await enrolled(h, "slow@example.com")
-        guard case .mfaRequired(let ct) = try await h.engine.signInWithPassword(
+        guard case .mfaRequired(let ct) = try await h.nativeAuthService.signInWithPassword(
             continuationToken: try await passwordStep(h, "slow@example.com", caller), username: nil, password: "a-strong-passphrase",
             scope: nil, caller: caller) else { Issue.record("expected mfa_required"); return }
         h.time.advance(seconds: 3601)
-        await #expect(throws: LatchkeyError.flowTokenExpired) { _ = try await h.engine.mfaIntrospect(continuationToken: ct, caller: caller) }
+        await #expect(throws: LatchkeyError.flowTokenExpired) { _ = try await h.nativeAuthService.mfaIntrospect(continuationToken: ct, caller: caller) }
     }
 
     @Test func anAuthenticatorStepAndARecoveryCodeWorkOnce() async throws {

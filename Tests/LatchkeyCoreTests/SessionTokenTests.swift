@@ -32,7 +32,7 @@ import Testing
     @Test func alteredTokensFindNothing() async throws {
         let h = try await EngineHarness.make()
         let done = try await h.signUp("t@example.com")
-        let tokens = try await h.engine.signInWithContinuationToken(continuationToken: done, username: nil, scope: nil, caller: h.caller)
+        let tokens = try await h.nativeAuthService.signInWithContinuationToken(continuationToken: done, username: nil, scope: nil, caller: h.caller)
         let token = try #require(tokens.refreshToken)
         #expect(try await h.engine.findSession(token: token) != nil)
         var altered = Array(token)
@@ -46,7 +46,7 @@ import Testing
     @Test func tokensOfTheEarlierShapeStillRefresh() async throws {
         let h = try await EngineHarness.make()
         let done = try await h.signUp("old@example.com")
-        _ = try await h.engine.signInWithContinuationToken(continuationToken: done, username: nil, scope: nil, caller: h.caller)
+        _ = try await h.nativeAuthService.signInWithContinuationToken(continuationToken: done, username: nil, scope: nil, caller: h.caller)
         let user = try #require(try await h.store.direct.users.find(email: "old@example.com"))
         let legacy = SecureRandom.token()
         #expect(legacy.utf8.count == 43)

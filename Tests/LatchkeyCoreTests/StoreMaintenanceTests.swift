@@ -8,7 +8,7 @@ import Testing
         let h = try await EngineHarness.make { $0.apps = [AppServicesApp(id: "a")]; $0.auditRetentionDays = 1; $0.sentMailRetentionDays = 1 }
         _ = try await h.signUp("keep@example.com")
         try await h.appServicesService.register(appId: "a", email: "pending@example.com", password: "a-strong-passphrase", caller: h.caller)
-        let tokens = try await h.engine.signInWithPassword(continuationToken: try await passwordToken(h, "keep@example.com"),
+        let tokens = try await h.nativeAuthService.signInWithPassword(continuationToken: try await passwordToken(h, "keep@example.com"),
                                                            username: nil, password: "a-strong-passphrase", scope: nil, caller: h.caller)
         #expect(tokens.refreshToken != nil)
         _ = await h.engine.deliverPendingMail(via: h.transport, mailbox: nil)
@@ -23,8 +23,8 @@ import Testing
     }
 
     private func passwordToken(_ h: EngineHarness, _ email: String) async throws -> String {
-        guard case .started(let ct) = try await h.engine.signInInitiate(username: email, challengeTypes: "oob password redirect", caller: h.caller),
-              case .password(let ct2) = try await h.engine.signInChallenge(continuationToken: ct, challengeTypes: "oob password redirect", caller: h.caller)
+        guard case .started(let ct) = try await h.nativeAuthService.signInInitiate(username: email, challengeTypes: "oob password redirect", caller: h.caller),
+              case .password(let ct2) = try await h.nativeAuthService.signInChallenge(continuationToken: ct, challengeTypes: "oob password redirect", caller: h.caller)
         else { throw LatchkeyError.flowTokenInvalid }
         return ct2
     }

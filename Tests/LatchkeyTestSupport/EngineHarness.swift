@@ -52,21 +52,21 @@ public struct EngineHarness: Sendable {
 
     /// A native password sign-in from its first step: initiate, choose the password, submit it.
     public func passwordSignIn(_ email: String, _ password: String) async throws -> SignInOutcome {
-        guard case .started(let ct) = try await engine.signInInitiate(username: email, challengeTypes: "password redirect", caller: caller),
-              case .password(let ct2) = try await engine.signInChallenge(continuationToken: ct, challengeTypes: "password redirect",
+        guard case .started(let ct) = try await nativeAuthService.signInInitiate(username: email, challengeTypes: "password redirect", caller: caller),
+              case .password(let ct2) = try await nativeAuthService.signInChallenge(continuationToken: ct, challengeTypes: "password redirect",
                                                                          caller: caller)
         else { throw LatchkeyError.flowTokenInvalid }
-        return try await engine.signInWithPassword(continuationToken: ct2, username: nil, password: password, scope: nil, caller: caller)
+        return try await nativeAuthService.signInWithPassword(continuationToken: ct2, username: nil, password: password, scope: nil, caller: caller)
     }
 
     /// Sign-up with password up front, through to the completed continuation token.
     public func signUp(_ email: String, password: String = "a-strong-passphrase") async throws -> String {
-        guard case .started(let ct) = try await engine.signUpStart(username: email, password: password, attributes: nil,
+        guard case .started(let ct) = try await nativeAuthService.signUpStart(username: email, password: password, attributes: nil,
                                                                    challengeTypes: "oob password redirect", caller: caller),
-              case .code(_, let ct2) = try await engine.signUpChallenge(continuationToken: ct, challengeTypes: "oob password redirect", caller: caller)
+              case .code(_, let ct2) = try await nativeAuthService.signUpChallenge(continuationToken: ct, challengeTypes: "oob password redirect", caller: caller)
         else { throw LatchkeyError.flowTokenInvalid }
         let code = await lastCode(to: email)
-        guard case .completed(let done, _) = try await engine.signUpContinueWithCode(continuationToken: ct2, code: code, caller: caller)
+        guard case .completed(let done, _) = try await nativeAuthService.signUpContinueWithCode(continuationToken: ct2, code: code, caller: caller)
         else { throw LatchkeyError.flowTokenInvalid }
         return done
     }
@@ -93,4 +93,6 @@ extension EngineHarness {
     public var operatorService: OperatorService { OperatorService(engine: engine) }
     public var parseService: ParseService { ParseService(engine: engine) }
     public var appServicesService: AppServicesService { AppServicesService(engine: engine) }
+    public var nativeAuthService: NativeAuthService { NativeAuthService(engine: engine) }
+    public var pagesService: PagesService { PagesService(engine: engine) }
 }

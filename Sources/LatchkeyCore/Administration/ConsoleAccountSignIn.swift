@@ -35,7 +35,7 @@ extension OperatorService {
                                         expiresAt: time.now() + Double(settings.openID.interactionTTLSeconds))
         // Encoding a plain Codable struct cannot fail.
         let cookie = Base64URL.encode(keys.consoleSession.seal(Array((try? JSONEncoder().encode(sealed)) ?? Data())))
-        let url = LatchkeyEngine.redirect("\(settings.publicURL)/oauth2/v2.0/authorize", [
+        let url = PagesService.redirect("\(settings.publicURL)/oauth2/v2.0/authorize", [
             "client_id": Self.consoleClientId, "redirect_uri": redirectURI, "response_type": "code", "scope": "openid offline_access",
             "state": state, "code_challenge": Base64URL.encode(Digest.sha256(Array(verifier.utf8))), "code_challenge_method": "S256",
         ])

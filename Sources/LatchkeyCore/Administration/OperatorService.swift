@@ -5,7 +5,7 @@ import Logging
 /// the engine only as the kernel (store, clock, keys, audit, limits) and for the account rules every surface shares
 /// (sessions that end, factors that go, mails the owner gets), which it reaches through `engine`.
 public struct OperatorService: OperatorSurface, EngineKernel {
-    let engine: LatchkeyEngine
+    public let engine: LatchkeyEngine
 
     public init(engine: LatchkeyEngine) { self.engine = engine }
 

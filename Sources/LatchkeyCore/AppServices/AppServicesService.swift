@@ -5,7 +5,7 @@ import Foundation
 /// audit, limits) and for the account rules every surface shares (creating accounts, checking passwords, proving
 /// addresses, linking identities, following mailed links).
 public struct AppServicesService: AppServicesSurface, EngineKernel {
-    let engine: LatchkeyEngine
+    public let engine: LatchkeyEngine
 
     public init(engine: LatchkeyEngine) { self.engine = engine }
 

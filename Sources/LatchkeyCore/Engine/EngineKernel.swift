@@ -4,7 +4,7 @@ import Logging
 /// A surface's service built on the engine: what every service reaches of it as the kernel (clock, keys, the store's
 /// reads and transactions, audit, limits), written once. A service keeps its own use cases and calls `engine` only
 /// for the account rules every surface shares.
-protocol EngineKernel: Sendable {
+public protocol EngineKernel: Sendable {
     var engine: LatchkeyEngine { get }
 }
 

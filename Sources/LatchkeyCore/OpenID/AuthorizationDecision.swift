@@ -12,11 +12,11 @@ public enum AuthorizationStep: Sendable, Equatable {
 
 /// The authorization endpoint's decision (modelled on fosite's authorize-code handler and node-oidc-provider's
 /// prompts): sign in, ask for consent, or redirect with a code bound to client, redirect URI, PKCE and nonce.
-extension LatchkeyEngine {
+extension PagesService {
     public func nextStep(_ interaction: Interaction, session: BrowserSessionRecord?, consentGiven: Bool = false,
                          caller: CallerInfo) async throws -> AuthorizationStep {
         let request = interaction.request
-        let client = try requireClient(request.clientId)
+        let client = try engine.requireClient(request.clientId)
         let noPrompt = request.prompt.contains("none")
         guard let session, try await sessionSuffices(session, for: interaction, client: client) else {
             return noPrompt ? .redirect(errorRedirect(.loginRequired, request)) : .signIn
@@ -35,7 +35,7 @@ extension LatchkeyEngine {
         if request.prompt.contains("login") { return false }
         if let maxAge = request.maxAge, time.now().timeIntervalSince(session.authTime) > Double(maxAge) { return false }
         if AuthenticationMethods.isMultiFactor(session.amr.split(separator: " ")) { return true }
-        return !(try await secondFactorDue(for: client, userId: session.userId))
+        return !(try await engine.secondFactorDue(for: client, userId: session.userId))
     }
 
     func needsConsent(_ request: AuthorizationRequest, client: ClientApplication, userId: String) async throws -> Bool {
@@ -65,11 +65,11 @@ extension LatchkeyEngine {
         let code = SecureRandom.token()
         let now = time.now()
         let record = AuthorizationCodeRecord(
-            codeHash: secretHash(code), clientId: request.clientId, userId: session.userId, redirectUri: request.redirectUri,
+            codeHash: engine.secretHash(code), clientId: request.clientId, userId: session.userId, redirectUri: request.redirectUri,
             codeChallenge: request.codeChallenge, nonce: request.nonce, scope: request.scopes.joined(separator: " "), amr: session.amr,
             authTime: session.authTime, familyId: TimeOrderedID.make(at: session.authTime), browserSessionId: session.id,
             expiresAt: now + Double(settings.openID.codeTTLSeconds))
-        try await standaloneWrite { try await $0.openID.insert(record) }
+        try await engine.standaloneWrite { try await $0.openID.insert(record) }
         return Self.redirect(request.redirectUri, ["code": code, "state": request.state, "iss": settings.issuer])
     }
 

@@ -22,7 +22,7 @@ public enum AuthorizationRefusal: Error, Sendable, Equatable {
     case redirect(OpenIDProblem, redirectUri: String, state: String?)
 }
 
-extension LatchkeyEngine {
+extension PagesService {
     public static let promptValues: Set<String> = ["none", "login", "consent"]
 
     /// Checks an authorization request's parameters in the order that decides where an error may go: the client and
@@ -34,7 +34,7 @@ extension LatchkeyEngine {
             if values.updateValue(value, forKey: name) != nil, repeated == nil { repeated = name }
         }
         guard let clientId = values["client_id"] else { return .failure(.errorPage("The sign-in link has no client_id.")) }
-        guard let client = client(id: clientId) else {
+        guard let client = engine.client(id: clientId) else {
             return .failure(.errorPage("The application that sent you here is not registered with this server."))
         }
         guard !client.redirectURIs.isEmpty, client.grantTypes.contains(.authorizationCode) else {
@@ -55,8 +55,8 @@ extension LatchkeyEngine {
         guard let responseType = values["response_type"] else { return refuse(.invalidRequest("response_type is missing.")) }
         guard responseType == "code" else { return refuse(.unsupportedResponseType) }
         if let mode = values["response_mode"], mode != "query" { return refuse(.invalidRequest("Only response_mode=query is supported.")) }
-        let scopes = Self.parseScopes(values["scope"])
-        if let refused = scopes.first(where: { !Self.standardScopes.contains($0) && !client.scopes.contains($0) }) {
+        let scopes = LatchkeyEngine.parseScopes(values["scope"])
+        if let refused = scopes.first(where: { !LatchkeyEngine.standardScopes.contains($0) && !client.scopes.contains($0) }) {
             return .failure(.redirect(.invalidRequest("The scope \(refused) is not available to this client."), redirectUri: redirectUri,
                                       state: state))
         }

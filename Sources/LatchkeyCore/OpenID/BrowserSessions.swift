@@ -8,36 +8,25 @@ public struct BrowserSignIn: Sendable, Equatable {
 
 /// The SSO session behind the hosted pages' cookie: opened when a sign-in at the pages ends, found again on the
 /// next `/authorize` (so a second app signs in without a second password), ended by sign-out.
-extension LatchkeyEngine {
+extension PagesService {
     /// Opens a browser session for a finished sign-in; returns the cookie value (only its HMAC is stored).
     public func openBrowserSession(_ signIn: BrowserSignIn, caller: CallerInfo) async throws -> (cookie: String, session: BrowserSessionRecord) {
         let now = time.now()
         let cookie = SecureRandom.token()
-        let session = BrowserSessionRecord(id: TimeOrderedID.make(at: now), userId: signIn.user.id, tokenHash: secretHash(cookie),
+        let session = BrowserSessionRecord(id: TimeOrderedID.make(at: now), userId: signIn.user.id, tokenHash: engine.secretHash(cookie),
                                            amr: signIn.amr.joined(separator: " "), authTime: now,
                                            expiresAt: now + Double(settings.openID.sessionTTLSeconds), ip: caller.ip,
                                            userAgent: caller.userAgent.map { String($0.prefix(256)) })
-        try await standaloneWrite { try await $0.openID.insert(session) }
+        try await engine.standaloneWrite { try await $0.openID.insert(session) }
         return (cookie, session)
     }
 
     /// The live session behind a cookie, with its (active) user.
     public func browserSession(cookie: String?) async throws -> (session: BrowserSessionRecord, user: UserRecord)? {
         guard let cookie, !cookie.isEmpty, cookie.utf8.count <= SecretToken.maxPresentedBytes,
-              let session = try await reader.openID.browserSession(tokenHash: secretHash(cookie)),
+              let session = try await reader.openID.browserSession(tokenHash: engine.secretHash(cookie)),
               session.revokedAt == nil, session.expiresAt > time.now(),
               let user = try await reader.users.find(id: session.userId), user.status == .active else { return nil }
         return (session, user)
-    }
-
-    /// Ends a browser session and revokes the refresh tokens its codes gave every app (single logout).
-    public func endBrowserSession(_ session: BrowserSessionRecord, caller: CallerInfo) async throws {
-        let now = time.now()
-        try await transaction { tx in
-            guard try await tx.openID.revokeBrowserSession(id: session.id, at: now) else { return }
-            let families = try await tx.openID.tokenFamilies(browserSessionId: session.id)
-            for family in families { try await tx.sessions.revoke(familyId: family, at: now) }
-            try await self.audit(tx, "sign_out", caller: caller, userId: session.userId, detail: "browser session; \(families.count) token families")
-        }
     }
 }

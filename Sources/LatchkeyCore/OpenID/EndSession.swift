@@ -15,7 +15,7 @@ public struct LogoutRefusal: Error, Sendable, Equatable {
     public var message: String
 }
 
-extension LatchkeyEngine {
+extension PagesService {
     /// Checks `id_token_hint`, `client_id` and `post_logout_redirect_uri`. A redirect URI goes only to an address
     /// the client registered; anything wrong is an error page, never a redirect.
     public func checkLogout(idTokenHint: String?, clientId: String?, postLogoutRedirectUri: String?,
@@ -25,16 +25,16 @@ extension LatchkeyEngine {
         if let hint = idTokenHint, !hint.isEmpty {
             // An expired ID token still names who signed in (that is what it is for, here); the signature must hold.
             // Only an ID token: an access token (typed `at+jwt`, with its `scp`) names no sign-in to end.
-            guard !JWT.isAccessToken(hint, keys: signingKeys),
-                  let claims = JWT.verify(hint, keys: signingKeys, as: HintClaims.self), claims.scp == nil, claims.iss == settings.issuer,
-                  let hinted = self.client(id: claims.aud) else {
+            guard !JWT.isAccessToken(hint, keys: engine.signingKeys),
+                  let claims = JWT.verify(hint, keys: engine.signingKeys, as: HintClaims.self), claims.scp == nil, claims.iss == settings.issuer,
+                  let hinted = engine.client(id: claims.aud) else {
                 return .failure(LogoutRefusal(message: "The sign-out link carries an ID token this server did not issue."))
             }
             client = hinted
             subject = claims.sub
         }
         if let clientId, !clientId.isEmpty {
-            guard let named = self.client(id: clientId) else {
+            guard let named = engine.client(id: clientId) else {
                 return .failure(LogoutRefusal(message: "The application that sent you here is not registered with this server."))
             }
             if let client, client.id != named.id {

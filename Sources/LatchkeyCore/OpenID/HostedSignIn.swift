@@ -2,7 +2,7 @@ import Foundation
 
 /// The hosted pages drive the same flows as the native API (one set of rules: limits, lockout, second factors),
 /// with what a browser page needs on top: a page never tells whether an address has an account.
-extension LatchkeyEngine {
+extension PagesService {
     /// What a browser can do: everything but fall back to another browser.
     public static let browserChallengeTypes = ChallengeTypes(oob: true, password: true, redirect: true,
                                                              capabilities: ChallengeTypes.knownCapabilities)
@@ -22,14 +22,14 @@ extension LatchkeyEngine {
         } catch LatchkeyError.userNotFound {}
         guard let token else {
             try await limit(.credentialPerIP, caller.ip, caller: caller)
-            try await refuseAfterDummyCheck(password)
+            try await engine.refuseAfterDummyCheck(password)
         }
         do {
             return try await signInWithPassword(continuationToken: token, username: nil, password: password, scope: nil, caller: caller)
         } catch LatchkeyError.accountLocked {
             // A locked account answers as a wrong password does, after the same work: the pages do not tell which
             // addresses have accounts through the lockout. The owner was mailed when the lock began.
-            try await refuseAfterDummyCheck(password)
+            try await engine.refuseAfterDummyCheck(password)
         }
     }
 
@@ -73,7 +73,7 @@ extension LatchkeyEngine {
         }
         // The policy first, so a refused password does not use up the code (reuse is known only after it).
         let flow = try await loadFlow(continuationToken, kind: .passwordReset, client: caller.clientId, in: reader)
-        _ = try requireAcceptablePassword(newPassword, identifiers: [flow.email], missing: .newPassword)
+        _ = try engine.requireAcceptablePassword(newPassword, identifiers: [flow.email], missing: .newPassword)
         let (verified, _) = try await resetContinue(continuationToken: continuationToken, code: code, caller: caller)
         let (done, _) = try await resetSubmit(continuationToken: verified, newPassword: newPassword, caller: caller)
         return try await signInWithContinuationToken(continuationToken: done, username: nil, scope: nil, caller: caller)

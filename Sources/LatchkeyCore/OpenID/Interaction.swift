@@ -18,7 +18,7 @@ public struct Interaction: Codable, Sendable, Equatable {
     public var decoyAddress: String?
 }
 
-extension LatchkeyEngine {
+extension PagesService {
     public func newInteraction(_ request: AuthorizationRequest, csrfCookie: String) -> Interaction {
         Interaction(request: request, browser: browserBinding(csrfCookie),
                     expiresAt: time.now() + Double(settings.openID.interactionTTLSeconds))

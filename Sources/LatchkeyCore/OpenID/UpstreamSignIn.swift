@@ -13,7 +13,7 @@ public struct UpstreamVisit: Codable, Sendable {
     var expiresAt: Date
 }
 
-extension LatchkeyEngine {
+extension PagesService {
     /// The issuers the sign-in page offers: those with an authorization endpoint and a client secret to exchange codes.
     public var upstreamProviders: [String] {
         settings.identities.providers.values.filter { $0.authorizationURL != nil && $0.codeExchange != nil }.map(\.name).sorted()
@@ -67,7 +67,7 @@ extension LatchkeyEngine {
         }
         if let error { throw LatchkeyError.identityRefused("the provider answered \(error.prefix(64).filter(\.isLetter))") }
         guard let code, !code.isEmpty, code.utf8.count <= 2048, let exchange = settings.identities.providers[visit.provider]?.codeExchange,
-              let codeExchanger else {
+              let codeExchanger = engine.codeExchanger else {
             throw LatchkeyError.identityRefused("no authorization code")
         }
         let answer: CodeExchangeAnswer
@@ -76,9 +76,9 @@ extension LatchkeyEngine {
             throw LatchkeyError.identityProviderUnavailable(visit.provider)
         }
         guard case .idToken(let token) = answer else { throw LatchkeyError.identityRefused("the authorization code was refused") }
-        let identity = try await verifyIDToken(token, provider: visit.provider, nonce: visit.nonce)
-        let user = try await signIn(with: identity, caller: caller) { login, _ in login.user }
-        guard try await secondFactorDue(for: client, userId: user.id) else { return .signedIn(BrowserSignIn(user: user, amr: AuthenticationMethods.federated)) }
+        let identity = try await engine.verifyIDToken(token, provider: visit.provider, nonce: visit.nonce)
+        let user = try await engine.signIn(with: identity, caller: caller) { login, _ in login.user }
+        guard try await engine.secondFactorDue(for: client, userId: user.id) else { return .signedIn(BrowserSignIn(user: user, amr: AuthenticationMethods.federated)) }
         // The second factor runs as a sign-in flow that has passed its first factor.
         var flowState = FlowState(stage: .started, clientId: client.id, acceptsCode: true, acceptsPassword: false)
         flowState.browser = true
@@ -86,8 +86,8 @@ extension LatchkeyEngine {
         let pending = flowState
         let token2 = try await newFlow(.signIn, email: user.email ?? "", userId: user.id, state: pending)
         return try await transaction { tx in
-            let flow = try await self.loadFlow(token2, kind: .signIn, client: client.id, in: tx)
-            return try await self.afterFirstFactor(flow, user: user, passed: .federated(by: visit.provider), client: client, scope: nil,
+            let flow = try await loadFlow(token2, kind: .signIn, client: client.id, in: tx)
+            return try await afterFirstFactor(flow, user: user, passed: .federated(by: visit.provider), client: client, scope: nil,
                                                    caller: caller, in: tx)
         }
     }

@@ -23,7 +23,7 @@ public struct VisitProgress: Sendable {
 
 /// The hosted pages' step machine: after `/authorize` and after each finished sign-in step, where the visit goes.
 /// (The sign-in journey itself is the native flows'; this is what comes after a step of it in a browser.)
-extension LatchkeyEngine {
+extension PagesService {
     /// Where the visit goes from here: signed in well enough for this client (or just now, `signedIn`), consent when
     /// it is due, then back to the client with a code.
     public func visitProgress(_ interaction: Interaction, sessionCookie: String?, consentGiven: Bool = false,
@@ -33,7 +33,7 @@ extension LatchkeyEngine {
         let page: VisitPage = switch try await nextStep(interaction, session: signedIn?.session, consentGiven: consentGiven, caller: caller) {
         case .signIn: .signIn(loginHint: interaction.request.loginHint)
         case .consent(let scopes):
-            .consent(clientName: try requireClient(interaction.request.clientId).name, scopes: scopes, account: signedIn?.user.displayName ?? "")
+            .consent(clientName: try engine.requireClient(interaction.request.clientId).name, scopes: scopes, account: signedIn?.user.displayName ?? "")
         case .redirect(let uri): .redirect(uri)
         }
         return VisitProgress(page: page, interaction: interaction)

@@ -6,7 +6,7 @@ import Logging
 /// clock, keys, audit, limits) and for the account rules every surface shares (creating accounts, checking
 /// passwords, proving addresses, linking identities, mail).
 public struct ParseService: ParseSurface, EngineKernel {
-    let engine: LatchkeyEngine
+    public let engine: LatchkeyEngine
 
     public init(engine: LatchkeyEngine) { self.engine = engine }
 

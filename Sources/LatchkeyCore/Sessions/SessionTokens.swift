@@ -53,4 +53,15 @@ extension LatchkeyEngine {
         try await tx.sessions.revoke(userId: userId, at: now)
         try await tx.openID.revokeBrowserSessions(userId: userId, at: now)
     }
+
+    /// Ends a browser session and revokes the refresh tokens its codes gave every app (single logout).
+    func endBrowserSession(_ session: BrowserSessionRecord, caller: CallerInfo) async throws {
+        let now = time.now()
+        try await transaction { tx in
+            guard try await tx.openID.revokeBrowserSession(id: session.id, at: now) else { return }
+            let families = try await tx.openID.tokenFamilies(browserSessionId: session.id)
+            for family in families { try await tx.sessions.revoke(familyId: family, at: now) }
+            try await self.audit(tx, "sign_out", caller: caller, userId: session.userId, detail: "browser session; \(families.count) token families")
+        }
+    }
 }

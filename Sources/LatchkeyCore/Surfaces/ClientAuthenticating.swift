@@ -7,4 +7,3 @@ public protocol ClientAuthenticating: Sendable {
     func requireClient(_ id: String?) throws -> ClientApplication
 }
 
-extension LatchkeyEngine: ClientAuthenticating {}

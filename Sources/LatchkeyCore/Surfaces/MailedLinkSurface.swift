@@ -10,4 +10,3 @@ public protocol MailedLinkSurface: Sendable {
     func resetPassword(token: String?, tokenId: String?, password: String?, caller: CallerInfo) async throws
 }
 
-extension LatchkeyEngine: MailedLinkSurface {}

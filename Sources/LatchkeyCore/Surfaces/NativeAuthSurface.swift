@@ -32,4 +32,4 @@ public protocol NativeAuthSurface: ClientAuthenticating {
     func signUpStart(username: String?, password: String?, attributes given: [String: JSONValue]?, challengeTypes: ChallengeTypes?, caller: CallerInfo) async throws -> SignUpStartResult
 }
 
-extension LatchkeyEngine: NativeAuthSurface {}
+

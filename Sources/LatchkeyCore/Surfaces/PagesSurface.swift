@@ -49,4 +49,4 @@ public protocol PagesSurface: ClientAuthenticating, MailedLinkSurface {
     func userInfo(accessToken: String) async throws -> [String: JSONValue]
 }
 
-extension LatchkeyEngine: PagesSurface {}
+

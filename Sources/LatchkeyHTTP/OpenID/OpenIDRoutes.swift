@@ -77,7 +77,7 @@ struct OpenIDRoutes: Sendable {
             // The native API's grants (docs/native-auth.md) are served at the same token endpoint.
             "grant_types_supported": ["authorization_code", "refresh_token", "password", "oob", "mfa_oob", "continuation_token"],
             "scopes_supported": .array(LatchkeyEngine.standardScopes.map(JSONValue.string)),
-            "prompt_values_supported": .array(LatchkeyEngine.promptValues.sorted().map(JSONValue.string)),
+            "prompt_values_supported": .array(PagesService.promptValues.sorted().map(JSONValue.string)),
             "acr_values_supported": ["1", "2"],
             "ui_locales_supported": .array(languages.map(JSONValue.string)),
             "claims_supported": ["sub", "iss", "aud", "exp", "iat", "nbf", "auth_time", "nonce", "acr", "amr", "at_hash", "azp", "oid", "tid",

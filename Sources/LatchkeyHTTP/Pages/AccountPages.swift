@@ -27,7 +27,7 @@ extension InteractionPages {
                 }
             }
             do {
-                let types = LatchkeyEngine.browserChallengeTypes
+                let types = PagesService.browserChallengeTypes
                 guard case .started(let started) = try await engine.signUpStart(username: email, password: visit.field("password"),
                                                                                  attributes: attributes, challengeTypes: types, caller: visit.caller),
                       case .code(let challenge, let token) = try await engine.signUpChallenge(continuationToken: started, challengeTypes: types,

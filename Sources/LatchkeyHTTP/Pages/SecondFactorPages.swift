@@ -9,7 +9,7 @@ extension InteractionPages {
     func addSecondFactorRoutes(to router: Router<LatchkeyRequestContext>) {
         post(router, "/ui/second-factor/send") { visit, interaction in
             guard case .code(let challenge, let next) = try await engine.mfaChallenge(
-                continuationToken: interaction.flowToken, methodId: visit.field("method"), challengeTypes: LatchkeyEngine.browserChallengeTypes,
+                continuationToken: interaction.flowToken, methodId: visit.field("method"), challengeTypes: PagesService.browserChallengeTypes,
                 caller: visit.caller) else { return problem("not_possible", visit, status: .badRequest) }
             var visit = visit, interaction = interaction
             interaction.flowToken = next

@@ -43,7 +43,7 @@ extension InteractionPages {
                 let challenge = try await engine.hostedDecoyResend(email: interaction.decoyAddress, caller: visit.caller)
                 return codePage(visit, target: challenge.targetLabel, action: "/ui/code", resend: "/ui/code/resend")
             }
-            var types = LatchkeyEngine.browserChallengeTypes
+            var types = PagesService.browserChallengeTypes
             types.password = false
             guard case .code(let challenge, let next) = try await engine.signInChallenge(continuationToken: token, challengeTypes: types,
                                                                                           caller: visit.caller) else {

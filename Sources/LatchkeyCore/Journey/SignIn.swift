@@ -6,7 +6,7 @@ public enum SignInInitiateResult: Sendable, Equatable {
 }
 
 /// Sign-in: by password when the account has one and the client can ask for it, else by emailed code.
-extension LatchkeyEngine {
+extension SignInJourney {
     public func signInInitiate(username: String?, challengeTypes: ChallengeTypes?, caller: CallerInfo) async throws -> SignInInitiateResult {
         let (client, email, types) = try await beginFlow(.signInPerIP, username: username, challengeTypes: challengeTypes, caller: caller)
         guard let user = try await reader.users.find(email: email), user.status == .active else {
@@ -24,7 +24,7 @@ extension LatchkeyEngine {
     /// Answers `password` for accounts with one (when the client accepts it); otherwise mails a code.
     /// Calling it again on a code flow resends.
     public func signInChallenge(continuationToken: String?, challengeTypes: ChallengeTypes?, caller: CallerInfo) async throws -> ChallengeResult {
-        _ = try requireClient(caller.clientId)
+        _ = try engine.requireClient(caller.clientId)
         let types = try requireRedirect(challengeTypes)
         return try await transaction { tx -> Result<ChallengeResult, LatchkeyError> in
             var flow = try await self.loadFlow(continuationToken, kind: .signIn, client: caller.clientId, in: tx)
@@ -40,8 +40,8 @@ extension LatchkeyEngine {
                 guard types.oob else { return .success(.redirect) }
                 if let limited = try await self.limit(.mailPerIP, caller.ip, caller: caller, in: tx) { return .failure(limited) }
                 if let limited = try await self.limit(.mailPerAddress, flow.email, caller: caller, in: tx) { return .failure(limited) }
-                let challenge = try await self.issueCode(for: flow, mail: .signInCode,
-                                                          locale: self.mailLocale(user.attributes, caller: caller), in: tx)
+                let challenge = try await engine.issueCode(for: flow, mail: .signInCode,
+                                                          locale: engine.mailLocale(user.attributes, caller: caller), in: tx)
                 flow.state.stage = .codeSent
                 return .success(.code(challenge, continuationToken: try await self.advance(flow, in: tx)))
             default:
@@ -53,10 +53,10 @@ extension LatchkeyEngine {
     /// The password grant. A wrong password keeps the continuation token usable for another try.
     public func signInWithPassword(continuationToken: String?, username: String?, password: String?, scope: String?,
                                    caller: CallerInfo) async throws -> SignInOutcome {
-        let client = try requireClient(caller.clientId)
-        if caller.audience == .app { try requireGrant(.password, for: client) }
+        let client = try engine.requireClient(caller.clientId)
+        if caller.audience == .app { try engine.requireGrant(.password, for: client) }
         guard let password, !password.isEmpty else { throw LatchkeyError.missing(.password) }
-        _ = try grantedScopes(scope, client: client)  // before the password is checked, so a bad scope costs no attempt
+        _ = try engine.grantedScopes(scope, client: client)  // before the password is checked, so a bad scope costs no attempt
         try await limit(.credentialPerIP, caller.ip, caller: caller)
         let flow = try await loadFlow(continuationToken, kind: .signIn, client: caller.clientId, in: reader)
         guard flow.state.stage == .passwordChallenged else {
@@ -66,7 +66,7 @@ extension LatchkeyEngine {
             throw LatchkeyError.userNotFound
         }
         if let username, EmailAddress.normalize(username) != flow.email { throw LatchkeyError.invalidCredentials }
-        let rehash = try await checkPassword(password, for: user, caller: caller)
+        let rehash = try await engine.checkPassword(password, for: user, caller: caller)
         return try await transaction { tx in
             guard let current = try await tx.users.find(id: user.id) else { throw LatchkeyError.userNotFound }
             return try await self.afterFirstFactor(flow, user: current, passed: .password(rehash: rehash), client: client, scope: scope,
@@ -78,8 +78,8 @@ extension LatchkeyEngine {
     /// `secondFactorOnly` (`mfa_oob`) accepts only a second factor's code.
     public func signInWithCode(continuationToken: String?, code: String?, scope: String?, secondFactorOnly: Bool = false,
                                caller: CallerInfo) async throws -> SignInOutcome {
-        let client = try requireClient(caller.clientId)
-        if caller.audience == .app { try requireGrant(.oob, for: client) }
+        let client = try engine.requireClient(caller.clientId)
+        if caller.audience == .app { try engine.requireGrant(.oob, for: client) }
         try await limit(.credentialPerIP, caller.ip, caller: caller)
         let pending = try await secondFactorFlow(continuationToken, caller: caller)
         if let flow = pending, flow.state.stage == .mfaChallenged {
@@ -97,14 +97,14 @@ extension LatchkeyEngine {
             guard let id = flow.userId, var user = try await tx.users.find(id: id), user.status == .active else {
                 throw LatchkeyError.userNotFound
             }
-            if let failure = try await self.checkCode(code, for: flow, in: tx) {
+            if let failure = try await engine.checkCode(code, for: flow, in: tx) {
                 try await self.audit(tx, "sign_in_failed", caller: caller, userId: user.id, email: user.email, detail: "wrong code")
                 EngineMetrics.signIn(caller.dialect, "wrong_code")
                 return .failure(failure)
             }
             if !user.emailVerified {
                 // The mailbox's owner proves it now: what whoever put the address there without proving it added goes.
-                try await self.proveAddress(&user, through: "code sign-in", caller: caller, in: tx)
+                try await engine.proveAddress(&user, through: "code sign-in", caller: caller, in: tx)
                 try await tx.users.update(user)
             }
             return .success(try await self.afterFirstFactor(flow, user: user, passed: .mailedCode, client: client, scope: scope,
@@ -116,8 +116,8 @@ extension LatchkeyEngine {
     /// factor was enrolled on the way in. Single use.
     public func signInWithContinuationToken(continuationToken: String?, username: String?, scope: String?,
                                             caller: CallerInfo) async throws -> SignInOutcome {
-        let client = try requireClient(caller.clientId)
-        if caller.audience == .app { try requireGrant(.continuationToken, for: client) }
+        let client = try engine.requireClient(caller.clientId)
+        if caller.audience == .app { try engine.requireGrant(.continuationToken, for: client) }
         return try await transaction { tx in
             let flow = try await self.loadFlow(continuationToken, where: { _ in true }, client: client.id, in: tx)
             guard let userId = flow.userId, let user = try await tx.users.find(id: userId), user.status == .active else {
@@ -143,11 +143,11 @@ extension LatchkeyEngine {
     /// The end of every sign-in flow: tokens for an app, or (for the hosted pages) the signed-in account.
     func completeSignIn(_ flow: FlowRecord, user: UserRecord, rehash: String?, client: ClientApplication, scope: String?,
                         method: String, caller: CallerInfo, in tx: any Repositories) async throws -> SignInOutcome {
-        let user = try await recordSignIn(user, rehash: rehash, method: method, caller: caller, in: tx)
+        let user = try await engine.recordSignIn(user, rehash: rehash, method: method, caller: caller, in: tx)
         let amr = flow.state.amr ?? AuthenticationMethods.password
         if flow.state.browser == true { return .signedIn(BrowserSignIn(user: user, amr: amr)) }
         // The ID token says how this sign-in was proven, as the provider's do (`amr`, `acr`, `auth_time`).
-        return .tokens(try await issueTokens(for: user, client: client, scope: scope, familyId: nil,
-                                             authentication: Authentication(nonce: nil, authTime: time.now(), amr: amr), in: tx))
+        return .tokens(try await engine.issueTokens(for: user, client: client, scope: scope, familyId: nil,
+                                             authentication: LatchkeyEngine.Authentication(nonce: nil, authTime: time.now(), amr: amr), in: tx))
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// issuer at the pages): the second factor this client's policy and the account's factors make due (one of another
 /// kind than the first), enrolment when the policy requires one and the account has none, else the end: tokens for
 /// an app, or the signed-in account for the pages.
-extension LatchkeyEngine {
+extension SignInJourney {
     /// After a first factor: finishes the flow with tokens, or moves it to the second-factor step this client's
     /// policy and the account's factors call for (the flow, its user and what the client can do are kept).
     func afterFirstFactor(_ flow: FlowRecord, user: UserRecord, passed first: FirstFactor, client: ClientApplication, scope: String?,
@@ -25,7 +25,7 @@ extension LatchkeyEngine {
                 return .mfaRequired(continuationToken: try await advance(next, in: tx))
             }
             if client.mfa == .required {
-                let enrollable = registrableMethods(browser: flow.state.browser == true)
+                let enrollable = engine.registrableMethods(browser: flow.state.browser == true)
                 guard capabilities.contains(ChallengeTypes.registrationRequired), !enrollable.isEmpty else {
                     try await finish(flow, in: tx)
                     return .redirect(reason: enrollable.isEmpty
@@ -44,6 +44,6 @@ extension LatchkeyEngine {
     /// The factors that may be this journey's second: of a different kind from its first (`FactorKinds`).
     func secondFactors(of user: UserRecord, after flow: FlowRecord, in tx: any Repositories) async throws -> [SecondFactorRecord] {
         let first = flow.firstFactorKinds(of: user)
-        return try await challengeableFactors(userId: user.id, in: tx).filter { Self.isSecondFactor($0, of: user, after: first) }
+        return try await engine.challengeableFactors(userId: user.id, in: tx).filter { LatchkeyEngine.isSecondFactor($0, of: user, after: first) }
     }
 }

@@ -28,12 +28,12 @@ public struct AuthMethod: Sendable, Equatable {
 /// The native second factor, as MSAL drives it: `/token` answers `mfa_required` once the first factor passed,
 /// `introspect` lists the account's factors, `challenge` with a factor's `id` sends its code (or, for an
 /// authenticator, asks for one), and `/token` with `mfa_oob` (or `oob`) completes the sign-in.
-extension LatchkeyEngine {
+extension SignInJourney {
     /// The flow behind a continuation token when it is at a second-factor step (of any kind of flow: sign-in,
     /// sign-up or reset may each lead there); nil for any other flow.
     func secondFactorFlow(_ token: String?, caller: CallerInfo) async throws -> FlowRecord? {
         guard let token, !token.isEmpty, token.utf8.count <= SecretToken.maxPresentedBytes,
-              let flow = try await reader.flows.find(tokenHash: secretHash(token)) else { return nil }
+              let flow = try await reader.flows.find(tokenHash: engine.secretHash(token)) else { return nil }
         switch flow.state.stage {
         case .mfaRequired, .mfaChallenged, .registrationRequired, .registrationChallenged, .registrationPreverified, .registrationVerified:
             return try live(flow, where: { _ in true }, client: caller.clientId)
@@ -54,7 +54,7 @@ extension LatchkeyEngine {
 
     /// `/oauth2/v2.0/introspect`: the account's factors, each with an opaque id and a masked target.
     public func mfaIntrospect(continuationToken: String?, caller: CallerInfo) async throws -> (methods: [AuthMethod], continuationToken: String) {
-        _ = try requireClient(caller.clientId)
+        _ = try engine.requireClient(caller.clientId)
         return try await transaction { tx in
             let (flow, user) = try await self.requireSecondFactorFlow(continuationToken, at: [.mfaRequired], step: "choosing a second factor",
                                                                       caller: caller, in: tx)
@@ -67,7 +67,7 @@ extension LatchkeyEngine {
     static func authMethod(_ factor: SecondFactorRecord) -> AuthMethod {
         switch factor.kind {
         case .email: AuthMethod(id: factor.id, channel: "email", loginHint: EmailAddress.mask(factor.target ?? ""))
-        case .sms: AuthMethod(id: factor.id, channel: "sms", loginHint: maskPhone(factor.target ?? ""))
+        case .sms: AuthMethod(id: factor.id, channel: "sms", loginHint: LatchkeyEngine.maskPhone(factor.target ?? ""))
         case .totp, .recovery: AuthMethod(id: factor.id, channel: "totp", loginHint: "authenticator app")
         }
     }
@@ -76,19 +76,19 @@ extension LatchkeyEngine {
     /// resend, and another `id` switches factor). An authenticator gets no message: its app shows the code.
     public func mfaChallenge(continuationToken: String?, methodId: String?, challengeTypes: ChallengeTypes?,
                              caller: CallerInfo) async throws -> ChallengeResult {
-        _ = try requireClient(caller.clientId)
+        _ = try engine.requireClient(caller.clientId)
         let types = try requireRedirect(challengeTypes)
         guard let methodId, !methodId.isEmpty else { throw LatchkeyError.secondFactor(.unknownMethod) }
         let stages: Set<FlowState.Stage> = [.mfaRequired, .mfaChallenged]
         let (flow, user) = try await requireSecondFactorFlow(continuationToken, at: stages, step: "a second factor", caller: caller,
                                                               in: reader)
-        guard let factor = try await challengeableFactors(userId: user.id, in: reader).first(where: { $0.id == methodId }) else {
+        guard let factor = try await engine.challengeableFactors(userId: user.id, in: reader).first(where: { $0.id == methodId }) else {
             throw LatchkeyError.secondFactor(.unknownMethod)
         }
         guard types.oob else { return .redirect }
         // A text message goes out before anything is written: if it fails, the token is still good for a retry.
         var texted: String?
-        if factor.kind == .sms { texted = try await sendTextCode(to: factor.target ?? "", purpose: "sign_in", user: user, caller: caller) }
+        if factor.kind == .sms { texted = try await engine.sendTextCode(to: factor.target ?? "", purpose: "sign_in", user: user, caller: caller) }
         let sentCode = texted
         return try await transaction { tx -> Result<ChallengeResult, LatchkeyError> in
             guard var live = try await tx.flows.find(tokenHash: flow.tokenHash) else { throw LatchkeyError.flowTokenInvalid }
@@ -97,12 +97,12 @@ extension LatchkeyEngine {
             case .email:
                 if let limited = try await self.limit(.mailPerIP, caller.ip, caller: caller, in: tx) { return .failure(limited) }
                 if let limited = try await self.limit(.mailPerAddress, factor.target, caller: caller, in: tx) { return .failure(limited) }
-                challenge = try await self.issueCode(for: live, mail: .secondFactorCode, to: factor.target,
-                                                     locale: self.mailLocale(user.attributes, caller: caller), in: tx)
+                challenge = try await engine.issueCode(for: live, mail: .secondFactorCode, to: factor.target,
+                                                     locale: engine.mailLocale(user.attributes, caller: caller), in: tx)
             case .sms:
-                try await self.saveCode(sentCode ?? "", for: live, in: tx)
-                challenge = CodeChallenge(targetLabel: Self.maskPhone(factor.target ?? ""), channel: "sms", codeLength: self.settings.codes.length,
-                                          resendIntervalSeconds: self.settings.codes.resendIntervalSeconds)
+                try await engine.saveCode(sentCode ?? "", for: live, in: tx)
+                challenge = CodeChallenge(targetLabel: LatchkeyEngine.maskPhone(factor.target ?? ""), channel: "sms", codeLength: engine.settings.codes.length,
+                                          resendIntervalSeconds: engine.settings.codes.resendIntervalSeconds)
             case .totp, .recovery:
                 challenge = CodeChallenge(targetLabel: "authenticator app", channel: "totp", codeLength: TOTP.digits, resendIntervalSeconds: 0)
             }
@@ -119,25 +119,25 @@ extension LatchkeyEngine {
     func signInWithSecondFactor(_ flow: FlowRecord, code: String?, scope: String?, client: ClientApplication,
                                 caller: CallerInfo) async throws -> SignInOutcome {
         guard let code, !code.isEmpty else { throw LatchkeyError.missing(.code) }
-        _ = try grantedScopes(scope, client: client)
+        _ = try engine.grantedScopes(scope, client: client)
         guard let userId = flow.userId, let user = try await reader.users.find(id: userId), user.status == .active,
               let factor = try await reader.secondFactors.secondFactors(userId: userId).first(where: { $0.id == flow.state.factorId }) else {
             throw LatchkeyError.flowTokenInvalid
         }
-        let failures = try await countSecondFactorAttempt(user, caller: caller)
+        let failures = try await engine.countSecondFactorAttempt(user, caller: caller)
         if factor.kind == .totp {
             guard let key = factor.secret.flatMap({ keys.secondFactor.open([UInt8]($0)) }),
                   let step = TOTP.matchingStep(key: key, code: code, at: time.now()),
-                  try await standaloneWrite({ try await $0.secondFactors.acceptTOTPStep(factorId: factor.id, step: step) }) else {
-                try await secondFactorFailed(user, failures: failures, what: "wrong authenticator code", caller: caller)
+                  try await engine.standaloneWrite({ try await $0.secondFactors.acceptTOTPStep(factorId: factor.id, step: step) }) else {
+                try await engine.secondFactorFailed(user, failures: failures, what: "wrong authenticator code", caller: caller)
                 throw LatchkeyError.invalidCode(attemptsLeft: 1)
             }
         }
         let result = try await transaction { tx -> Result<SignInOutcome, LatchkeyError> in
             guard let current = try await tx.users.find(id: user.id) else { throw LatchkeyError.userNotFound }
-            if factor.kind != .totp, let failure = try await self.checkCode(code, for: flow, in: tx) { return .failure(failure) }
+            if factor.kind != .totp, let failure = try await engine.checkCode(code, for: flow, in: tx) { return .failure(failure) }
             try await self.finish(flow, in: tx)
-            try await self.audit(tx, "mfa_passed", caller: caller, userId: user.id, email: user.email, detail: Self.describe(factor))
+            try await self.audit(tx, "mfa_passed", caller: caller, userId: user.id, email: user.email, detail: LatchkeyEngine.describe(factor))
             EngineMetrics.secondFactor("passed", factor.kind)
             var passed = flow
             passed.state.amr = AuthenticationMethods.afterSecondFactor(flow.state.amr, kind: factor.kind)
@@ -145,7 +145,7 @@ extension LatchkeyEngine {
                                                           method: "second factor \(factor.kind.rawValue)", caller: caller, in: tx))
         }
         if case .failure(let failure) = result {
-            try await secondFactorFailed(user, failures: failures, what: "wrong \(factor.kind.rawValue) code", caller: caller)
+            try await engine.secondFactorFailed(user, failures: failures, what: "wrong \(factor.kind.rawValue) code", caller: caller)
             throw failure
         }
         return try result.get()

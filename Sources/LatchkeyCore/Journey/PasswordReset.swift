@@ -6,12 +6,12 @@ public enum PasswordResetPollStatus: String, Sendable, Equatable {
 
 /// Recovery by code (the native API's self-service reset): prove the mailbox with a code, choose a new password,
 /// then sign in with the flow's continuation token. The reset is applied synchronously in `submit`; `poll` reports it.
-extension LatchkeyEngine {
+extension SignInJourney {
     public func resetStart(username: String?, challengeTypes: ChallengeTypes?, caller: CallerInfo) async throws -> SignInInitiateResult {
         let (client, email, types) = try await beginFlow(.resetPerIP, username: username, challengeTypes: challengeTypes, caller: caller)
         let user = try await reader.users.find(email: email)
         let eligible = user.map { $0.status == .active && $0.passwordHash != nil } ?? false
-        if !eligible && !settings.resetEnumerationProtection {
+        if !eligible && !engine.settings.resetEnumerationProtection {
             if let user, user.status == .active { throw LatchkeyError.userHasNoPassword }
             throw LatchkeyError.userNotFound
         }
@@ -27,7 +27,7 @@ extension LatchkeyEngine {
 
     /// Mails the reset code (a decoy flow stores a code nobody receives); calling again resends.
     public func resetChallenge(continuationToken: String?, challengeTypes: ChallengeTypes?, caller: CallerInfo) async throws -> ChallengeResult {
-        _ = try requireClient(caller.clientId)
+        _ = try engine.requireClient(caller.clientId)
         let types = try requireRedirect(challengeTypes)
         try await limit(.mailPerIP, caller.ip, caller: caller)
         return try await transaction { tx -> Result<ChallengeResult, LatchkeyError> in
@@ -39,10 +39,10 @@ extension LatchkeyEngine {
             if let limited = try await self.limit(.mailPerAddress, flow.email, caller: caller, in: tx) { return .failure(limited) }
             let challenge: CodeChallenge
             if flow.state.decoy {
-                challenge = try await self.issueDecoyCode(for: flow, in: tx)
+                challenge = try await engine.issueDecoyCode(for: flow, in: tx)
             } else {
                 let attributes = try await tx.users.find(email: flow.email)?.attributes ?? [:]
-                challenge = try await self.issueCode(for: flow, mail: .resetCode, locale: self.mailLocale(attributes, caller: caller), in: tx)
+                challenge = try await engine.issueCode(for: flow, mail: .resetCode, locale: engine.mailLocale(attributes, caller: caller), in: tx)
             }
             flow.state.stage = .codeSent
             return .success(.code(challenge, continuationToken: try await self.advance(flow, in: tx)))
@@ -51,48 +51,48 @@ extension LatchkeyEngine {
 
     /// `grant_type=oob`. Success hands out a token for `submit`, valid `flowTTLSeconds` (≤ 600 by default).
     public func resetContinue(continuationToken: String?, code: String?, caller: CallerInfo) async throws -> (String, Int) {
-        _ = try requireClient(caller.clientId)
+        _ = try engine.requireClient(caller.clientId)
         try await limit(.credentialPerIP, caller.ip, caller: caller)
         return try await transaction { tx -> Result<(String, Int), LatchkeyError> in
             var flow = try await self.loadFlow(continuationToken, kind: .passwordReset, client: caller.clientId, in: tx)
             guard flow.state.stage == .codeSent else { throw LatchkeyError.flowStepMismatch("no code was sent for this reset") }
             if let limited = try await self.limit(.codePerAccount, flow.email, caller: caller, in: tx) { return .failure(limited) }
-            if let failure = try await self.checkCode(code, for: flow, in: tx) { return .failure(failure) }
+            if let failure = try await engine.checkCode(code, for: flow, in: tx) { return .failure(failure) }
             if flow.state.decoy { return .failure(.invalidCode(attemptsLeft: 0)) }
             flow.state.stage = .codeVerified
-            return .success((try await self.advance(flow, in: tx), self.settings.tokens.flowTTLSeconds))
+            return .success((try await self.advance(flow, in: tx), engine.settings.tokens.flowTTLSeconds))
         }.get()
     }
 
     /// Sets the new password. Policy errors leave the token usable for another try.
     /// On success: password stored, lockout cleared, every refresh token revoked, a notice mailed, audited.
     public func resetSubmit(continuationToken: String?, newPassword: String?, caller: CallerInfo) async throws -> (String, Int) {
-        _ = try requireClient(caller.clientId)
+        _ = try engine.requireClient(caller.clientId)
         let flow = try await loadFlow(continuationToken, kind: .passwordReset, client: caller.clientId, in: reader)
         guard flow.state.stage == .codeVerified, let userId = flow.userId else {
             throw LatchkeyError.flowStepMismatch("this reset is not waiting for a new password")
         }
-        let accepted = try requireAcceptablePassword(newPassword, identifiers: [flow.email], missing: .newPassword)
+        let accepted = try engine.requireAcceptablePassword(newPassword, identifiers: [flow.email], missing: .newPassword)
         guard let user = try await reader.users.find(id: userId), let current = user.passwordHash else {
             throw LatchkeyError.userNotFound
         }
-        if try await passwords.verify(accepted, against: current) != .mismatch {
+        if try await engine.passwords.verify(accepted, against: current) != .mismatch {
             throw LatchkeyError.passwordRejected(.recentlyUsed)
         }
-        let hash = try await passwords.hash(accepted)
+        let hash = try await engine.passwords.hash(accepted)
         return try await transaction { tx in
             guard var account = try await tx.users.find(id: userId) else { throw LatchkeyError.flowTokenInvalid }
             // The code reached the mailbox: the reset proves the address.
-            try await self.applyNewPassword(hash, to: &account, provesAddress: true, caller: caller, in: tx)
+            try await engine.applyNewPassword(hash, to: &account, provesAddress: true, caller: caller, in: tx)
             var live = flow
             live.state.stage = .completed  // `advance` fails, and all of this rolls back, if the token was used meanwhile
-            return (try await self.advance(live, in: tx), self.settings.resetPollIntervalSeconds)
+            return (try await self.advance(live, in: tx), engine.settings.resetPollIntervalSeconds)
         }
     }
 
     /// Where the reset stands. `succeeded` hands back the token for the `continuation_token` grant.
     public func resetPoll(continuationToken: String?, caller: CallerInfo) async throws -> (PasswordResetPollStatus, String?) {
-        _ = try requireClient(caller.clientId)
+        _ = try engine.requireClient(caller.clientId)
         let flow = try await loadFlow(continuationToken, kind: .passwordReset, client: caller.clientId, in: reader)
         switch flow.state.stage {
         case .completed: return (.succeeded, continuationToken)

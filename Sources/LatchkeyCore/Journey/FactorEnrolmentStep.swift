@@ -10,15 +10,15 @@ public enum RegistrationChallengeResult: Sendable, Equatable {
 /// Just-in-time enrolment (`registration_required`), as MSAL drives it: `introspect` lists what can be enrolled,
 /// `challenge` sends a code to the address or number the user gives (or skips it for the address just proved),
 /// `continue` checks it and enrols the factor, and `/token` with `continuation_token` signs in.
-extension LatchkeyEngine {
+extension SignInJourney {
     /// `/register/v1.0/introspect`.
     public func registrationIntrospect(continuationToken: String?, caller: CallerInfo) async throws
         -> (methods: [AuthMethod], continuationToken: String) {
-        _ = try requireClient(caller.clientId)
+        _ = try engine.requireClient(caller.clientId)
         return try await transaction { tx in
             let (flow, user) = try await self.requireSecondFactorFlow(continuationToken, at: [.registrationRequired],
                                                                       step: "enrolling a second factor", caller: caller, in: tx)
-            let methods = self.registrableMethods(browser: flow.state.browser == true).map { method in
+            let methods = engine.registrableMethods(browser: flow.state.browser == true).map { method in
                 switch method {
                 case .email: AuthMethod(id: "email", channel: "email", loginHint: user.email.map(EmailAddress.mask))
                 case .sms: AuthMethod(id: "sms", channel: "sms", loginHint: nil)
@@ -33,7 +33,7 @@ extension LatchkeyEngine {
     /// changed contact).
     public func registrationChallenge(continuationToken: String?, challengeType: String?, target: String?, channel: String?,
                                       caller: CallerInfo) async throws -> RegistrationChallengeResult {
-        _ = try requireClient(caller.clientId)
+        _ = try engine.requireClient(caller.clientId)
         let stages: Set<FlowState.Stage> = [.registrationRequired, .registrationChallenged, .registrationPreverified]
         let (flow, user) = try await requireSecondFactorFlow(continuationToken, at: stages, step: "enrolling a second factor",
                                                               caller: caller, in: reader)
@@ -46,25 +46,25 @@ extension LatchkeyEngine {
         case nil, ""?: method = raw.contains("@") ? .email : .sms  // MSAL sends the channel only when it has one
         case let other?: throw LatchkeyError.secondFactor(.methodNotEnabled(other))
         }
-        guard registrableMethods.contains(method) else { throw LatchkeyError.secondFactor(.methodNotEnabled(method.rawValue)) }
+        guard engine.registrableMethods.contains(method) else { throw LatchkeyError.secondFactor(.methodNotEnabled(method.rawValue)) }
         let contact: String
         switch method {
         case .email:
             guard let address = EmailAddress.normalize(raw) else { throw LatchkeyError.secondFactor(.invalidContact) }
             contact = address
         default:
-            guard let number = Self.phoneNumber(raw) else { throw LatchkeyError.secondFactor(.invalidContact) }
+            guard let number = LatchkeyEngine.phoneNumber(raw) else { throw LatchkeyError.secondFactor(.invalidContact) }
             contact = number
         }
         // The mailbox the journey's only proof came from is no second factor.
-        if method == .email, !Self.addsAKind(email: contact, of: user, after: flow.firstFactorKinds(of: user)) {
+        if method == .email, !LatchkeyEngine.addsAKind(email: contact, of: user, after: flow.firstFactorKinds(of: user)) {
             throw LatchkeyError.secondFactor(.sameKindAsFirstFactor)
         }
         // The address the first factor just proved needs no second code.
         let preverified = method == .email && contact == user.email && user.emailVerified && flow.state.mailboxProven == true
         var texted: String?
         if method == .sms {
-            texted = try await sendTextCode(to: contact, purpose: "enrol", user: user, caller: caller)
+            texted = try await engine.sendTextCode(to: contact, purpose: "enrol", user: user, caller: caller)
         } else if !preverified {
             try await limit(.mailPerIP, caller.ip, caller: caller)
             try await limit(.mailPerAddress, contact, caller: caller)
@@ -80,12 +80,12 @@ extension LatchkeyEngine {
             }
             var challenge: CodeChallenge
             if let sentCode {
-                try await self.saveCode(sentCode, for: live, in: tx)
-                challenge = CodeChallenge(targetLabel: contact, channel: "sms", codeLength: self.settings.codes.length,
-                                          resendIntervalSeconds: self.settings.codes.resendIntervalSeconds)
+                try await engine.saveCode(sentCode, for: live, in: tx)
+                challenge = CodeChallenge(targetLabel: contact, channel: "sms", codeLength: engine.settings.codes.length,
+                                          resendIntervalSeconds: engine.settings.codes.resendIntervalSeconds)
             } else {
-                challenge = try await self.issueCode(for: live, mail: .secondFactorCode, to: contact,
-                                                     locale: self.mailLocale(user.attributes, caller: caller), in: tx)
+                challenge = try await engine.issueCode(for: live, mail: .secondFactorCode, to: contact,
+                                                     locale: engine.mailLocale(user.attributes, caller: caller), in: tx)
             }
             live.state.stage = .registrationChallenged
             return .code(challenge, target: contact, continuationToken: try await self.advance(live, in: tx))
@@ -96,7 +96,7 @@ extension LatchkeyEngine {
     /// Enrols the factor; the answer's token signs in. A wrong code keeps the token usable.
     public func registrationContinue(continuationToken: String?, grantType: String?, code: String?,
                                      caller: CallerInfo) async throws -> String {
-        _ = try requireClient(caller.clientId)
+        _ = try engine.requireClient(caller.clientId)
         return try await transaction { tx -> Result<String, LatchkeyError> in
             let stages: Set<FlowState.Stage> = [.registrationChallenged, .registrationPreverified]
             var (flow, user) = try await self.requireSecondFactorFlow(continuationToken, at: stages, step: "enrolling a second factor",
@@ -105,7 +105,7 @@ extension LatchkeyEngine {
             case ("oob"?, .registrationChallenged):
                 guard let code, !code.isEmpty else { return .failure(.invalidCode(attemptsLeft: 1)) }
                 if let limited = try await self.limit(.codePerAccount, flow.email, caller: caller, in: tx) { return .failure(limited) }
-                if let failure = try await self.checkCode(code, for: flow, in: tx) { return .failure(failure) }
+                if let failure = try await engine.checkCode(code, for: flow, in: tx) { return .failure(failure) }
             case ("continuation_token"?, .registrationPreverified):
                 break
             default:
@@ -121,7 +121,7 @@ extension LatchkeyEngine {
                 try await tx.users.update(user)
             }
             let factor = SecondFactorRecord(id: SecureRandom.uuidString(), userId: user.id, kind: kind, target: target, createdAt: self.time.now())
-            try await self.enrol(factor, for: user, caller: caller, in: tx)
+            try await engine.enrol(factor, for: user, caller: caller, in: tx)
             flow.state.stage = .registrationVerified
             return .success(try await self.advance(flow, in: tx))
         }.get()

@@ -11,7 +11,7 @@ public struct AuthenticatorOffer: Sendable, Equatable {
 /// Authenticator enrolment, in two places: a native app's signed-in user (MSAL has no wire for it; `begin` keeps the
 /// secret sealed in a flow of its own), and the hosted pages' just-in-time registration (the secret is sealed in the
 /// sign-in's own flow). Both confirm with the app's first code, enrol, and hand back ten recovery codes, once.
-extension LatchkeyEngine {
+extension SignInJourney {
     public func beginAuthenticatorEnrolment(accessToken: String, caller: CallerInfo) async throws -> AuthenticatorOffer {
         let (client, user) = try await authenticatorEnrolmentParties(accessToken)
         var state = FlowState(stage: .registrationChallenged, clientId: client.id, acceptsCode: true, acceptsPassword: false)
@@ -37,7 +37,7 @@ extension LatchkeyEngine {
     /// The hosted pages' enrolment of an authenticator when the client requires a second factor: the secret for the
     /// page to show, sealed into the sign-in's flow.
     public func registrationBeginAuthenticator(continuationToken: String?, caller: CallerInfo) async throws -> AuthenticatorOffer {
-        guard settings.mfa.methods.contains(.totp) else { throw LatchkeyError.secondFactor(.methodNotEnabled("totp")) }
+        guard engine.settings.mfa.methods.contains(.totp) else { throw LatchkeyError.secondFactor(.methodNotEnabled("totp")) }
         return try await transaction { tx in
             var (flow, user) = try await self.requireSecondFactorFlow(continuationToken, at: [.registrationRequired, .registrationChallenged],
                                                                       step: "enrolling a second factor", caller: caller, in: tx)
@@ -70,7 +70,7 @@ extension LatchkeyEngine {
         state.factorChannel = SecondFactorRecord.Kind.totp.rawValue
         state.factorTarget = Base64URL.encode(keys.secondFactor.seal(key))
         let secret = Base32.encode(key)
-        return (secret, TOTP.provisioningURI(secret: secret, account: user.email ?? user.displayName, issuer: settings.mfa.totpIssuer))
+        return (secret, TOTP.provisioningURI(secret: secret, account: user.email ?? user.displayName, issuer: engine.settings.mfa.totpIssuer))
     }
 
     /// The offered secret and the time step the app's code matches; a wrong code counts against the account's lockout.
@@ -81,9 +81,9 @@ extension LatchkeyEngine {
             throw LatchkeyError.flowStepMismatch("this token is not an authenticator enrolment of this user")
         }
         guard let code, !code.isEmpty else { throw LatchkeyError.missing(.code) }
-        let failures = try await countSecondFactorAttempt(user, caller: caller)
+        let failures = try await engine.countSecondFactorAttempt(user, caller: caller)
         guard let step = TOTP.matchingStep(key: key, code: code, at: time.now()) else {
-            try await secondFactorFailed(user, failures: failures, what: "wrong code for a new authenticator", caller: caller)
+            try await engine.secondFactorFailed(user, failures: failures, what: "wrong code for a new authenticator", caller: caller)
             throw LatchkeyError.invalidCode(attemptsLeft: 1)
         }
         return (key, step)
@@ -95,24 +95,24 @@ extension LatchkeyEngine {
         guard !(try await tx.secondFactors.secondFactors(userId: user.id)).contains(where: { $0.kind == .totp }) else {
             throw LatchkeyError.secondFactor(.alreadyEnrolled)
         }
-        var factor = newTOTPFactor(userId: user.id, key: key)
+        var factor = engine.newTOTPFactor(userId: user.id, key: key)
         factor.lastStep = step  // the confirming code cannot also sign in
-        try await enrol(factor, for: user, caller: caller, in: tx)
-        return try await replaceRecoveryCodes(userId: user.id, in: tx)
+        try await engine.enrol(factor, for: user, caller: caller, in: tx)
+        return try await engine.replaceRecoveryCodes(userId: user.id, in: tx)
     }
 
     /// The client and user behind a native access token, when the client asks for second factors and authenticators
     /// are enabled; a user who has one already removes it first (through the operator, or Parse).
     private func authenticatorEnrolmentParties(_ accessToken: String) async throws -> (ClientApplication, UserRecord) {
-        let (claims, user) = try await authenticatedAccess(accessToken, audience: .nativeClients)
-        let client = try requireClient(claims.aud)
+        let (claims, user) = try await engine.authenticatedAccess(accessToken, audience: .nativeClients)
+        let client = try engine.requireClient(claims.aud)
         // A way in changes only after a recent sign-in with a factor the account has: a stolen access or refresh
         // token enrols nothing (RFC 9470: the client signs the user in again, then retries).
-        let window = settings.mfa.recentSignInSeconds
+        let window = engine.settings.mfa.recentSignInSeconds
         guard let signedIn = claims.auth_time, time.now().timeIntervalSince1970 - Double(signedIn) <= Double(window) else {
             throw LatchkeyError.secondFactor(.signInNotRecent(maxAgeSeconds: window))
         }
-        guard client.mfa != .off, settings.mfa.methods.contains(.totp) else { throw LatchkeyError.secondFactor(.methodNotEnabled("totp")) }
+        guard client.mfa != .off, engine.settings.mfa.methods.contains(.totp) else { throw LatchkeyError.secondFactor(.methodNotEnabled("totp")) }
         if try await reader.secondFactors.secondFactors(userId: user.id).contains(where: { $0.kind == .totp }) {
             throw LatchkeyError.secondFactor(.alreadyEnrolled)
         }

@@ -1,15 +1,15 @@
 import Foundation
 
 /// Continuation tokens: random, stored only as an HMAC, a fresh one for every step that succeeds.
-extension LatchkeyEngine {
+extension SignInJourney {
     /// A flow's first row, and the continuation token that finds it. One insert needs no transaction of its own:
     /// as a stand-alone write it joins the next group commit, so concurrent starts share one sync to disk.
     func newFlow(_ kind: FlowRecord.Kind, email: String, userId: String?, state: FlowState) async throws -> String {
         let token = SecureRandom.token()
         let now = time.now()
-        let flow = FlowRecord(id: SecureRandom.uuidString(), tokenHash: secretHash(token), kind: kind, email: email, userId: userId,
-                              state: state, expiresAt: now + Double(settings.tokens.flowTTLSeconds), createdAt: now)
-        try await standaloneWrite { try await $0.flows.insert(flow) }
+        let flow = FlowRecord(id: SecureRandom.uuidString(), tokenHash: engine.secretHash(token), kind: kind, email: email, userId: userId,
+                              state: state, expiresAt: now + Double(engine.settings.tokens.flowTTLSeconds), createdAt: now)
+        try await engine.standaloneWrite { try await $0.flows.insert(flow) }
         return token
     }
 
@@ -17,12 +17,12 @@ extension LatchkeyEngine {
     /// kind of start, a plausible email address, and challenge types that include the browser fallback.
     func beginFlow(_ rule: LimitSettings.Rule, username: String?, challengeTypes: ChallengeTypes?,
                    caller: CallerInfo) async throws -> (ClientApplication, String, ChallengeTypes) {
-        let client = try requireClient(caller.clientId)
+        let client = try engine.requireClient(caller.clientId)
         // An app's native API call needs the native grants; the hosted pages end in a browser session, which the
         // client's authorization code grant governs at `/authorize`.
-        if caller.audience == .app, client.grantTypes.isDisjoint(with: [.password, .oob]) { try requireGrant(.oob, for: client) }
+        if caller.audience == .app, client.grantTypes.isDisjoint(with: [.password, .oob]) { try engine.requireGrant(.oob, for: client) }
         try await limit(rule, caller.ip, caller: caller)
-        return (client, try requireEmail(username), try requireRedirect(challengeTypes))
+        return (client, try engine.requireEmail(username), try requireRedirect(challengeTypes))
     }
 
     /// The SDKs must be able to fall back to the browser: every challenge list includes redirect.
@@ -37,8 +37,8 @@ extension LatchkeyEngine {
     func advance(_ flow: FlowRecord, in tx: any Repositories) async throws -> String {
         var next = flow
         let token = SecureRandom.token()
-        next.tokenHash = secretHash(token)
-        next.expiresAt = time.now() + Double(settings.tokens.flowTTLSeconds)
+        next.tokenHash = engine.secretHash(token)
+        next.expiresAt = time.now() + Double(engine.settings.tokens.flowTTLSeconds)
         guard try await tx.flows.advance(next, from: flow.tokenHash) else { throw LatchkeyError.flowTokenInvalid }
         return token
     }
@@ -59,7 +59,7 @@ extension LatchkeyEngine {
         -> FlowRecord {
         guard let token, !token.isEmpty else { throw LatchkeyError.missing(.continuationToken) }
         guard token.utf8.count <= SecretToken.maxPresentedBytes else { throw LatchkeyError.flowTokenInvalid }
-        return try live(try await tx.flows.find(tokenHash: secretHash(token)), where: accepts, client: client)
+        return try live(try await tx.flows.find(tokenHash: engine.secretHash(token)), where: accepts, client: client)
     }
 
     /// `flow` (found by its token) when it is of a kind `accepts`, started by `client`, and not expired.

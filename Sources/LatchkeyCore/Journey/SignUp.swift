@@ -20,14 +20,14 @@ public enum SignUpContinueResult: Sendable, Equatable {
 
 /// Sign-up: verify the email by code, collect a password (unless passwordless) and the required
 /// attributes, in whatever order the client supplies them, then create the account.
-extension LatchkeyEngine {
+extension SignInJourney {
     public func signUpStart(username: String?, password: String?, attributes given: [String: JSONValue]?, challengeTypes: ChallengeTypes?,
                             caller: CallerInfo) async throws -> SignUpStartResult {
         let (client, email, types) = try await beginFlow(.signUpPerIP, username: username, challengeTypes: challengeTypes, caller: caller)
-        let accepted = try validateAttributes(given ?? [:])
+        let accepted = try engine.validateAttributes(given ?? [:])
         // A pending App Services registration does not block: proving the mailbox by code replaces it. Without the
         // code challenge the sign-up goes on in the browser, so nothing is hashed here.
-        let admitted = try await admitSignUp(SignUpCandidate(email: email, emailRequired: true, username: nil, password: password,
+        let admitted = try await engine.admitSignUp(SignUpCandidate(email: email, emailRequired: true, username: nil, password: password,
                                                              passwordRequired: false, provesMailbox: true),
                                              limited: false, hashing: types.oob, caller: caller)
         guard types.oob else { return .redirect }
@@ -46,7 +46,7 @@ extension LatchkeyEngine {
     /// First call mails the code; calling again resends (a new code replaces the old one).
     /// After `credential_required` it answers the password challenge instead.
     public func signUpChallenge(continuationToken: String?, challengeTypes: ChallengeTypes?, caller: CallerInfo) async throws -> ChallengeResult {
-        _ = try requireClient(caller.clientId)
+        _ = try engine.requireClient(caller.clientId)
         let types = try requireRedirect(challengeTypes)
         try await limit(.mailPerIP, caller.ip, caller: caller)
         return try await transaction { tx -> Result<ChallengeResult, LatchkeyError> in
@@ -55,8 +55,8 @@ extension LatchkeyEngine {
             case .started, .codeSent:
                 guard types.oob else { return .success(.redirect) }
                 if let limited = try await self.limit(.mailPerAddress, flow.email, caller: caller, in: tx) { return .failure(limited) }
-                let challenge = try await self.issueCode(for: flow, mail: .signUpCode,
-                                                          locale: self.mailLocale(flow.state.attributes, caller: caller), in: tx)
+                let challenge = try await engine.issueCode(for: flow, mail: .signUpCode,
+                                                          locale: engine.mailLocale(flow.state.attributes, caller: caller), in: tx)
                 flow.state.stage = .codeSent
                 return .success(.code(challenge, continuationToken: try await self.advance(flow, in: tx)))
             case .passwordRequired:
@@ -69,24 +69,24 @@ extension LatchkeyEngine {
     }
 
     public func signUpContinueWithCode(continuationToken: String?, code: String?, caller: CallerInfo) async throws -> SignUpContinueResult {
-        _ = try requireClient(caller.clientId)
+        _ = try engine.requireClient(caller.clientId)
         try await limit(.credentialPerIP, caller.ip, caller: caller)
         return try await transaction { tx -> Result<SignUpContinueResult, LatchkeyError> in
             var flow = try await self.loadFlow(continuationToken, kind: .signUp, client: caller.clientId, in: tx)
             guard flow.state.stage == .codeSent else { throw LatchkeyError.flowStepMismatch("no code was sent for this sign-up") }
             if let limited = try await self.limit(.codePerAccount, flow.email, caller: caller, in: tx) { return .failure(limited) }
-            if let failure = try await self.checkCode(code, for: flow, in: tx) { return .failure(failure) }
+            if let failure = try await engine.checkCode(code, for: flow, in: tx) { return .failure(failure) }
             flow.state.emailVerified = true
             return .success(try await self.nextSignUpStep(flow, caller: caller, in: tx))
         }.get()
     }
 
     public func signUpContinueWithPassword(continuationToken: String?, password: String?, caller: CallerInfo) async throws -> SignUpContinueResult {
-        _ = try requireClient(caller.clientId)
+        _ = try engine.requireClient(caller.clientId)
         let flow = try await loadFlow(continuationToken, kind: .signUp, client: caller.clientId, in: reader)
         guard flow.state.stage == .passwordRequired else { throw LatchkeyError.flowStepMismatch("this sign-up is not waiting for a password") }
-        let accepted = try requireAcceptablePassword(password, identifiers: [flow.email])
-        let hash = try await passwords.hash(accepted)
+        let accepted = try engine.requireAcceptablePassword(password, identifiers: [flow.email])
+        let hash = try await engine.passwords.hash(accepted)
         var next = flow
         next.state.passwordHash = hash
         let updated = next
@@ -96,12 +96,12 @@ extension LatchkeyEngine {
 
     public func signUpContinueWithAttributes(continuationToken: String?, attributes given: [String: JSONValue]?,
                                              caller: CallerInfo) async throws -> SignUpContinueResult {
-        _ = try requireClient(caller.clientId)
+        _ = try engine.requireClient(caller.clientId)
         guard let given else { throw LatchkeyError.missing(.attributes) }
         return try await transaction { tx in
             var flow = try await self.loadFlow(continuationToken, kind: .signUp, client: caller.clientId, in: tx)
             guard flow.state.stage == .attributesRequired else { throw LatchkeyError.flowStepMismatch("this sign-up is not waiting for attributes") }
-            let accepted = try self.validateAttributes(given)
+            let accepted = try engine.validateAttributes(given)
             flow.state.attributes.merge(accepted) { _, new in new }
             return try await self.nextSignUpStep(flow, caller: caller, in: tx)
         }
@@ -114,17 +114,17 @@ extension LatchkeyEngine {
             flow.state.stage = .passwordRequired
             return .credentialRequired(continuationToken: try await advance(flow, in: tx))
         }
-        let missing = missingRequiredAttributes(flow.state.attributes)
+        let missing = engine.missingRequiredAttributes(flow.state.attributes)
         if !missing.isEmpty {
             flow.state.stage = .attributesRequired
             return .attributesRequired(continuationToken: try await advance(flow, in: tx), required: missing)
         }
-        let user = try await createAccount(NewAccount(email: flow.email, passwordHash: flow.state.passwordHash,
+        let user = try await engine.createAccount(NewAccount(email: flow.email, passwordHash: flow.state.passwordHash,
                                                       attributes: flow.state.attributes, emailVerified: true, status: .active),
                                            detail: flow.state.passwordHash == nil ? "passwordless" : "password", caller: caller, in: tx)
         flow.userId = user.id
         flow.state.stage = .completed
         flow.state.passwordHash = nil
-        return .completed(continuationToken: try await advance(flow, in: tx), expiresIn: settings.tokens.flowTTLSeconds)
+        return .completed(continuationToken: try await advance(flow, in: tx), expiresIn: engine.settings.tokens.flowTTLSeconds)
     }
 }

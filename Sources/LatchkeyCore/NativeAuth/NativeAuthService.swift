@@ -1,0 +1,24 @@
+import Foundation
+
+/// The native authentication surface (MSAL's `nativeAuth` wire): the journey's steps for apps, the token endpoint,
+/// and enrolling an authenticator from a signed-in app. The journey is shared with the hosted pages; the tokens and
+/// clients are the engine's.
+public struct NativeAuthService: NativeAuthSurface, SignInJourney {
+    public let engine: LatchkeyEngine
+
+    public init(engine: LatchkeyEngine) { self.engine = engine }
+
+    public var settings: EngineSettings { engine.settings }
+
+    public func authenticateClient(id: String?, secret: String?) throws -> ClientApplication {
+        try engine.authenticateClient(id: id, secret: secret)
+    }
+    public func requireClient(_ id: String?) throws -> ClientApplication { try engine.requireClient(id) }
+    public func refresh(refreshToken: String?, scope: String?, caller: CallerInfo) async throws -> TokenSet {
+        try await engine.refresh(refreshToken: refreshToken, scope: scope, caller: caller)
+    }
+    public func exchangeAuthorizationCode(code: String?, redirectUri: String?, codeVerifier: String?, client: ClientApplication,
+                                          caller: CallerInfo) async throws -> TokenSet {
+        try await engine.exchangeAuthorizationCode(code: code, redirectUri: redirectUri, codeVerifier: codeVerifier, client: client, caller: caller)
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// The OpenID provider and its hosted pages: `/authorize` and the visit it starts (sign-in, second factor, consent),
+/// the browser session, upstream issuers, end session, introspection, revocation and userinfo. Its use cases live
+/// here; the sign-in journey's steps, the token endpoint and the mailed links are the engine's, shared with the apps'
+/// surfaces.
+public struct PagesService: PagesSurface, SignInJourney {
+    public let engine: LatchkeyEngine
+
+    public init(engine: LatchkeyEngine) { self.engine = engine }
+
+    public var settings: EngineSettings { engine.settings }
+    public var keyRing: SigningKeyRing { engine.keyRing }
+
+    // Shared with the apps' surfaces: the clients, the mailed links, ending a browser session.
+    public func authenticateClient(id: String?, secret: String?) throws -> ClientApplication {
+        try engine.authenticateClient(id: id, secret: secret)
+    }
+    public func requireClient(_ id: String?) throws -> ClientApplication { try engine.requireClient(id) }
+    public func confirmEmail(token: String?, tokenId: String?, caller: CallerInfo) async throws {
+        try await engine.confirmEmail(token: token, tokenId: tokenId, caller: caller)
+    }
+    public func confirmationLinkIsLive(token: String?, tokenId: String?) async throws -> Bool {
+        try await engine.confirmationLinkIsLive(token: token, tokenId: tokenId)
+    }
+    public func resetLinkIsLive(token: String?, tokenId: String?) async throws -> Bool {
+        try await engine.resetLinkIsLive(token: token, tokenId: tokenId)
+    }
+    public func resetPassword(token: String?, tokenId: String?, password: String?, caller: CallerInfo) async throws {
+        try await engine.resetPassword(token: token, tokenId: tokenId, password: password, caller: caller)
+    }
+    public func resetPassword(appId: String, token: String?, tokenId: String?, password: String?, caller: CallerInfo) async throws {
+        try await engine.resetPassword(appId: appId, token: token, tokenId: tokenId, password: password, caller: caller)
+    }
+    public func endBrowserSession(_ session: BrowserSessionRecord, caller: CallerInfo) async throws {
+        try await engine.endBrowserSession(session, caller: caller)
+    }
+}
