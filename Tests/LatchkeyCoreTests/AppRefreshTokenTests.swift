@@ -36,14 +36,14 @@ import Testing
         let h = try await Self.harness()
         let login = try await h.appServicesService.appIdentityLogin(appId: "app", providerType: "anon-user", credential: AppCredential(), caller: h.caller)
         let token = login.refreshToken
-        #expect(try await h.engine.findSession(token: token) != nil)
+        #expect(try await h.engine.tokens.findSession(token: token) != nil)
         let parts = token.split(separator: ".").map(String.init)
         var claims = try Self.payload(token)
         claims["exp"] = .int((claims["exp"]?.intValue ?? 0) + 1)
         let longer = parts[0] + "." + Base64URL.encode(JSONWriter.bytes(claims)) + "." + parts[2]
-        #expect(try await h.engine.findSession(token: longer) == nil)
-        #expect(try await h.engine.findSession(token: parts[0] + "." + parts[1] + ".") == nil)
-        #expect(try await h.engine.findSession(token: parts[0] + "." + parts[1]) == nil)
+        #expect(try await h.engine.tokens.findSession(token: longer) == nil)
+        #expect(try await h.engine.tokens.findSession(token: parts[0] + "." + parts[1] + ".") == nil)
+        #expect(try await h.engine.tokens.findSession(token: parts[0] + "." + parts[1]) == nil)
         // The same claims signed by another deployment's key.
         let other = AppRefreshTokens(serverKey: SecureRandom.bytes(32))
         #expect(other.jti(of: token) == nil)
@@ -55,7 +55,7 @@ import Testing
         let h = try await Self.harness()
         let login = try await h.appServicesService.appIdentityLogin(appId: "app", providerType: "anon-user", credential: AppCredential(), caller: h.caller)
         let now = h.time.now()
-        let current = h.engine.newSessionToken(at: now)
+        let current = h.engine.tokens.newSessionToken(at: now)
         let legacy = SecureRandom.token()
         for (token, key) in [(current.token, current.key), (legacy, h.engine.secretHash(legacy))] {
             let id = SecureRandom.bytes(12).hex

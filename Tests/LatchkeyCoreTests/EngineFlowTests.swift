@@ -67,19 +67,19 @@ import LatchkeySQLite
         let first = try await h.nativeAuthService.signInWithContinuationToken(continuationToken: done, username: "r@example.com",
                                                                    scope: "openid offline_access", caller: h.caller)
         let rt1 = try #require(first.refreshToken)
-        let second = try await h.engine.refresh(refreshToken: rt1, scope: nil, caller: h.caller)
+        let second = try await h.engine.tokens.refresh(refreshToken: rt1, scope: nil, caller: h.caller)
         let rt2 = try #require(second.refreshToken)
         #expect(rt2 != rt1)
         // A client retrying the same request within the grace window gets the same child back.
         h.time.advance(seconds: 2)
-        #expect(try await h.engine.refresh(refreshToken: rt1, scope: nil, caller: h.caller).refreshToken == rt2)
+        #expect(try await h.engine.tokens.refresh(refreshToken: rt1, scope: nil, caller: h.caller).refreshToken == rt2)
         // Past the window, the old token is theft: the whole family dies, rt2 included.
         h.time.advance(seconds: 10)
         await #expect(throws: LatchkeyError.refreshTokenInvalid) {
-            _ = try await h.engine.refresh(refreshToken: rt1, scope: nil, caller: h.caller)
+            _ = try await h.engine.tokens.refresh(refreshToken: rt1, scope: nil, caller: h.caller)
         }
         await #expect(throws: LatchkeyError.refreshTokenInvalid) {
-            _ = try await h.engine.refresh(refreshToken: rt2, scope: nil, caller: h.caller)
+            _ = try await h.engine.tokens.refresh(refreshToken: rt2, scope: nil, caller: h.caller)
         }
         let events = try await h.store.direct.audit.events(since: .distantPast, limit: 100)
         #expect(events.contains { $0.kind == "refresh_token_reuse" })
@@ -92,11 +92,11 @@ import LatchkeySQLite
         let done = try await h.signUp("t@example.com")
         let first = try await h.nativeAuthService.signInWithContinuationToken(continuationToken: done, username: nil, scope: nil, caller: h.caller)
         let rt1 = try #require(first.refreshToken)
-        let rt2 = try #require(try await h.engine.refresh(refreshToken: rt1, scope: nil, caller: h.caller).refreshToken)
-        let rt3 = try #require(try await h.engine.refresh(refreshToken: rt2, scope: nil, caller: h.caller).refreshToken)
+        let rt2 = try #require(try await h.engine.tokens.refresh(refreshToken: rt1, scope: nil, caller: h.caller).refreshToken)
+        let rt3 = try #require(try await h.engine.tokens.refresh(refreshToken: rt2, scope: nil, caller: h.caller).refreshToken)
         h.time.advance(seconds: 1)
-        await #expect(throws: LatchkeyError.refreshTokenInvalid) { _ = try await h.engine.refresh(refreshToken: rt1, scope: nil, caller: h.caller) }
-        await #expect(throws: LatchkeyError.refreshTokenInvalid) { _ = try await h.engine.refresh(refreshToken: rt3, scope: nil, caller: h.caller) }
+        await #expect(throws: LatchkeyError.refreshTokenInvalid) { _ = try await h.engine.tokens.refresh(refreshToken: rt1, scope: nil, caller: h.caller) }
+        await #expect(throws: LatchkeyError.refreshTokenInvalid) { _ = try await h.engine.tokens.refresh(refreshToken: rt3, scope: nil, caller: h.caller) }
         let events = try await h.store.direct.audit.events(since: .distantPast, limit: 100)
         #expect(events.filter { $0.kind == "refresh_token_reuse" }.count == 1)
     }
@@ -107,7 +107,7 @@ import LatchkeySQLite
         let tokens = try await h.nativeAuthService.signInWithContinuationToken(continuationToken: done, username: nil, scope: nil, caller: h.caller)
         h.time.advance(seconds: 3601)
         await #expect(throws: LatchkeyError.refreshTokenInvalid) {
-            _ = try await h.engine.refresh(refreshToken: tokens.refreshToken, scope: nil, caller: h.caller)
+            _ = try await h.engine.tokens.refresh(refreshToken: tokens.refreshToken, scope: nil, caller: h.caller)
         }
     }
 
@@ -115,10 +115,10 @@ import LatchkeySQLite
         let h = try await EngineHarness.make()
         let done = try await h.signUp("u@example.com")
         let tokens = try await h.nativeAuthService.signInWithContinuationToken(continuationToken: done, username: nil, scope: nil, caller: h.caller)
-        #expect(try await h.engine.userForAccessToken(tokens.accessToken, audience: .nativeClients).email == "u@example.com")
-        await #expect(throws: LatchkeyError.accessTokenInvalid) { _ = try await h.engine.userForAccessToken(tokens.idToken!, audience: .nativeClients) }
+        #expect(try await h.engine.tokens.userForAccessToken(tokens.accessToken, audience: .nativeClients).email == "u@example.com")
+        await #expect(throws: LatchkeyError.accessTokenInvalid) { _ = try await h.engine.tokens.userForAccessToken(tokens.idToken!, audience: .nativeClients) }
         h.time.advance(seconds: 3601)
-        await #expect(throws: LatchkeyError.accessTokenInvalid) { _ = try await h.engine.userForAccessToken(tokens.accessToken, audience: .nativeClients) }
+        await #expect(throws: LatchkeyError.accessTokenInvalid) { _ = try await h.engine.tokens.userForAccessToken(tokens.accessToken, audience: .nativeClients) }
     }
 }
 

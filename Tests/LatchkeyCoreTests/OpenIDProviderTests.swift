@@ -111,15 +111,15 @@ import Testing
     @Test func aCodeIsBoundUsedOnceAndItsReplayRevokesItsTokens() async throws {
         let h = try await Self.harness()
         let session = try await Self.signedIn(h, "rp@example.com")
-        let client = try h.engine.authenticateClient(id: Self.web, secret: Self.secret)
+        let client = try h.engine.tokens.authenticateClient(id: Self.web, secret: Self.secret)
         #expect(throws: LatchkeyError.openID(.invalidClient("The client secret is wrong."))) {
-            try h.engine.authenticateClient(id: Self.web, secret: "nope")
+            try h.engine.tokens.authenticateClient(id: Self.web, secret: "nope")
         }
         #expect(throws: LatchkeyError.openID(.invalidClient("This client must authenticate with its secret."))) {
-            try h.engine.authenticateClient(id: Self.web, secret: nil)
+            try h.engine.tokens.authenticateClient(id: Self.web, secret: nil)
         }
         func exchange(_ code: String, redirect: String = "https://app.example/cb", verifier: String? = Self.verifier) async throws -> TokenSet {
-            try await h.engine.exchangeAuthorizationCode(code: code, redirectUri: redirect, codeVerifier: verifier, client: client, caller: h.caller)
+            try await h.engine.tokens.exchangeAuthorizationCode(code: code, redirectUri: redirect, codeVerifier: verifier, client: client, caller: h.caller)
         }
         // A wrong verifier, or another redirect URI, spends the code.
         let first = try await code(h, session)
@@ -181,10 +181,10 @@ import Testing
         #expect(Self.query(granted)["code"] != nil)
 
         // Signing out ends the session and the refresh tokens its codes gave.
-        let client = try h.engine.authenticateClient(id: Self.web, secret: Self.secret)
-        let tokens = try await h.engine.exchangeAuthorizationCode(code: try await code(h, session), redirectUri: "https://app.example/cb",
+        let client = try h.engine.tokens.authenticateClient(id: Self.web, secret: Self.secret)
+        let tokens = try await h.engine.tokens.exchangeAuthorizationCode(code: try await code(h, session), redirectUri: "https://app.example/cb",
                                                                   codeVerifier: Self.verifier, client: client, caller: h.caller)
-        try await h.engine.endBrowserSession(session, caller: h.caller)
+        try await h.engine.tokens.endBrowserSession(session, caller: h.caller)
         #expect(try await h.pagesService.introspect(token: tokens.refreshToken, client: client) == ["active": .bool(false)])
         #expect(try await h.pagesService.browserSession(cookie: "anything") == nil)
     }
@@ -212,12 +212,12 @@ import Testing
         new.redirectURIs = ["https://reports.example/cb"]
         let (client, secret) = try await h.operatorService.adminCreateClient(new, caller: h.caller)
         let first = try #require(secret)
-        #expect(try h.engine.authenticateClient(id: client.id, secret: first).name == "Reports")
+        #expect(try h.engine.tokens.authenticateClient(id: client.id, secret: first).name == "Reports")
         guard case .success = h.pagesService.checkAuthorization(OpenIDProviderTests.parameters(client: client.id, redirect: "https://reports.example/cb"))
         else { Issue.record("the new client's redirect"); return }
         let second = try await h.operatorService.adminRotateClientSecret(client.id, caller: h.caller)
-        #expect(throws: LatchkeyError.self) { try h.engine.authenticateClient(id: client.id, secret: first) }
-        #expect(try h.engine.authenticateClient(id: client.id, secret: second).id == client.id)
+        #expect(throws: LatchkeyError.self) { try h.engine.tokens.authenticateClient(id: client.id, secret: first) }
+        #expect(try h.engine.tokens.authenticateClient(id: client.id, secret: second).id == client.id)
         await #expect(throws: LatchkeyEngine.AdminError.clientInConfiguration) {
             try await h.operatorService.adminDeleteClient(OpenIDProviderTests.web, caller: h.caller)
         }

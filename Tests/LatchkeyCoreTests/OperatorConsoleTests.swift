@@ -91,7 +91,7 @@ import Testing
             Issue.record("the sign-in gave no tokens"); return
         }
         h.time.advance(seconds: 120)
-        _ = try await h.engine.refresh(refreshToken: tokens.refreshToken, scope: nil, caller: h.caller)
+        _ = try await h.engine.tokens.refresh(refreshToken: tokens.refreshToken, scope: nil, caller: h.caller)
         let sessions = try await h.operatorService.adminSessions("sessions@example.com")
         #expect(sessions.count == 1)
         #expect(sessions.first?.kind == .native && sessions.first?.audience == EngineHarness.client)
@@ -119,7 +119,7 @@ import Testing
         let done = try await h.signUp("op@example.com")
         guard case .tokens(let tokens) = try await h.nativeAuthService.signInWithContinuationToken(continuationToken: done, username: nil, scope: nil,
                                                                                        caller: h.caller),
-              let refresh = tokens.refreshToken, let family = try await h.store.direct.sessions.find(tokenHash: h.engine.sessionKey(refresh))?.familyId
+              let refresh = tokens.refreshToken, let family = try await h.store.direct.sessions.find(tokenHash: h.engine.tokens.sessionKey(refresh))?.familyId
         else { Issue.record("the sign-in gave no refresh token"); return }
         await #expect(throws: OperatorService.RoleRefusal.unknownRole("root")) {
             try await h.operatorService.adminGrantRole("op@example.com", role: "root", caller: h.caller)

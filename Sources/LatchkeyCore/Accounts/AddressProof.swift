@@ -38,7 +38,7 @@ extension LatchkeyEngine {
         removed += try await removeApiKeys(of: user.id, in: tx)
         let factors = try await tx.secondFactors.deleteSecondFactors(userId: user.id, kinds: SecondFactorRecord.Kind.allCases)
         if factors > 0 { removed.append(factors == 1 ? "a second factor" : "\(factors) second factors") }
-        try await revokeEverySession(userId: user.id, at: now, in: tx)
+        try await tokens.revokeEverySession(userId: user.id, at: now, in: tx)
         try await audit(tx, "address_proven", caller: caller, userId: user.id, email: email,
                         detail: "\(journey); removed: \(removed.isEmpty ? "nothing" : removed.joined(separator: ", "))")
         if !removed.isEmpty {

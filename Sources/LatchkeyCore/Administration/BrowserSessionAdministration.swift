@@ -14,7 +14,7 @@ extension OperatorService {
     /// Ends one live browser session of the user, and the refresh tokens it gave.
     public func adminEndBrowserSession(_ key: String, sessionId: String, caller: CallerInfo) async throws {
         guard let session = try await adminBrowserSessions(key).first(where: { $0.id == sessionId }) else { throw AdminError.browserSessionNotFound }
-        try await engine.endBrowserSession(session, caller: caller)
+        try await engine.tokens.endBrowserSession(session, caller: caller)
     }
 
     /// Withdraws the user's consent to a client, with the refresh tokens the client holds for them: its next sign-in

@@ -51,10 +51,10 @@ extension OperatorService {
             throw ConsoleSignInRefusal.stateMismatch
         }
         guard let client = engine.client(id: Self.consoleClientId) else { throw ConsoleSignInRefusal.consoleOff }
-        let tokens = try await engine.exchangeAuthorizationCode(code: code, redirectUri: redirectURI, codeVerifier: started.verifier, client: client,
+        let tokens = try await engine.tokens.exchangeAuthorizationCode(code: code, redirectUri: redirectURI, codeVerifier: started.verifier, client: client,
                                                          caller: caller)
         guard let user = try await reader.users.find(id: tokens.userId) else { throw AdminError.userNotFound }
-        let family = try await tokens.refreshToken.asyncMap { try await reader.sessions.find(tokenHash: engine.sessionKey($0))?.familyId } ?? nil
+        let family = try await tokens.refreshToken.asyncMap { try await reader.sessions.find(tokenHash: engine.tokens.sessionKey($0))?.familyId } ?? nil
         guard try await reader.users.roles(userId: user.id).contains(where: { $0.role == UserRole.operatorRole }) else {
             // The sign-in gave the console nothing to keep: its tokens go, with the refusal on the record.
             try await transaction { tx in

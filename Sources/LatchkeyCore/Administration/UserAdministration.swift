@@ -35,7 +35,7 @@ extension OperatorService {
             try await tx.users.update(user)
             if disabled {
                 // A disabled account keeps no way back in: no session, and no mailed link that could verify or reset it.
-                try await self.engine.revokeEverySession(userId: user.id, at: now, in: tx)
+                try await self.engine.tokens.revokeEverySession(userId: user.id, at: now, in: tx)
                 try await tx.linkTokens.deleteAll(userId: user.id)
             }
             try await self.audit(tx, disabled ? "admin.user_disabled" : "admin.user_enabled", caller: caller, userId: user.id, email: user.email)
@@ -56,7 +56,7 @@ extension OperatorService {
     public func adminRevokeSessions(_ key: String, caller: CallerInfo) async throws {
         let user = try await adminFindUser(key)
         try await transaction { tx in
-            try await self.engine.revokeEverySession(userId: user.id, at: self.time.now(), in: tx)
+            try await self.engine.tokens.revokeEverySession(userId: user.id, at: self.time.now(), in: tx)
             try await self.audit(tx, "admin.sessions_revoked", caller: caller, userId: user.id, email: user.email)
         }
     }

@@ -85,7 +85,7 @@ extension AppServicesService {
 
     func linkingSession(_ accessToken: String?, app: AppServicesApp) async throws -> LinkingSession {
         guard let accessToken else { throw LatchkeyError.sessionInvalid }
-        let (claims, user) = try await engine.authenticatedAccess(accessToken, audience: .appServices)
+        let (claims, user) = try await engine.tokens.authenticatedAccess(accessToken, audience: .appServices)
         guard claims.aud == app.id, let sessionId = claims.sid else { throw LatchkeyError.sessionInvalid }
         return LinkingSession(user: user, app: app, sessionId: sessionId, deviceId: claims.baas_device_id ?? "000000000000000000000000")
     }
@@ -121,7 +121,7 @@ extension AppServicesService {
     /// `DELETE auth/delete`: the access token's account goes, with its identities and sessions.
     public func appDeleteUser(accessToken: String?, caller: CallerInfo) async throws {
         guard let accessToken else { throw LatchkeyError.sessionInvalid }
-        let user = try await engine.userForAccessToken(accessToken, audience: .appServices)
+        let user = try await engine.tokens.userForAccessToken(accessToken, audience: .appServices)
         try await transaction { tx in
             try await tx.users.delete(id: user.id)
             try await self.audit(tx, "account_deleted", caller: caller, userId: user.id, email: user.email, detail: "app_services")

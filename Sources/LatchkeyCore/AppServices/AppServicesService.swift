@@ -16,7 +16,7 @@ public struct AppServicesService: AppServicesSurface, EngineKernel {
     public func identities(of user: UserRecord) async throws -> [IdentityRecord] { try await engine.identities(of: user) }
     public func identities(ofUsers ids: [String]) async throws -> [String: [IdentityRecord]] { try await engine.identities(ofUsers: ids) }
     public func userForAccessToken(_ token: String, audience: AccessTokenAudience) async throws -> UserRecord {
-        try await engine.userForAccessToken(token, audience: audience)
+        try await engine.tokens.userForAccessToken(token, audience: audience)
     }
     public func requireApp(_ id: String) throws -> AppServicesApp { try engine.requireApp(id) }
     public func resetPassword(appId: String, token: String?, tokenId: String?, password: String?, caller: CallerInfo) async throws {

@@ -39,7 +39,7 @@ extension AppServicesService {
     /// as the hosted service's anonymous sessions outlive the others (idle anonymous accounts are purged apart).
     func openAppSession(for user: UserRecord, app: AppServicesApp, anonymous: Bool = false, in tx: any Repositories) async throws -> AppLogin {
         let now = time.now()
-        let (jti, _) = engine.newSessionToken(at: now)
+        let (jti, _) = engine.tokens.newSessionToken(at: now)
         let sessionId = SecureRandom.bytes(12).hex
         let deviceId = SecureRandom.bytes(12).hex
         let expiresAt = now + Double(anonymous ? settings.appAnonymousSessionTTLSeconds : settings.appSessionTTLSeconds)
@@ -47,7 +47,7 @@ extension AppServicesService {
                                                   jti: jti, issuedAt: now, expiresAt: expiresAt))
         try await tx.sessions.insert(SessionRecord(
             id: sessionId, familyId: sessionId, userId: user.id, kind: .appServices, audience: app.id, scope: Self.appSessionScope,
-            tokenHash: engine.sessionKey(refresh, prefix: LatchkeyEngine.timePrefix(of: jti)), createdAt: now, expiresAt: expiresAt, deviceId: deviceId))
+            tokenHash: engine.tokens.sessionKey(refresh, prefix: Tokens.timePrefix(of: jti)), createdAt: now, expiresAt: expiresAt, deviceId: deviceId))
         return AppLogin(accessToken: try appAccessToken(user: user, appId: app.id, sessionId: sessionId, deviceId: deviceId),
                         refreshToken: refresh, userId: user.id, deviceId: deviceId)
     }
@@ -71,7 +71,7 @@ extension AppServicesService {
     func liveAppSession(_ refreshToken: String?) async throws -> (SessionRecord, UserRecord) {
         guard let refreshToken, !refreshToken.isEmpty else { throw LatchkeyError.sessionInvalid }
         let now = time.now()
-        guard let (session, user) = try await engine.findSession(token: refreshToken), session.kind == .appServices,
+        guard let (session, user) = try await engine.tokens.findSession(token: refreshToken), session.kind == .appServices,
               session.revokedAt == nil, session.expiresAt > now, user.status == .active
         else { throw LatchkeyError.sessionInvalid }
         return (session, user)

@@ -15,7 +15,7 @@ extension LatchkeyEngine {
         user.lockedUntil = nil
         user.updatedAt = now
         try await tx.users.update(user)
-        try await self.revokeEverySession(userId: user.id, at: now, in: tx)
+        try await self.tokens.revokeEverySession(userId: user.id, at: now, in: tx)
         let ended = recovery ? try await resetEndsApiKeys(of: user.id, in: tx) : []
         for email in Set([user.email, previousEmail].compactMap { $0 }).sorted() {
             try await enqueue(mailComposer.compose(.passwordChanged, to: email, removed: ended.isEmpty ? nil : ended.joined(separator: ", "),

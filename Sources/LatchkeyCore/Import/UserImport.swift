@@ -103,7 +103,7 @@ extension LatchkeyEngine {
                 }
                 return true
             }
-            let hashes = usable.map { self.sessionKey($0.token) }
+            let hashes = usable.map { self.tokens.sessionKey($0.token) }
             let ids = usable.compactMap { $0.id.flatMap { Self.isImportableObjectId($0) ? $0 : nil } }
             let users = try await tx.users.matching(UserKeys(objectIds: usable.map(\.userObjectId)))
             let userIdByObjectId = Dictionary(users.map { ($0.objectId, $0.id) }, uniquingKeysWith: { first, _ in first })

@@ -104,7 +104,7 @@ extension SignInJourney {
     /// The client and user behind a native access token, when the client asks for second factors and authenticators
     /// are enabled; a user who has one already removes it first (through the operator, or Parse).
     private func authenticatorEnrolmentParties(_ accessToken: String) async throws -> (ClientApplication, UserRecord) {
-        let (claims, user) = try await engine.authenticatedAccess(accessToken, audience: .nativeClients)
+        let (claims, user) = try await engine.tokens.authenticatedAccess(accessToken, audience: .nativeClients)
         let client = try engine.requireClient(claims.aud)
         // A way in changes only after a recent sign-in with a factor the account has: a stolen access or refresh
         // token enrols nothing (RFC 9470: the client signs the user in again, then retries).

@@ -119,7 +119,7 @@ extension SignInJourney {
     func signInWithSecondFactor(_ flow: FlowRecord, code: String?, scope: String?, client: ClientApplication,
                                 caller: CallerInfo) async throws -> SignInOutcome {
         guard let code, !code.isEmpty else { throw LatchkeyError.missing(.code) }
-        _ = try engine.grantedScopes(scope, client: client)
+        _ = try engine.tokens.grantedScopes(scope, client: client)
         guard let userId = flow.userId, let user = try await reader.users.find(id: userId), user.status == .active,
               let factor = try await reader.secondFactors.secondFactors(userId: userId).first(where: { $0.id == flow.state.factorId }) else {
             throw LatchkeyError.flowTokenInvalid

@@ -56,7 +56,7 @@ extension SignInJourney {
         let client = try engine.requireClient(caller.clientId)
         if caller.audience == .app { try engine.requireGrant(.password, for: client) }
         guard let password, !password.isEmpty else { throw LatchkeyError.missing(.password) }
-        _ = try engine.grantedScopes(scope, client: client)  // before the password is checked, so a bad scope costs no attempt
+        _ = try engine.tokens.grantedScopes(scope, client: client)  // before the password is checked, so a bad scope costs no attempt
         try await limit(.credentialPerIP, caller.ip, caller: caller)
         let flow = try await loadFlow(continuationToken, kind: .signIn, client: caller.clientId, in: reader)
         guard flow.state.stage == .passwordChallenged else {
@@ -147,7 +147,7 @@ extension SignInJourney {
         let amr = flow.state.amr ?? AuthenticationMethods.password
         if flow.state.browser == true { return .signedIn(BrowserSignIn(user: user, amr: amr)) }
         // The ID token says how this sign-in was proven, as the provider's do (`amr`, `acr`, `auth_time`).
-        return .tokens(try await engine.issueTokens(for: user, client: client, scope: scope, familyId: nil,
-                                             authentication: LatchkeyEngine.Authentication(nonce: nil, authTime: time.now(), amr: amr), in: tx))
+        return .tokens(try await engine.tokens.issueTokens(for: user, client: client, scope: scope, familyId: nil,
+                                             authentication: Tokens.Authentication(nonce: nil, authTime: time.now(), amr: amr), in: tx))
     }
 }

@@ -11,14 +11,14 @@ public struct NativeAuthService: NativeAuthSurface, SignInJourney {
     public var settings: EngineSettings { engine.settings }
 
     public func authenticateClient(id: String?, secret: String?) throws -> ClientApplication {
-        try engine.authenticateClient(id: id, secret: secret)
+        try engine.tokens.authenticateClient(id: id, secret: secret)
     }
     public func requireClient(_ id: String?) throws -> ClientApplication { try engine.requireClient(id) }
     public func refresh(refreshToken: String?, scope: String?, caller: CallerInfo) async throws -> TokenSet {
-        try await engine.refresh(refreshToken: refreshToken, scope: scope, caller: caller)
+        try await engine.tokens.refresh(refreshToken: refreshToken, scope: scope, caller: caller)
     }
     public func exchangeAuthorizationCode(code: String?, redirectUri: String?, codeVerifier: String?, client: ClientApplication,
                                           caller: CallerInfo) async throws -> TokenSet {
-        try await engine.exchangeAuthorizationCode(code: code, redirectUri: redirectUri, codeVerifier: codeVerifier, client: client, caller: caller)
+        try await engine.tokens.exchangeAuthorizationCode(code: code, redirectUri: redirectUri, codeVerifier: codeVerifier, client: client, caller: caller)
     }
 }

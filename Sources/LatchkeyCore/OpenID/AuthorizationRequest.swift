@@ -55,8 +55,8 @@ extension PagesService {
         guard let responseType = values["response_type"] else { return refuse(.invalidRequest("response_type is missing.")) }
         guard responseType == "code" else { return refuse(.unsupportedResponseType) }
         if let mode = values["response_mode"], mode != "query" { return refuse(.invalidRequest("Only response_mode=query is supported.")) }
-        let scopes = LatchkeyEngine.parseScopes(values["scope"])
-        if let refused = scopes.first(where: { !LatchkeyEngine.standardScopes.contains($0) && !client.scopes.contains($0) }) {
+        let scopes = Tokens.parseScopes(values["scope"])
+        if let refused = scopes.first(where: { !Tokens.standardScopes.contains($0) && !client.scopes.contains($0) }) {
             return .failure(.redirect(.invalidRequest("The scope \(refused) is not available to this client."), redirectUri: redirectUri,
                                       state: state))
         }

@@ -14,7 +14,7 @@ public struct PagesService: PagesSurface, SignInJourney {
 
     // Shared with the apps' surfaces: the clients, the mailed links, ending a browser session.
     public func authenticateClient(id: String?, secret: String?) throws -> ClientApplication {
-        try engine.authenticateClient(id: id, secret: secret)
+        try engine.tokens.authenticateClient(id: id, secret: secret)
     }
     public func requireClient(_ id: String?) throws -> ClientApplication { try engine.requireClient(id) }
     public func confirmEmail(token: String?, tokenId: String?, caller: CallerInfo) async throws {
@@ -33,6 +33,6 @@ public struct PagesService: PagesSurface, SignInJourney {
         try await engine.resetPassword(appId: appId, token: token, tokenId: tokenId, password: password, caller: caller)
     }
     public func endBrowserSession(_ session: BrowserSessionRecord, caller: CallerInfo) async throws {
-        try await engine.endBrowserSession(session, caller: caller)
+        try await engine.tokens.endBrowserSession(session, caller: caller)
     }
 }

@@ -7,13 +7,13 @@ extension PagesService {
     public func introspect(token: String?, client: ClientApplication) async throws -> [String: JSONValue] {
         let inactive: [String: JSONValue] = ["active": .bool(false)]
         guard let token, !token.isEmpty, token.utf8.count <= 8192 else { return inactive }
-        if token.contains("."), let (claims, user) = try? await engine.authenticatedAccess(token, audience: .nativeClients) {
+        if token.contains("."), let (claims, user) = try? await engine.tokens.authenticatedAccess(token, audience: .nativeClients) {
             guard ClientApplication.sameID(claims.aud, client.id) else { return inactive }
             return ["active": .bool(true), "token_type": .string("access_token"), "scope": .string(claims.scp ?? ""),
                     "client_id": .string(claims.aud), "sub": .string(user.id), "username": .string(user.displayName),
                     "exp": .int(claims.exp), "iss": .string(settings.issuer), "aud": .string(claims.aud)]
         }
-        guard let (session, user) = try await engine.findSession(token: token), session.kind == .native, session.revokedAt == nil,
+        guard let (session, user) = try await engine.tokens.findSession(token: token), session.kind == .native, session.revokedAt == nil,
               session.rotatedAt == nil, session.expiresAt > time.now(), user.status == .active,
               ClientApplication.sameID(session.audience, client.id) else { return inactive }
         return ["active": .bool(true), "token_type": .string("refresh_token"), "scope": .string(session.scope),
@@ -26,7 +26,7 @@ extension PagesService {
     /// (RFC 7009 §2.2: an unknown token is no error).
     public func revoke(token: String?, client: ClientApplication, caller: CallerInfo) async throws {
         guard let token, !token.isEmpty, !token.contains("."),
-              let (session, _) = try await engine.findSession(token: token), session.kind == .native, session.revokedAt == nil,
+              let (session, _) = try await engine.tokens.findSession(token: token), session.kind == .native, session.revokedAt == nil,
               ClientApplication.sameID(session.audience, client.id) else { return }
         try await transaction { tx in
             try await tx.sessions.revoke(familyId: session.familyId, at: self.time.now())
@@ -40,9 +40,9 @@ extension PagesService {
     /// with `profile`, the address with `email`, for a third-party client (it gets what the user consented to). The
     /// operator's own (first-party) apps get every claim, as the native API always gave them.
     public func userInfo(accessToken: String) async throws -> [String: JSONValue] {
-        let (claims, user) = try await engine.authenticatedAccess(accessToken, audience: .nativeClients)
-        let scopes = LatchkeyEngine.claimScopes((claims.scp ?? "").split(separator: " ").map(String.init), client: try? engine.requireClient(claims.aud))
-        var body = LatchkeyEngine.profileClaims(of: user, scopes: scopes)
+        let (claims, user) = try await engine.tokens.authenticatedAccess(accessToken, audience: .nativeClients)
+        let scopes = Tokens.claimScopes((claims.scp ?? "").split(separator: " ").map(String.init), client: try? engine.requireClient(claims.aud))
+        var body = Tokens.profileClaims(of: user, scopes: scopes)
         body["sub"] = .string(user.id)
         return body
     }

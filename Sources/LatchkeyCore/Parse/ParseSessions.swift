@@ -102,7 +102,7 @@ extension ParseService {
     /// The live session behind a token, with its user: `.sessionInvalid` when unknown, revoked, of another app or of a
     /// user who can no longer sign in; `.sessionExpired` when its lifetime is over.
     public func parseSession(app: ParseApp, token: String) async throws -> (session: SessionRecord, user: UserRecord) {
-        guard let (session, user) = try await engine.findSession(token: token),
+        guard let (session, user) = try await engine.tokens.findSession(token: token),
               session.kind == .parse, session.audience == app.id, session.revokedAt == nil, user.status == .active else {
             throw LatchkeyError.sessionInvalid
         }
@@ -181,7 +181,7 @@ extension ParseService {
         let token = "r:" + SecureRandom.bytes(16).hex
         let id = SecureRandom.alphanumeric(10)
         let session = SessionRecord(id: id, familyId: id, userId: user.id, kind: .parse, audience: app.id, scope: "\(action):\(authProvider)",
-                                    tokenHash: engine.sessionKey(token), createdAt: now,
+                                    tokenHash: engine.tokens.sessionKey(token), createdAt: now,
                                     expiresAt: now + Double(settings.parseSessionTTLSeconds), deviceId: installationId)
         try await tx.sessions.insert(session)
         return ParseLogin(user: user, sessionToken: token)

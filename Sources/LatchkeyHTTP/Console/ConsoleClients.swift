@@ -47,7 +47,7 @@ extension Console {
             "title": word("clients", visit), "section": "clients",
             "clients": engine.allClients.map { client -> [String: Any] in
                 // Every scope the client may ask for: the standard ones, then its own.
-                ["id": client.id, "name": client.name, "scopes": (LatchkeyEngine.standardScopes + client.scopes).joined(separator: " "),
+                ["id": client.id, "name": client.name, "scopes": (Tokens.standardScopes + client.scopes).joined(separator: " "),
                  "mfa": client.mfa.rawValue,
                  "redirects": client.redirectURIs, "confidential": client.isConfidential, "firstParty": client.firstParty,
                  "stored": engine.isStoredClient(client.id)]

@@ -76,7 +76,7 @@ struct OpenIDRoutes: Sendable {
             "revocation_endpoint_auth_methods_supported": ["none", "client_secret_basic", "client_secret_post"],
             // The native API's grants (docs/native-auth.md) are served at the same token endpoint.
             "grant_types_supported": ["authorization_code", "refresh_token", "password", "oob", "mfa_oob", "continuation_token"],
-            "scopes_supported": .array(LatchkeyEngine.standardScopes.map(JSONValue.string)),
+            "scopes_supported": .array(Tokens.standardScopes.map(JSONValue.string)),
             "prompt_values_supported": .array(PagesService.promptValues.sorted().map(JSONValue.string)),
             "acr_values_supported": ["1", "2"],
             "ui_locales_supported": .array(languages.map(JSONValue.string)),

@@ -20,7 +20,7 @@ public enum AccessTokenAudience: Sendable {
 }
 
 /// Access and ID tokens are ES256 JWTs; refresh tokens are random, stored as HMACs (`SessionTokens`), rotated on every use.
-extension LatchkeyEngine {
+extension Tokens {
     static let defaultScopes = ["openid", "profile", "offline_access"]
     /// What discovery advertises; a client may be granted more through `clients[].scopes`.
     public static let standardScopes = ["openid", "profile", "email", "offline_access"]
@@ -77,7 +77,7 @@ extension LatchkeyEngine {
         let exp = iat + settings.tokens.accessTTLSeconds
         let key = keyRing.current
         let common: [String: JSONValue] = [
-            "iss": .string(settings.issuer), "sub": .string(user.id), "oid": .string(user.id), "tid": .string(tenantId),
+            "iss": .string(settings.issuer), "sub": .string(user.id), "oid": .string(user.id), "tid": .string(engine.tenantId),
             "aud": .string(client.id), "iat": .int(iat), "nbf": .int(iat), "exp": .int(exp), "ver": .string("2.0"),
         ]
         var access = common
@@ -104,7 +104,7 @@ extension LatchkeyEngine {
         }
         return TokenSet(accessToken: accessToken, idToken: idToken, refreshToken: refreshToken,
                         expiresIn: settings.tokens.accessTTLSeconds, scope: scopes.joined(separator: " "),
-                        userId: user.id, tenantId: tenantId)
+                        userId: user.id, tenantId: engine.tenantId)
     }
 
     /// The scopes whose claims a token or userinfo carries: for a third-party client exactly the granted ones (what its
@@ -144,8 +144,8 @@ extension LatchkeyEngine {
     /// revoked and audited. The lookups run outside any write; a first use is one conditional write (`rotate`), so of
     /// two uses of one token only one is the first; a later use is judged inside a transaction.
     public func refresh(refreshToken: String?, scope: String?, caller: CallerInfo) async throws -> TokenSet {
-        let client = try requireClient(caller.clientId)
-        try requireGrant(.refreshToken, for: client)
+        let client = try engine.requireClient(caller.clientId)
+        try engine.requireGrant(.refreshToken, for: client)
         guard let refreshToken, !refreshToken.isEmpty else { throw LatchkeyError.missing(.refreshToken) }
         // Whole milliseconds: the rotation time is stored and read back to derive the child again on a retry.
         let now = Date(timeIntervalSince1970: (time.now().timeIntervalSince1970 * 1000).rounded(.down) / 1000)
@@ -165,7 +165,7 @@ extension LatchkeyEngine {
         if record.rotatedAt == nil {
             let child = newRefreshToken(for: user, client: client, scopes: scopes, familyId: record.familyId, parentId: record.id,
                                         token: childToken(of: refreshToken, rotatedAt: now))
-            if try await standaloneWrite({ try await $0.sessions.rotate(id: record.id, at: now, child: child.session) }) {
+            if try await engine.standaloneWrite({ try await $0.sessions.rotate(id: record.id, at: now, child: child.session) }) {
                 EngineMetrics.refreshRotated.increment()
                 return try signTokens(for: user, client: client, scopes: scopes, refreshToken: child.token,
                                       authTime: TimeOrderedID.date(of: record.familyId))
@@ -221,7 +221,7 @@ extension LatchkeyEngine {
         let isAppSession = scp == AppServicesService.appSessionScope
         switch audience {
         case .nativeClients:
-            guard !isAppSession, client(id: aud) != nil else {
+            guard !isAppSession, engine.client(id: aud) != nil else {
                 throw LatchkeyError.accessTokenInvalid
             }
         case .appServices:
@@ -239,9 +239,9 @@ extension LatchkeyEngine {
 
     /// A token signed by a key this process has not loaded yet (rotated on another replica) triggers one reload.
     private func verifiedClaims(_ token: String) async -> AccessTokenClaims? {
-        if let claims = JWT.verify(token, keys: signingKeys, as: AccessTokenClaims.self) { return claims }
-        guard keyRing.mayReload(now: time.now()), (try? await reloadSigningKeys()) == true else { return nil }
-        return JWT.verify(token, keys: signingKeys, as: AccessTokenClaims.self)
+        if let claims = JWT.verify(token, keys: engine.signingKeys, as: AccessTokenClaims.self) { return claims }
+        guard keyRing.mayReload(now: time.now()), (try? await engine.reloadSigningKeys()) == true else { return nil }
+        return JWT.verify(token, keys: engine.signingKeys, as: AccessTokenClaims.self)
     }
 }
 

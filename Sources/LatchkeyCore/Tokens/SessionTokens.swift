@@ -12,7 +12,7 @@ import Foundation
 /// Tokens issued before this shape (43 characters, only random bytes) are still found, under their bare HMAC.
 /// Parse session tokens keep Parse's own `r:` + 32 hex shape and their bare HMAC. App Services refresh tokens are
 /// JWTs (`AppRefreshTokens`) whose `jti` is a token of this shape: their key is its time and the HMAC of the JWT.
-extension LatchkeyEngine {
+extension Tokens {
     /// Base64url of 6 + 32 bytes, unpadded.
     static let sessionTokenLength = 51
 
@@ -29,9 +29,9 @@ extension LatchkeyEngine {
     }
 
     func sessionKey(_ token: String, prefix: [UInt8]?) -> Data {
-        guard let prefix else { return secretHash(token) }
+        guard let prefix else { return engine.secretHash(token) }
         var key = Data(prefix)
-        key.append(secretHash(token))
+        key.append(engine.secretHash(token))
         return key
     }
 

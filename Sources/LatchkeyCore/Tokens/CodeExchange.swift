@@ -1,12 +1,12 @@
 import Foundation
 
 /// The token endpoint's side of the browser sign-in: client authentication, and the `authorization_code` grant.
-extension LatchkeyEngine {
+extension Tokens {
     /// The client a token-endpoint request speaks for. A confidential client proves itself with its secret
     /// (`client_secret_basic` or `client_secret_post`); a public client sends none.
     public func authenticateClient(id: String?, secret: String?) throws -> ClientApplication {
         guard let id, !id.isEmpty else { throw LatchkeyError.openID(.invalidClient("client_id is missing.")) }
-        guard let client = client(id: id) else {
+        guard let client = engine.client(id: id) else {
             throw LatchkeyError.openID(.invalidClient("The client is not registered."))
         }
         switch (client.secretDigest, secret) {
@@ -25,13 +25,13 @@ extension LatchkeyEngine {
     /// revokes the refresh tokens its first use gave (RFC 6749 §4.1.2).
     public func exchangeAuthorizationCode(code: String?, redirectUri: String?, codeVerifier: String?, client: ClientApplication,
                                           caller: CallerInfo) async throws -> TokenSet {
-        try requireGrant(.authorizationCode, for: client)
+        try engine.requireGrant(.authorizationCode, for: client)
         guard let code, !code.isEmpty else { throw LatchkeyError.openID(.invalidRequest("code is missing.")) }
         guard let redirectUri, !redirectUri.isEmpty else { throw LatchkeyError.openID(.invalidRequest("redirect_uri is missing.")) }
         guard code.utf8.count <= SecretToken.maxPresentedBytes else { throw LatchkeyError.openID(.invalidGrant("The code is not valid.")) }
         let now = time.now()
-        let hash = secretHash(code)
-        guard let record = try await standaloneWrite({ try await $0.openID.redeemAuthorizationCode(codeHash: hash, at: now) }) else {
+        let hash = engine.secretHash(code)
+        guard let record = try await engine.standaloneWrite({ try await $0.openID.redeemAuthorizationCode(codeHash: hash, at: now) }) else {
             if let used = try await reader.openID.authorizationCode(codeHash: hash), used.usedAt != nil,
                ClientApplication.sameID(used.clientId, client.id) {
                 try await transaction { tx in
