@@ -33,7 +33,7 @@ struct ExportCommand: AsyncParsableCommand {
             cursor = page.next
         } while cursor != nil
         try output.synchronize()
-        try await engine.auditExport(count: written, file: URL(fileURLWithPath: file).lastPathComponent)
+        try await UserImporter(engine: engine).auditExport(count: written, file: URL(fileURLWithPath: file).lastPathComponent)
         print("exported \(written) users to \(file)")
     }
 }

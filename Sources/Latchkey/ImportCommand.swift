@@ -29,7 +29,7 @@ struct ImportCommand: AsyncParsableCommand {
         }
         let users = try ImportFile(path: file, key: "FILE")
         let sessionFile = try sessions.map { try ImportFile(path: $0, key: "--sessions") }
-        let engine = try await Runtime.engine(options, access: .create, chatty: true)
+        let engine = try await Runtime.engine(options, access: .create, chatty: true), importer = UserImporter(engine: engine)
         let app = try sessionFile.map { _ in try sessionApp(engine) }
 
         let started = Date()
@@ -40,7 +40,7 @@ struct ImportCommand: AsyncParsableCommand {
         let progress = ProgressReport(dryRun ? "import (dry run): users" : "import: users", total: users.recordEstimate)
         func flush() async throws {
             guard !batch.isEmpty else { return }
-            do { tally.add(try await engine.importUsers(batch, ledger: ledger, dryRun: dryRun)) } catch {
+            do { tally.add(try await importer.importUsers(batch, ledger: ledger, dryRun: dryRun)) } catch {
                 // The batches before this one are in; a re-run skips them and finishes.
                 throw StartupError(key: file, message: "the batch from line \(batch[0].line) failed (\(String(describing: error))); "
                                    + "\(tally.imported) users before it were imported, run the same command again to finish",
@@ -81,14 +81,14 @@ struct ImportCommand: AsyncParsableCommand {
                 }
                 sessionBatch.append(session)
                 if sessionBatch.count >= batchSize {
-                    tally.add(try await engine.importParseSessions(sessionBatch, app: app, ledger: ledger, dryRun: dryRun))
+                    tally.add(try await importer.importParseSessions(sessionBatch, app: app, ledger: ledger, dryRun: dryRun))
                     sessionBatch.removeAll(keepingCapacity: true)
                 }
             }
-            if !sessionBatch.isEmpty { tally.add(try await engine.importParseSessions(sessionBatch, app: app, ledger: ledger, dryRun: dryRun)) }
+            if !sessionBatch.isEmpty { tally.add(try await importer.importParseSessions(sessionBatch, app: app, ledger: ledger, dryRun: dryRun)) }
         }
 
-        if !dryRun { try await engine.auditImport(tally, source: "\(format.rawValue) \(URL(fileURLWithPath: file).lastPathComponent)") }
+        if !dryRun { try await importer.auditImport(tally, source: "\(format.rawValue) \(URL(fileURLWithPath: file).lastPathComponent)") }
         progress.finish()
         print(report(tally, seconds: Date().timeIntervalSince(started)))
     }

@@ -37,7 +37,7 @@ struct MailCommand: AsyncParsableCommand {
         func run() async throws {
             // Through the engine, as the admin API does it: one transaction, audited (`admin.mail_retried`).
             let engine = try await Runtime.operatorService(options)
-            let count = try await engine.adminRetryFailedMail(caller: LatchkeyEngine.commandLineCaller)
+            let count = try await engine.adminRetryFailedMail(caller: UserImporter.commandLineCaller)
             print("queued \(count) failed mail(s) again")
         }
     }

@@ -14,7 +14,7 @@ struct UsersCommand: AsyncParsableCommand {
                       Identities.self, Unlink.self, ByIdentity.self, SecondFactors.self, ResetSecondFactors.self, BrowserSessions.self,
                       EndBrowserSession.self, RevokeConsent.self])
 
-    static let caller = LatchkeyEngine.commandLineCaller
+    static let caller = UserImporter.commandLineCaller
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Users in creation order, optionally whose email or username starts with a text.")

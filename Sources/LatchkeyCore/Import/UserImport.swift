@@ -48,7 +48,7 @@ struct BatchHolders {
 /// the same id is skipped), never overwriting an account (a taken email or username is a conflict and changes
 /// nothing), no mail. Hashes are stored as they came when `PasswordHasher.importableScheme` accepts them; the
 /// first sign-in replaces them with scrypt.
-extension LatchkeyEngine {
+extension UserImporter {
     public static let commandLineCaller = CallerInfo(dialect: .admin, clientId: "cli",
                                                 userAgent: "latchkey cli (\(ProcessInfo.processInfo.userName))",
                                                 actor: "cli:\(ProcessInfo.processInfo.userName)")
@@ -103,7 +103,7 @@ extension LatchkeyEngine {
                 }
                 return true
             }
-            let hashes = usable.map { self.tokens.sessionKey($0.token) }
+            let hashes = usable.map { engine.tokens.sessionKey($0.token) }
             let ids = usable.compactMap { $0.id.flatMap { Self.isImportableObjectId($0) ? $0 : nil } }
             let users = try await tx.users.matching(UserKeys(objectIds: usable.map(\.userObjectId)))
             let userIdByObjectId = Dictionary(users.map { ($0.objectId, $0.id) }, uniquingKeysWith: { first, _ in first })
@@ -164,7 +164,7 @@ extension LatchkeyEngine {
         // The store's own errors reach the operator as they are (a concurrent sign-up taking an address fails the
         // batch; a re-run finishes it).
         do {
-            return try await store.transaction { tx in
+            return try await engine.store.transaction { tx in
                 let result = try await body(tx)
                 if dryRun { throw DryRunRollback(tally: result) }
                 return result
@@ -200,8 +200,8 @@ extension LatchkeyEngine {
     private func identified(_ source: ImportedUser, tally: inout ImportTally) -> Candidate? {
         let email: String?, username: String?
         do {
-            email = try source.email.flatMap { $0.isEmpty ? nil : try requireEmail($0) }
-            username = try source.username.flatMap { $0.isEmpty ? nil : try requireUsername($0) }
+            email = try source.email.flatMap { $0.isEmpty ? nil : try engine.requireEmail($0) }
+            username = try source.username.flatMap { $0.isEmpty ? nil : try engine.requireUsername($0) }
         } catch {
             tally.invalid += 1
             if case .invalidEmail(let problem)? = error as? LatchkeyError {
@@ -288,13 +288,13 @@ extension LatchkeyEngine {
                                   in tx: any Repositories) async throws -> [String: JSONValue]? {
         var kept: [String: JSONValue] = [:]
         for (name, value) in fields.sorted(by: { $0.key < $1.key }) where value != .null {
-            guard Self.isCustomFieldName(name) else {
+            guard LatchkeyEngine.isCustomFieldName(name) else {
                 tally.fieldsDropped += 1
                 tally.problem(line, "field \(name.prefix(64)) dropped: not a name custom fields may have")
                 continue
             }
             if let definition = settings.attributes.first(where: { $0.name == name }) {
-                guard let normalized = Self.normalize(value, as: definition) else {
+                guard let normalized = LatchkeyEngine.normalize(value, as: definition) else {
                     tally.fieldsDropped += 1
                     tally.problem(line, "field \(name) dropped: it does not match the declared attribute's type or regex")
                     continue
@@ -302,7 +302,7 @@ extension LatchkeyEngine {
                 kept[name] = normalized
                 continue
             }
-            let type = Self.fieldType(value)
+            let type = LatchkeyEngine.fieldType(value)
             let expected: String
             if let known = ledger.fieldTypes[name] {
                 expected = known
@@ -318,7 +318,7 @@ extension LatchkeyEngine {
             }
             kept[name] = value
         }
-        do { try requireWithinFieldLimits(kept) } catch {
+        do { try engine.requireWithinFieldLimits(kept) } catch {
             let limits = settings.customFieldLimits
             tally.invalid += 1
             tally.problem(line, "not imported: its fields are over \(limits.count) fields or \(limits.bytes) bytes "
