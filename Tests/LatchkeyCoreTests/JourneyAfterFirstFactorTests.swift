@@ -62,7 +62,7 @@ import Testing
             try await h.store.direct.secondFactors.insert(SecondFactorRecord(id: UUID().uuidString, userId: user.id, kind: .email,
                                                                               target: email, createdAt: h.time.now()))
         case .authenticator:
-            try await h.store.direct.secondFactors.insert(h.engine.newTOTPFactor(userId: user.id, key: Array(repeating: 7, count: 20)))
+            try await h.store.direct.secondFactors.insert(h.engine.factors.newTOTPFactor(userId: user.id, key: Array(repeating: 7, count: 20)))
         }
         let caller = CallerInfo(clientId: Self.client, ip: "127.0.0.1")
         let types = ChallengeTypes(stringLiteral: "oob password redirect " + row.capabilities)

@@ -117,22 +117,22 @@ import Testing
         let user = try #require(try await h.store.direct.users.find(email: "totp@example.com"))
         let key = SecureRandom.bytes(20)
         let codes = try await h.engine.transaction { tx in
-            try await tx.secondFactors.insert(h.engine.newTOTPFactor(userId: user.id, key: key))
-            return try await h.engine.replaceRecoveryCodes(userId: user.id, in: tx)
+            try await tx.secondFactors.insert(h.engine.factors.newTOTPFactor(userId: user.id, key: key))
+            return try await h.engine.factors.replaceRecoveryCodes(userId: user.id, in: tx)
         }
         #expect(codes.count == 10 && Set(codes).count == 10)
         let now = TOTP.code(key: key, step: TOTP.step(at: h.time.now()))
-        try await h.engine.checkAuthenticatorOrRecovery(now, for: user, caller: h.caller)
-        await #expect(throws: LatchkeyError.secondFactorInvalid) { try await h.engine.checkAuthenticatorOrRecovery(now, for: user, caller: h.caller) }
+        try await h.engine.factors.checkAuthenticatorOrRecovery(now, for: user, caller: h.caller)
+        await #expect(throws: LatchkeyError.secondFactorInvalid) { try await h.engine.factors.checkAuthenticatorOrRecovery(now, for: user, caller: h.caller) }
         // An earlier step than the last one accepted is a replay too, even inside the drift window.
         h.time.advance(seconds: 30)
         let previous = TOTP.code(key: key, step: TOTP.step(at: h.time.now()) - 1)
         if previous != now {
-            await #expect(throws: LatchkeyError.secondFactorInvalid) { try await h.engine.checkAuthenticatorOrRecovery(previous, for: user, caller: h.caller) }
+            await #expect(throws: LatchkeyError.secondFactorInvalid) { try await h.engine.factors.checkAuthenticatorOrRecovery(previous, for: user, caller: h.caller) }
         }
-        try await h.engine.checkAuthenticatorOrRecovery(TOTP.code(key: key, step: TOTP.step(at: h.time.now())), for: user, caller: h.caller)
-        try await h.engine.checkAuthenticatorOrRecovery(codes[0].uppercased(), for: user, caller: h.caller)
-        await #expect(throws: LatchkeyError.secondFactorInvalid) { try await h.engine.checkAuthenticatorOrRecovery(codes[0], for: user, caller: h.caller) }
+        try await h.engine.factors.checkAuthenticatorOrRecovery(TOTP.code(key: key, step: TOTP.step(at: h.time.now())), for: user, caller: h.caller)
+        try await h.engine.factors.checkAuthenticatorOrRecovery(codes[0].uppercased(), for: user, caller: h.caller)
+        await #expect(throws: LatchkeyError.secondFactorInvalid) { try await h.engine.factors.checkAuthenticatorOrRecovery(codes[0], for: user, caller: h.caller) }
         let factors = try await h.store.direct.secondFactors.secondFactors(userId: user.id)
         #expect(factors.filter { $0.kind == .recovery }.count == 9)
         // The seed is sealed: the stored bytes are not the key.

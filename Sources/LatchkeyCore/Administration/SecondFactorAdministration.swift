@@ -29,7 +29,7 @@ extension OperatorService {
         return try await transaction { tx in
             guard let user = try await tx.users.find(id: found.id) else { throw AdminError.userNotFound }
             let factors = try await tx.secondFactors.secondFactors(userId: user.id).filter { $0.kind != .recovery }.count
-            guard try await self.engine.removeFactors(of: user, reason: "reset by the operator", caller: caller, in: tx) > 0 else { return 0 }
+            guard try await self.engine.factors.removeFactors(of: user, reason: "reset by the operator", caller: caller, in: tx) > 0 else { return 0 }
             try await self.audit(tx, "admin.mfa_reset", caller: caller, userId: user.id, email: user.email, detail: "\(factors) factors")
             return factors
         }
@@ -38,7 +38,7 @@ extension OperatorService {
     static func maskedTarget(_ factor: SecondFactorRecord) -> String? {
         switch factor.kind {
         case .email: factor.target.map(EmailAddress.mask)
-        case .sms: factor.target.map(LatchkeyEngine.maskPhone)
+        case .sms: factor.target.map(SecondFactors.maskPhone)
         case .totp, .recovery: nil
         }
     }

@@ -25,7 +25,7 @@ extension SignInJourney {
                 return .mfaRequired(continuationToken: try await advance(next, in: tx))
             }
             if client.mfa == .required {
-                let enrollable = engine.registrableMethods(browser: flow.state.browser == true)
+                let enrollable = engine.factors.registrableMethods(browser: flow.state.browser == true)
                 guard capabilities.contains(ChallengeTypes.registrationRequired), !enrollable.isEmpty else {
                     try await finish(flow, in: tx)
                     return .redirect(reason: enrollable.isEmpty
@@ -44,6 +44,6 @@ extension SignInJourney {
     /// The factors that may be this journey's second: of a different kind from its first (`FactorKinds`).
     func secondFactors(of user: UserRecord, after flow: FlowRecord, in tx: any Repositories) async throws -> [SecondFactorRecord] {
         let first = flow.firstFactorKinds(of: user)
-        return try await engine.challengeableFactors(userId: user.id, in: tx).filter { LatchkeyEngine.isSecondFactor($0, of: user, after: first) }
+        return try await engine.factors.challengeableFactors(userId: user.id, in: tx).filter { LatchkeyEngine.isSecondFactor($0, of: user, after: first) }
     }
 }

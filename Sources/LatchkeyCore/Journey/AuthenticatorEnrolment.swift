@@ -81,9 +81,9 @@ extension SignInJourney {
             throw LatchkeyError.flowStepMismatch("this token is not an authenticator enrolment of this user")
         }
         guard let code, !code.isEmpty else { throw LatchkeyError.missing(.code) }
-        let failures = try await engine.countSecondFactorAttempt(user, caller: caller)
+        let failures = try await engine.factors.countSecondFactorAttempt(user, caller: caller)
         guard let step = TOTP.matchingStep(key: key, code: code, at: time.now()) else {
-            try await engine.secondFactorFailed(user, failures: failures, what: "wrong code for a new authenticator", caller: caller)
+            try await engine.factors.secondFactorFailed(user, failures: failures, what: "wrong code for a new authenticator", caller: caller)
             throw LatchkeyError.invalidCode(attemptsLeft: 1)
         }
         return (key, step)
@@ -95,10 +95,10 @@ extension SignInJourney {
         guard !(try await tx.secondFactors.secondFactors(userId: user.id)).contains(where: { $0.kind == .totp }) else {
             throw LatchkeyError.secondFactor(.alreadyEnrolled)
         }
-        var factor = engine.newTOTPFactor(userId: user.id, key: key)
+        var factor = engine.factors.newTOTPFactor(userId: user.id, key: key)
         factor.lastStep = step  // the confirming code cannot also sign in
-        try await engine.enrol(factor, for: user, caller: caller, in: tx)
-        return try await engine.replaceRecoveryCodes(userId: user.id, in: tx)
+        try await engine.factors.enrol(factor, for: user, caller: caller, in: tx)
+        return try await engine.factors.replaceRecoveryCodes(userId: user.id, in: tx)
     }
 
     /// The client and user behind a native access token, when the client asks for second factors and authenticators

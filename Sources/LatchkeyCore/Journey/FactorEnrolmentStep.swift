@@ -18,7 +18,7 @@ extension SignInJourney {
         return try await transaction { tx in
             let (flow, user) = try await self.requireSecondFactorFlow(continuationToken, at: [.registrationRequired],
                                                                       step: "enrolling a second factor", caller: caller, in: tx)
-            let methods = engine.registrableMethods(browser: flow.state.browser == true).map { method in
+            let methods = engine.factors.registrableMethods(browser: flow.state.browser == true).map { method in
                 switch method {
                 case .email: AuthMethod(id: "email", channel: "email", loginHint: user.email.map(EmailAddress.mask))
                 case .sms: AuthMethod(id: "sms", channel: "sms", loginHint: nil)
@@ -46,14 +46,14 @@ extension SignInJourney {
         case nil, ""?: method = raw.contains("@") ? .email : .sms  // MSAL sends the channel only when it has one
         case let other?: throw LatchkeyError.secondFactor(.methodNotEnabled(other))
         }
-        guard engine.registrableMethods.contains(method) else { throw LatchkeyError.secondFactor(.methodNotEnabled(method.rawValue)) }
+        guard engine.factors.registrableMethods.contains(method) else { throw LatchkeyError.secondFactor(.methodNotEnabled(method.rawValue)) }
         let contact: String
         switch method {
         case .email:
             guard let address = EmailAddress.normalize(raw) else { throw LatchkeyError.secondFactor(.invalidContact) }
             contact = address
         default:
-            guard let number = LatchkeyEngine.phoneNumber(raw) else { throw LatchkeyError.secondFactor(.invalidContact) }
+            guard let number = SecondFactors.phoneNumber(raw) else { throw LatchkeyError.secondFactor(.invalidContact) }
             contact = number
         }
         // The mailbox the journey's only proof came from is no second factor.
@@ -64,7 +64,7 @@ extension SignInJourney {
         let preverified = method == .email && contact == user.email && user.emailVerified && flow.state.mailboxProven == true
         var texted: String?
         if method == .sms {
-            texted = try await engine.sendTextCode(to: contact, purpose: "enrol", user: user, caller: caller)
+            texted = try await engine.factors.sendTextCode(to: contact, purpose: "enrol", user: user, caller: caller)
         } else if !preverified {
             try await limit(.mailPerIP, caller.ip, caller: caller)
             try await limit(.mailPerAddress, contact, caller: caller)
@@ -121,7 +121,7 @@ extension SignInJourney {
                 try await tx.users.update(user)
             }
             let factor = SecondFactorRecord(id: SecureRandom.uuidString(), userId: user.id, kind: kind, target: target, createdAt: self.time.now())
-            try await engine.enrol(factor, for: user, caller: caller, in: tx)
+            try await engine.factors.enrol(factor, for: user, caller: caller, in: tx)
             flow.state.stage = .registrationVerified
             return .success(try await self.advance(flow, in: tx))
         }.get()

@@ -67,7 +67,7 @@ extension SignInJourney {
     static func authMethod(_ factor: SecondFactorRecord) -> AuthMethod {
         switch factor.kind {
         case .email: AuthMethod(id: factor.id, channel: "email", loginHint: EmailAddress.mask(factor.target ?? ""))
-        case .sms: AuthMethod(id: factor.id, channel: "sms", loginHint: LatchkeyEngine.maskPhone(factor.target ?? ""))
+        case .sms: AuthMethod(id: factor.id, channel: "sms", loginHint: SecondFactors.maskPhone(factor.target ?? ""))
         case .totp, .recovery: AuthMethod(id: factor.id, channel: "totp", loginHint: "authenticator app")
         }
     }
@@ -82,13 +82,13 @@ extension SignInJourney {
         let stages: Set<FlowState.Stage> = [.mfaRequired, .mfaChallenged]
         let (flow, user) = try await requireSecondFactorFlow(continuationToken, at: stages, step: "a second factor", caller: caller,
                                                               in: reader)
-        guard let factor = try await engine.challengeableFactors(userId: user.id, in: reader).first(where: { $0.id == methodId }) else {
+        guard let factor = try await engine.factors.challengeableFactors(userId: user.id, in: reader).first(where: { $0.id == methodId }) else {
             throw LatchkeyError.secondFactor(.unknownMethod)
         }
         guard types.oob else { return .redirect }
         // A text message goes out before anything is written: if it fails, the token is still good for a retry.
         var texted: String?
-        if factor.kind == .sms { texted = try await engine.sendTextCode(to: factor.target ?? "", purpose: "sign_in", user: user, caller: caller) }
+        if factor.kind == .sms { texted = try await engine.factors.sendTextCode(to: factor.target ?? "", purpose: "sign_in", user: user, caller: caller) }
         let sentCode = texted
         return try await transaction { tx -> Result<ChallengeResult, LatchkeyError> in
             guard var live = try await tx.flows.find(tokenHash: flow.tokenHash) else { throw LatchkeyError.flowTokenInvalid }
@@ -101,7 +101,7 @@ extension SignInJourney {
                                                      locale: engine.mailLocale(user.attributes, caller: caller), in: tx)
             case .sms:
                 try await engine.saveCode(sentCode ?? "", for: live, in: tx)
-                challenge = CodeChallenge(targetLabel: LatchkeyEngine.maskPhone(factor.target ?? ""), channel: "sms", codeLength: engine.settings.codes.length,
+                challenge = CodeChallenge(targetLabel: SecondFactors.maskPhone(factor.target ?? ""), channel: "sms", codeLength: engine.settings.codes.length,
                                           resendIntervalSeconds: engine.settings.codes.resendIntervalSeconds)
             case .totp, .recovery:
                 challenge = CodeChallenge(targetLabel: "authenticator app", channel: "totp", codeLength: TOTP.digits, resendIntervalSeconds: 0)
@@ -124,12 +124,12 @@ extension SignInJourney {
               let factor = try await reader.secondFactors.secondFactors(userId: userId).first(where: { $0.id == flow.state.factorId }) else {
             throw LatchkeyError.flowTokenInvalid
         }
-        let failures = try await engine.countSecondFactorAttempt(user, caller: caller)
+        let failures = try await engine.factors.countSecondFactorAttempt(user, caller: caller)
         if factor.kind == .totp {
             guard let key = factor.secret.flatMap({ keys.secondFactor.open([UInt8]($0)) }),
                   let step = TOTP.matchingStep(key: key, code: code, at: time.now()),
                   try await engine.standaloneWrite({ try await $0.secondFactors.acceptTOTPStep(factorId: factor.id, step: step) }) else {
-                try await engine.secondFactorFailed(user, failures: failures, what: "wrong authenticator code", caller: caller)
+                try await engine.factors.secondFactorFailed(user, failures: failures, what: "wrong authenticator code", caller: caller)
                 throw LatchkeyError.invalidCode(attemptsLeft: 1)
             }
         }
@@ -137,7 +137,7 @@ extension SignInJourney {
             guard let current = try await tx.users.find(id: user.id) else { throw LatchkeyError.userNotFound }
             if factor.kind != .totp, let failure = try await engine.checkCode(code, for: flow, in: tx) { return .failure(failure) }
             try await self.finish(flow, in: tx)
-            try await self.audit(tx, "mfa_passed", caller: caller, userId: user.id, email: user.email, detail: LatchkeyEngine.describe(factor))
+            try await self.audit(tx, "mfa_passed", caller: caller, userId: user.id, email: user.email, detail: SecondFactors.describe(factor))
             EngineMetrics.secondFactor("passed", factor.kind)
             var passed = flow
             passed.state.amr = AuthenticationMethods.afterSecondFactor(flow.state.amr, kind: factor.kind)
@@ -145,7 +145,7 @@ extension SignInJourney {
                                                           method: "second factor \(factor.kind.rawValue)", caller: caller, in: tx))
         }
         if case .failure(let failure) = result {
-            try await engine.secondFactorFailed(user, failures: failures, what: "wrong \(factor.kind.rawValue) code", caller: caller)
+            try await engine.factors.secondFactorFailed(user, failures: failures, what: "wrong \(factor.kind.rawValue) code", caller: caller)
             throw failure
         }
         return try result.get()

@@ -35,7 +35,7 @@ extension PagesService {
         if request.prompt.contains("login") { return false }
         if let maxAge = request.maxAge, time.now().timeIntervalSince(session.authTime) > Double(maxAge) { return false }
         if AuthenticationMethods.isMultiFactor(session.amr.split(separator: " ")) { return true }
-        return !(try await engine.secondFactorDue(for: client, userId: session.userId))
+        return !(try await engine.factors.secondFactorDue(for: client, userId: session.userId))
     }
 
     func needsConsent(_ request: AuthorizationRequest, client: ClientApplication, userId: String) async throws -> Bool {

@@ -10,7 +10,7 @@ extension ParseService {
 
     /// Texts a new code to `number` (outside any transaction), then stores it.
     func parseSendPendingCode(_ purpose: PendingPurpose, to number: String, user: UserRecord, app: ParseApp, caller: CallerInfo) async throws {
-        let code = try await engine.sendTextCode(to: number, purpose: purpose == .login ? "sign_in" : "enrol", user: user, caller: caller)
+        let code = try await engine.factors.sendTextCode(to: number, purpose: purpose == .login ? "sign_in" : "enrol", user: user, caller: caller)
         let hash = engine.secretHash(pendingName(purpose, user: user))
         let now = time.now()
         try await transaction { tx in

@@ -31,7 +31,7 @@ extension ParseService {
             if fields != nil { throw LatchkeyError.secondFactor(.methodNotEnabled("mfa")) }
             return ParseSecondFactorStep()
         }
-        let factors = try await engine.challengeableFactors(userId: user.id, in: reader).filter { Self.parseKinds.contains($0.kind) }
+        let factors = try await engine.factors.challengeableFactors(userId: user.id, in: reader).filter { Self.parseKinds.contains($0.kind) }
         if factors.isEmpty {
             guard app.mfa == .required else { return ParseSecondFactorStep() }
             // No factor yet and the app requires one: this login enrols an authenticator, or fails.
@@ -53,7 +53,7 @@ extension ParseService {
                                          caller: CallerInfo) async throws -> ParseSecondFactorWrite? {
         let user = try await actor.writableUser(objectId: objectId, in: reader.users)
         guard app.mfa != .off else { throw LatchkeyError.secondFactor(.methodNotEnabled("mfa")) }
-        let factors = try await engine.challengeableFactors(userId: user.id, in: reader).filter { Self.parseKinds.contains($0.kind) }
+        let factors = try await engine.factors.challengeableFactors(userId: user.id, in: reader).filter { Self.parseKinds.contains($0.kind) }
         guard let fields else {
             // `null`: the master key turns it off; a user proves a factor first (`{token, disable: "true"}`).
             guard case .master = actor else { throw LatchkeyError.secondFactorInvalid }
@@ -68,7 +68,7 @@ extension ParseService {
         }
         if let mobile = fields["mobile"] {
             guard settings.mfa.methods.contains(.sms) else { throw LatchkeyError.secondFactor(.methodNotEnabled("sms")) }
-            guard let number = LatchkeyEngine.phoneNumber(mobile) else { throw LatchkeyError.secondFactor(.invalidContact) }
+            guard let number = SecondFactors.phoneNumber(mobile) else { throw LatchkeyError.secondFactor(.invalidContact) }
             guard let token = fields["token"] else {
                 guard factors.isEmpty else { throw LatchkeyError.secondFactor(.alreadyEnrolled) }
                 try await parseSendPendingCode(.enrol, to: number, user: user, app: app, caller: caller)
@@ -89,20 +89,20 @@ extension ParseService {
     func apply(_ write: ParseSecondFactorWrite, to user: UserRecord, caller: CallerInfo, in tx: any Repositories) async throws -> [String]? {
         switch write {
         case .remove(let reason):
-            _ = try await engine.removeFactors(of: user, kinds: Self.parseRemovable, reason: reason, caller: caller, in: tx)
+            _ = try await engine.factors.removeFactors(of: user, kinds: Self.parseRemovable, reason: reason, caller: caller, in: tx)
             return nil
         case .phone(let number):
-            _ = try await engine.removeFactors(of: user, kinds: [.sms], reason: "replaced", caller: caller, in: tx)
-            try await engine.enrol(SecondFactorRecord(id: SecureRandom.uuidString(), userId: user.id, kind: .sms, target: number,
+            _ = try await engine.factors.removeFactors(of: user, kinds: [.sms], reason: "replaced", caller: caller, in: tx)
+            try await engine.factors.enrol(SecondFactorRecord(id: SecureRandom.uuidString(), userId: user.id, kind: .sms, target: number,
                                                createdAt: time.now()), for: user, caller: caller, in: tx)
             return nil
         case .authenticator(let key, let step):
             try await tx.users.clearPasswordAttempts(userId: user.id)
-            _ = try await engine.removeFactors(of: user, kinds: [.totp, .recovery], reason: "replaced", caller: caller, in: tx)
-            var factor = engine.newTOTPFactor(userId: user.id, key: key)
+            _ = try await engine.factors.removeFactors(of: user, kinds: [.totp, .recovery], reason: "replaced", caller: caller, in: tx)
+            var factor = engine.factors.newTOTPFactor(userId: user.id, key: key)
             factor.lastStep = step  // the code that proved it cannot sign in as well
-            try await engine.enrol(factor, for: user, caller: caller, in: tx)
-            return try await engine.replaceRecoveryCodes(userId: user.id, in: tx)
+            try await engine.factors.enrol(factor, for: user, caller: caller, in: tx)
+            return try await engine.factors.replaceRecoveryCodes(userId: user.id, in: tx)
         }
     }
 
@@ -113,9 +113,9 @@ extension ParseService {
               let token = fields["token"] else {
             throw LatchkeyError.secondFactor(.invalidData)
         }
-        let failures = try await engine.countSecondFactorAttempt(user, caller: caller)
+        let failures = try await engine.factors.countSecondFactorAttempt(user, caller: caller)
         guard let step = TOTP.matchingStep(key: key, code: token, at: time.now()) else {
-            try await engine.secondFactorFailed(user, failures: failures, what: "wrong code for a new authenticator", caller: caller)
+            try await engine.factors.secondFactorFailed(user, failures: failures, what: "wrong code for a new authenticator", caller: caller)
             throw LatchkeyError.secondFactorInvalid
         }
         return .authenticator(key: key, step: step)
@@ -141,15 +141,15 @@ extension ParseService {
     private func parseCheck(_ token: String, factors: [SecondFactorRecord], user: UserRecord, app: ParseApp, alreadyCounted: Bool = false,
                             caller: CallerInfo) async throws {
         if factors.contains(where: { $0.kind == .totp }) {
-            try await engine.checkAuthenticatorOrRecovery(token, for: user, alreadyCounted: alreadyCounted, caller: caller)
+            try await engine.factors.checkAuthenticatorOrRecovery(token, for: user, alreadyCounted: alreadyCounted, caller: caller)
         } else if let phone = factors.first(where: { $0.kind == .sms }) {
             if token == "request" {
                 try await parseSendPendingCode(.login, to: phone.target ?? "", user: user, app: app, caller: caller)
                 throw LatchkeyError.secondFactor(.codeSent)
             }
-            let failures = alreadyCounted ? 0 : try await engine.countSecondFactorAttempt(user, caller: caller)
+            let failures = alreadyCounted ? 0 : try await engine.factors.countSecondFactorAttempt(user, caller: caller)
             guard try await redeemPendingCode(.login, user: user, target: phone.target, code: token) else {
-                try await engine.secondFactorFailed(user, failures: failures, what: "wrong text message code", caller: caller)
+                try await engine.factors.secondFactorFailed(user, failures: failures, what: "wrong text message code", caller: caller)
                 throw LatchkeyError.secondFactorInvalid
             }
         }

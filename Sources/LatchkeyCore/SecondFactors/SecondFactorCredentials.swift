@@ -3,7 +3,7 @@ import Foundation
 /// Second factors as credentials of the account: enrolled and removed with an audit event and a mail to the
 /// account, checked with every attempt counted against the account's lockout (in the database, so every replica
 /// counts the same attempts, with the password lockout's back-off).
-extension LatchkeyEngine {
+extension SecondFactors {
     /// How many recovery codes an authenticator comes with; each works once.
     static let recoveryCodeCount = 10
 
@@ -47,7 +47,7 @@ extension LatchkeyEngine {
 
     /// Recovery codes are compared without case, dashes or spaces (people copy them by hand).
     private func recoveryHash(_ code: String) -> Data {
-        secretHash("recovery:" + code.lowercased().filter { $0 != "-" && $0 != " " })
+        engine.secretHash("recovery:" + code.lowercased().filter { $0 != "-" && $0 != " " })
     }
 
     /// Stores `factor` (a recovery code set comes separately), audits it and tells the account by mail.
@@ -75,7 +75,7 @@ extension LatchkeyEngine {
 
     private func notify(_ kind: MailKind, user: UserRecord, factor: String, caller: CallerInfo, in tx: any Repositories) async throws {
         guard let email = user.email else { return }
-        try await enqueue(mailComposer.compose(kind, to: email, factor: factor, locale: mailLocale(user.attributes, caller: caller),
+        try await engine.enqueue(engine.mailComposer.compose(kind, to: email, factor: factor, locale: engine.mailLocale(user.attributes, caller: caller),
                                                at: time.now()), in: tx)
     }
 
@@ -101,7 +101,7 @@ extension LatchkeyEngine {
     /// take a slot); a locked account is refused. The count clears on a completed sign-in.
     func countSecondFactorAttempt(_ user: UserRecord, caller: CallerInfo) async throws -> Int {
         let now = time.now()
-        switch try await takeAttempt(userId: user.id, now: now) {
+        switch try await engine.takeAttempt(userId: user.id, now: now) {
         case nil: throw LatchkeyError.secondFactorInvalid
         case .locked(let until)?:
             EngineMetrics.secondFactor("locked", nil)
@@ -113,9 +113,9 @@ extension LatchkeyEngine {
     /// Audits a wrong second factor (and the lock, when this failure starts one).
     func secondFactorFailed(_ user: UserRecord, failures: Int, what: String, caller: CallerInfo) async throws {
         EngineMetrics.secondFactor("failed", nil)
-        if lockoutDelay(afterFailures: failures) != nil { EngineMetrics.lockouts.increment() }
+        if engine.lockoutDelay(afterFailures: failures) != nil { EngineMetrics.lockouts.increment() }
         try await transaction { tx in
-            if let delay = self.lockoutDelay(afterFailures: failures) {
+            if let delay = engine.lockoutDelay(afterFailures: failures) {
                 try await self.audit(tx, "lockout", caller: caller, userId: user.id, email: user.email,
                                      detail: "\(failures) failures, locked for \(delay) s")
             }
@@ -133,7 +133,7 @@ extension LatchkeyEngine {
         let factors = try await reader.secondFactors.secondFactors(userId: user.id)
         if let factor = factors.first(where: { $0.kind == .totp }), let key = factor.secret.flatMap({ keys.secondFactor.open([UInt8]($0)) }),
            let step = TOTP.matchingStep(key: key, code: code, at: time.now()) {
-            if try await standaloneWrite({ try await $0.secondFactors.acceptTOTPStep(factorId: factor.id, step: step) }) {
+            if try await engine.standaloneWrite({ try await $0.secondFactors.acceptTOTPStep(factorId: factor.id, step: step) }) {
                 EngineMetrics.secondFactor("passed", .totp)
                 return
             }
@@ -141,7 +141,7 @@ extension LatchkeyEngine {
             throw LatchkeyError.secondFactorInvalid
         }
         if code.count >= 10, code.count <= 64,
-           try await standaloneWrite({ try await $0.secondFactors.redeemRecoveryCode(userId: user.id, codeHash: self.recoveryHash(code)) }) {
+           try await engine.standaloneWrite({ try await $0.secondFactors.redeemRecoveryCode(userId: user.id, codeHash: self.recoveryHash(code)) }) {
             let left = factors.filter { $0.kind == .recovery }.count - 1
             try await transaction { tx in
                 try await self.audit(tx, "mfa_recovery_code_used", caller: caller, userId: user.id, email: user.email,

@@ -2,7 +2,7 @@ import Foundation
 
 /// Text messages: Latchkey makes the code (and stores only its HMAC); the operator's function (`mfa.sms.function`)
 /// delivers `{"to", "code", "valid_minutes", "purpose"}` and answers `{"status": "success"}`.
-extension LatchkeyEngine {
+extension SecondFactors {
     /// The methods an account can enrol without a browser: an address (email) and, with a function to send them,
     /// text messages. An authenticator needs its secret shown, which the native API has no step for.
     var registrableMethods: [MFASettings.Method] { registrableMethods(browser: false) }
@@ -14,7 +14,7 @@ extension LatchkeyEngine {
         }
     }
 
-    var smsSender: (any OperatorFunction)? { settings.mfa.smsFunction.flatMap { functions[$0] } }
+    var smsSender: (any OperatorFunction)? { settings.mfa.smsFunction.flatMap { engine.functions[$0] } }
 
     /// Sends a new code to `number` within the per-IP and per-recipient message quotas (the mail quotas: one budget
     /// for every message sent on a client's request); returns the code for the caller to store. Runs outside any
@@ -23,7 +23,7 @@ extension LatchkeyEngine {
         guard let sender = smsSender else { throw LatchkeyError.secondFactor(.methodNotEnabled("sms")) }
         try await limit(.mailPerIP, caller.ip, caller: caller)
         try await limit(.mailPerAddress, number, caller: caller)
-        let code = newCode()
+        let code = engine.newCode()
         let outcome = await sender.call([.object([
             "to": .string(number), "code": .string(code), "valid_minutes": .int(settings.codes.ttlSeconds / 60),
             "purpose": .string(purpose), "user_id": .string(user.id),
