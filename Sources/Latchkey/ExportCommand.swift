@@ -21,7 +21,7 @@ struct ExportCommand: AsyncParsableCommand {
         repeat {
             let page = try await operatorService.adminListUsers(prefix: nil, after: cursor, limit: 500)
             var chunk = Data()
-            let identities = try await engine.identities(ofUsers: page.users.map(\.id))
+            let identities = try await operatorService.identities(ofUsers: page.users.map(\.id))
             for user in page.users {
                 chunk.append(try encoder.encode(NeutralUserLine(user, identities: identities[user.id] ?? [])))
                 chunk.append(UInt8(ascii: "\n"))

@@ -33,12 +33,12 @@ import Testing
         let login = try await h.appServicesService.appIdentityLogin(appId: "app", providerType: "anon-user", credential: AppCredential(), caller: h.caller)
         let user = try #require(try await h.store.direct.users.find(id: login.userId))
         await #expect(throws: LatchkeyError.lastWayIn) {
-            try await h.engine.transaction { tx in _ = try await h.engine.unlink(provider: "anonymous", from: user, caller: h.caller, in: tx) }
+            try await h.engine.transaction { tx in _ = try await h.engine.identity.unlink(provider: "anonymous", from: user, caller: h.caller, in: tx) }
         }
-        let other = try h.engine.anonymousIdentity()
+        let other = try h.engine.identity.anonymousIdentity()
         await #expect(throws: LatchkeyError.linkRefused) {
-            try await h.engine.transaction { tx in try await h.engine.link(other, to: user, caller: h.caller, in: tx) }
+            try await h.engine.transaction { tx in try await h.engine.identity.link(other, to: user, caller: h.caller, in: tx) }
         }
-        #expect(try await h.engine.identities(of: user).map(\.provider) == ["anonymous"])
+        #expect(try await h.engine.identity.identities(of: user).map(\.provider) == ["anonymous"])
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 extension OperatorService {
     public func adminIdentities(_ key: String) async throws -> (UserRecord, [IdentityRecord]) {
         let user = try await adminFindUser(key)
-        return (user, try await engine.identities(of: user))
+        return (user, try await engine.identity.identities(of: user))
     }
 
     /// Unlinks the user's identity of `provider`; the last way in stays (`.lastWayIn`).
@@ -13,7 +13,7 @@ extension OperatorService {
         let found = try await adminFindUser(key)
         try await transaction { tx in
             guard let user = try await tx.users.find(id: found.id) else { throw AdminError.userNotFound }
-            guard try await self.engine.unlink(provider: provider, from: user, caller: caller, in: tx) else { throw AdminError.identityNotFound }
+            guard try await self.engine.identity.unlink(provider: provider, from: user, caller: caller, in: tx) else { throw AdminError.identityNotFound }
             try await self.audit(tx, "admin.identity_unlinked", caller: caller, userId: user.id, email: user.email, detail: provider)
         }
     }
@@ -25,6 +25,6 @@ extension OperatorService {
     }
 
     public func adminApiKeys(_ key: String) async throws -> [ApiKey] {
-        try await engine.apiKeys(of: try await adminFindUser(key))
+        try await engine.identity.apiKeys(of: try await adminFindUser(key))
     }
 }

@@ -4,7 +4,7 @@ extension OperatorService {
     /// A server key for `appId` and the account it signs in as (named after the key, known by no address).
     public func createServerApiKey(appId: String, name: String?, caller: CallerInfo) async throws -> NewApiKey {
         let app = try engine.requireApp(appId)
-        let name = try engine.requireApiKeyName(name)
+        let name = try engine.identity.requireApiKeyName(name)
         return try await transaction { tx in
             guard try await !tx.apiKeys.serverApiKeys(appId: app.id).contains(where: { $0.name == name }) else {
                 throw LatchkeyError.apiKeyRefused("a server API key named \(name) exists for \(app.id)")
@@ -12,8 +12,8 @@ extension OperatorService {
             let account = try await engine.createAccount(NewAccount(email: nil, username: SecureRandom.alphanumeric(25), passwordHash: nil,
                                                                   attributes: ["name": .string(name)], emailVerified: false, status: .active),
                                                        detail: "server api key", caller: caller, in: tx)
-            let created = try await engine.newApiKey(userId: account.id, kind: .server, appId: app.id, name: name, in: tx)
-            try await tx.identities.link(IdentityRecord(provider: LatchkeyEngine.serverKeyProvider, subject: created.apiKey.id, userId: account.id,
+            let created = try await engine.identity.newApiKey(userId: account.id, kind: .server, appId: app.id, name: name, in: tx)
+            try await tx.identities.link(IdentityRecord(provider: Identities.serverKeyProvider, subject: created.apiKey.id, userId: account.id,
                                                         createdAt: self.time.now()))
             try await self.audit(tx, "api_key_created", caller: caller, userId: account.id, detail: "server \(created.apiKey.id)")
             return created

@@ -42,13 +42,13 @@ extension AppServicesService {
             // A user key signs in as its owner, a server key as the account made with it.
             var (key, user) = try await apiKeyAccount(credential.key, app: app, caller: caller)
             // Like a refresh: single writes joining the group commit, no transaction.
-            try await engine.noteSignIn(&user, method: "api-key \(key.id)", caller: caller)
+            try await engine.identity.noteSignIn(&user, method: "api-key \(key.id)", caller: caller)
             let signedIn = user
             return try await engine.standaloneWrite { direct in try await self.openAppSession(for: signedIn, app: app, in: direct) }
         }
         let identity = try await appIdentity(app: app, providerType: providerType, credential: credential, caller: caller)
         let anonymous = identity.provider == VerifiedIdentity.anonymousProvider
-        return try await engine.signIn(with: identity, caller: caller) { login, tx in
+        return try await engine.identity.signIn(with: identity, caller: caller) { login, tx in
             try await self.openAppSession(for: login.user, app: app, anonymous: anonymous, in: tx)
         }
     }
@@ -64,7 +64,7 @@ extension AppServicesService {
         let identity = try await appIdentity(app: app, providerType: providerType, credential: credential, caller: caller)
         try await transaction { tx in
             guard let current = try await tx.users.find(id: linking.user.id), current.status == .active else { throw LatchkeyError.sessionInvalid }
-            try await engine.link(identity, to: current, caller: caller, in: tx)
+            try await engine.identity.link(identity, to: current, caller: caller, in: tx)
         }
         return try linking.answer(self)
     }
@@ -97,23 +97,23 @@ extension AppServicesService {
         switch providerType {
         case "custom-token":
             try await limit(.credentialPerIP, caller.ip, caller: caller)
-            return try await engine.verifyIDToken(credential.token, provider: app.customToken ?? "")
+            return try await engine.identity.verifyIDToken(credential.token, provider: app.customToken ?? "")
         case "custom-function":
             try await limit(.credentialPerIP, caller.ip, caller: caller)
-            return try await engine.functionIdentity(app.customFunction, payload: credential.payload ?? [:])
+            return try await engine.identity.functionIdentity(app.customFunction, payload: credential.payload ?? [:])
         default: break
         }
         guard let provider = Self.appProviderNames[providerType] else { throw LatchkeyError.providerNotEnabled(providerType) }
         if provider == VerifiedIdentity.anonymousProvider {
             // Each anonymous login makes an account: limited like sign-ups.
             try await limit(.signUpPerIP, caller.ip, caller: caller)
-            return try engine.anonymousIdentity()
+            return try engine.identity.anonymousIdentity()
         }
         try await limit(.credentialPerIP, caller.ip, caller: caller)
         if credential.idToken == nil, let code = credential.authCode {
-            return try await engine.verifyIDToken(try await engine.exchangeCode(code, provider: provider), provider: provider)
+            return try await engine.identity.verifyIDToken(try await engine.identity.exchangeCode(code, provider: provider), provider: provider)
         }
-        return try await engine.verifyIDToken(credential.idToken, provider: provider)
+        return try await engine.identity.verifyIDToken(credential.idToken, provider: provider)
     }
 }
 

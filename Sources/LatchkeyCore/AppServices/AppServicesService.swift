@@ -13,8 +13,8 @@ public struct AppServicesService: AppServicesSurface, EngineKernel {
 
     // What App Services shares with the hosted pages and Parse's link pages: the apps, and following a mailed link.
     public var tenantId: String { engine.tenantId }
-    public func identities(of user: UserRecord) async throws -> [IdentityRecord] { try await engine.identities(of: user) }
-    public func identities(ofUsers ids: [String]) async throws -> [String: [IdentityRecord]] { try await engine.identities(ofUsers: ids) }
+    public func identities(of user: UserRecord) async throws -> [IdentityRecord] { try await engine.identity.identities(of: user) }
+    public func identities(ofUsers ids: [String]) async throws -> [String: [IdentityRecord]] { try await engine.identity.identities(ofUsers: ids) }
     public func userForAccessToken(_ token: String, audience: AccessTokenAudience) async throws -> UserRecord {
         try await engine.tokens.userForAccessToken(token, audience: audience)
     }

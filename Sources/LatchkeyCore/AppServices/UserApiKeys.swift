@@ -3,16 +3,16 @@ import Foundation
 extension AppServicesService {
     public func createUserApiKey(refreshToken: String?, name: String?, caller: CallerInfo) async throws -> NewApiKey {
         let (session, user) = try await liveAppSession(refreshToken)
-        let name = try engine.requireApiKeyName(name)
+        let name = try engine.identity.requireApiKeyName(name)
         return try await transaction { tx in
             let identities = try await tx.identities.identities(userId: user.id)
             guard user.passwordHash != nil || user.email != nil || identities.contains(where: { $0.provider != VerifiedIdentity.anonymousProvider }) else {
                 throw LatchkeyError.apiKeyRefused("anonymous users cannot have API keys")
             }
             let existing = try await tx.apiKeys.apiKeys(userId: user.id)
-            guard existing.count < LatchkeyEngine.maxUserApiKeys else { throw LatchkeyError.apiKeyRefused("a user has at most \(LatchkeyEngine.maxUserApiKeys) API keys") }
+            guard existing.count < Identities.maxUserApiKeys else { throw LatchkeyError.apiKeyRefused("a user has at most \(Identities.maxUserApiKeys) API keys") }
             guard !existing.contains(where: { $0.name == name }) else { throw LatchkeyError.apiKeyRefused("an API key named \(name) exists") }
-            let created = try await engine.newApiKey(userId: user.id, kind: .user, appId: session.audience, name: name, in: tx)
+            let created = try await engine.identity.newApiKey(userId: user.id, kind: .user, appId: session.audience, name: name, in: tx)
             try await self.audit(tx, "api_key_created", caller: caller, userId: user.id, email: user.email, detail: created.apiKey.id)
             return created
         }

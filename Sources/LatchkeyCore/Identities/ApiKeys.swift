@@ -24,7 +24,7 @@ public struct NewApiKey: Sendable {
 
 /// API keys: a user's own (at most 20, never for an anonymous account) and server keys the operator makes, each
 /// signing in as an account. The key is 64 random letters and digits, stored as an HMAC under the server key.
-extension LatchkeyEngine {
+extension Identities {
     static let maxUserApiKeys = 20
     /// The provider name of the identity a server key's account holds (its subject is the key's id).
     static let serverKeyProvider = "api-key"
@@ -38,7 +38,7 @@ extension LatchkeyEngine {
     func newApiKey(userId: String, kind: ApiKeyRecord.Kind, appId: String, name: String, in tx: any Repositories) async throws -> NewApiKey {
         let key = SecureRandom.alphanumeric(64)
         let record = ApiKeyRecord(id: SecureRandom.bytes(12).hex, userId: userId, kind: kind, appId: appId, name: name,
-                                  keyHash: secretHash(key), createdAt: time.now())
+                                  keyHash: engine.secretHash(key), createdAt: time.now())
         try await tx.apiKeys.insert(record)
         return NewApiKey(apiKey: ApiKey(record), key: key)
     }

@@ -3,9 +3,9 @@ import Foundation
 /// The strategy for the operator's login function (App Services `custom-function`): the function gets the login
 /// payload and answers the external id, as a string or `{"id", "name"?, "email"?}`; `{"error": "…"}` refuses with
 /// the operator's own message. A timeout or a broken answer refuses without saying why (the log says).
-extension LatchkeyEngine {
+extension Identities {
     func functionIdentity(_ name: String?, payload: [String: JSONValue]) async throws -> VerifiedIdentity {
-        guard let name, let function = functions[name] else { throw LatchkeyError.providerNotEnabled("custom-function") }
+        guard let name, let function = engine.functions[name] else { throw LatchkeyError.providerNotEnabled("custom-function") }
         switch await function.invoke(.object(payload)) {
         case .failed(let reason):
             logger.warning("login function failed", metadata: ["function": "\(name)", "reason": "\(reason)"])

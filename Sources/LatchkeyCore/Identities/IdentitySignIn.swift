@@ -1,10 +1,10 @@
 import Foundation
 
 /// Signing in, linking and unlinking through identities: the rules every dialect shares.
-extension LatchkeyEngine {
+extension Identities {
     /// The ID-token strategy of a configured issuer.
     func requireIssuer(_ provider: String) throws -> IDTokenVerifier {
-        guard let verifier = idTokenVerifiers[provider] else { throw LatchkeyError.providerNotEnabled(provider) }
+        guard let verifier = engine.idTokenVerifiers[provider] else { throw LatchkeyError.providerNotEnabled(provider) }
         return verifier
     }
 
@@ -32,14 +32,14 @@ extension LatchkeyEngine {
             try await tx.identities.touch(provider: identity.provider, subject: identity.subject, at: now)
             // Mapped claims are the issuer's to keep current: copied again on every sign-in.
             if !identity.profile.isEmpty { user.attributes[Self.profileAttribute] = Self.profileValue(identity.profile) }
-            let current = try await recordSignIn(user, rehash: nil, method: identity.provider, caller: caller, in: tx)
+            let current = try await engine.recordSignIn(user, rehash: nil, method: identity.provider, caller: caller, in: tx)
             return IdentityLogin(user: current, created: false)
         }
         var email = identity.verifiedEmail
         if let address = email, let holder = try await tx.users.find(email: address) {
             if settings.identities.linkByVerifiedEmail, holder.emailVerified, holder.status == .active {
                 try await link(identity, to: holder, caller: caller, in: tx)
-                return IdentityLogin(user: try await recordSignIn(holder, rehash: nil, method: identity.provider, caller: caller, in: tx),
+                return IdentityLogin(user: try await engine.recordSignIn(holder, rehash: nil, method: identity.provider, caller: caller, in: tx),
                                      created: false)
             }
             if holder.status != .pending { email = nil }
@@ -48,11 +48,11 @@ extension LatchkeyEngine {
         var attributes: [String: JSONValue] = [:]
         if let name = identity.name, !name.isEmpty { attributes["name"] = .string(String(name.prefix(256))) }
         if !identity.profile.isEmpty { attributes[Self.profileAttribute] = Self.profileValue(identity.profile) }
-        let user = try await createAccount(NewAccount(email: email, username: SecureRandom.alphanumeric(25), passwordHash: nil,
+        let user = try await engine.createAccount(NewAccount(email: email, username: SecureRandom.alphanumeric(25), passwordHash: nil,
                                                       attributes: attributes, emailVerified: email != nil, status: .active),
                                            detail: "identity \(identity.provider)", caller: caller, in: tx)
         try await tx.identities.link(identity.record(userId: user.id, at: now))
-        return IdentityLogin(user: try await recordSignIn(user, rehash: nil, method: identity.provider, caller: caller, in: tx), created: true)
+        return IdentityLogin(user: try await engine.recordSignIn(user, rehash: nil, method: identity.provider, caller: caller, in: tx), created: true)
     }
 
     /// `signIn(with:)` in a transaction of its own. Two first sign-ins of one identity racing each make an account;
@@ -62,7 +62,7 @@ extension LatchkeyEngine {
     func signIn<T: Sendable>(with identity: VerifiedIdentity, caller: CallerInfo,
                              then finish: @escaping @Sendable (IdentityLogin, any Repositories) async throws -> T) async throws -> T {
         if identity.profile.isEmpty, let user = try await signInKnown(identity, caller: caller) {
-            return try await standaloneWrite { direct in try await finish(IdentityLogin(user: user, created: false), direct) }
+            return try await engine.standaloneWrite { direct in try await finish(IdentityLogin(user: user, created: false), direct) }
         }
         do {
             return try await transaction { tx in try await finish(try await self.signIn(with: identity, caller: caller, in: tx), tx) }
@@ -79,7 +79,7 @@ extension LatchkeyEngine {
         guard var user = try await reader.users.find(id: known.userId), user.status == .active else { throw Self.accountUnavailable }
         try await noteSignIn(&user, method: identity.provider, caller: caller)
         if time.now().timeIntervalSince(known.lastUsedAt) >= 3600 {
-            try await standaloneWrite { try await $0.identities.touch(provider: identity.provider, subject: identity.subject, at: self.time.now()) }
+            try await engine.standaloneWrite { try await $0.identities.touch(provider: identity.provider, subject: identity.subject, at: self.time.now()) }
         }
         return user
     }
@@ -87,8 +87,8 @@ extension LatchkeyEngine {
     /// What a sign-in without a password records, as single writes outside any transaction: the time and the audit event.
     func noteSignIn(_ user: inout UserRecord, method: String, caller: CallerInfo) async throws {
         let now = time.now(), id = user.id, email = user.email
-        try await standaloneWrite { try await $0.users.noteSignIn(userId: id, at: now) }
-        try await standaloneWrite { try await self.audit($0, "sign_in", caller: caller, userId: id, email: email, detail: method) }
+        try await engine.standaloneWrite { try await $0.users.noteSignIn(userId: id, at: now) }
+        try await engine.standaloneWrite { try await self.audit($0, "sign_in", caller: caller, userId: id, email: email, detail: method) }
         user.lastLoginAt = now
         user.failedLoginCount = 0
         user.lockedUntil = nil

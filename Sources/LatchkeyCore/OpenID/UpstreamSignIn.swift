@@ -76,8 +76,8 @@ extension PagesService {
             throw LatchkeyError.identityProviderUnavailable(visit.provider)
         }
         guard case .idToken(let token) = answer else { throw LatchkeyError.identityRefused("the authorization code was refused") }
-        let identity = try await engine.verifyIDToken(token, provider: visit.provider, nonce: visit.nonce)
-        let user = try await engine.signIn(with: identity, caller: caller) { login, _ in login.user }
+        let identity = try await engine.identity.verifyIDToken(token, provider: visit.provider, nonce: visit.nonce)
+        let user = try await engine.identity.signIn(with: identity, caller: caller) { login, _ in login.user }
         guard try await engine.factors.secondFactorDue(for: client, userId: user.id) else { return .signedIn(BrowserSignIn(user: user, amr: AuthenticationMethods.federated)) }
         // The second factor runs as a sign-in flow that has passed its first factor.
         var flowState = FlowState(stage: .started, clientId: client.id, acceptsCode: true, acceptsPassword: false)

@@ -119,8 +119,8 @@ extension ParseService {
             }
             for change in changes.identities {
                 switch change {
-                case .link(let identity): try await self.engine.link(identity, to: user, caller: caller, in: tx)
-                case .unlink(let provider): _ = try await self.engine.unlink(provider: provider, from: user, caller: caller, in: tx)
+                case .link(let identity): try await self.engine.identity.link(identity, to: user, caller: caller, in: tx)
+                case .unlink(let provider): _ = try await self.engine.identity.unlink(provider: provider, from: user, caller: caller, in: tx)
                 }
             }
             guard hash != nil, !actor.isMaster else { return (user, nil, recoveryCodes) }

@@ -8,8 +8,8 @@ extension ParseService {
     func parseIdentity(app: ParseApp, provider: String, fields: [String: String]) async throws -> VerifiedIdentity {
         guard app.authProviders.contains(provider) else { throw LatchkeyError.providerNotEnabled(provider) }
         guard let id = fields["id"], !id.isEmpty else { throw LatchkeyError.providerNotEnabled(provider) }
-        if provider == VerifiedIdentity.anonymousProvider { return try engine.anonymousIdentity(subject: id) }
-        let identity = try await engine.verifyIDToken(fields["id_token"] ?? fields["token"], provider: provider)
+        if provider == VerifiedIdentity.anonymousProvider { return try engine.identity.anonymousIdentity(subject: id) }
+        let identity = try await engine.identity.verifyIDToken(fields["id_token"] ?? fields["token"], provider: provider)
         guard identity.subject == id else { throw LatchkeyError.identityRefused("auth data is invalid for this user") }
         return identity
     }
@@ -56,14 +56,14 @@ extension ParseService {
                 if let hash = account.hash { user.passwordHash = hash }
                 try await tx.users.update(user)
             }
-            for identity in verified where identity != first { try await self.engine.link(identity, to: user, caller: caller, in: tx) }
+            for identity in verified where identity != first { try await self.engine.identity.link(identity, to: user, caller: caller, in: tx) }
             let session = try await self.openParseSession(for: user, app: app, installationId: installationId,
                                                           action: login.created ? "signup" : "login", authProvider: first.provider, in: tx)
             return (session, login.created)
         }
         // One identity: the shared sign-in (a known one without a transaction, a race between first sign-ins settled).
         if verified.count == 1 {
-            return try await engine.signIn(with: verified[0], caller: caller) { login, tx in try await finish(login, through: verified[0], in: tx) }
+            return try await engine.identity.signIn(with: verified[0], caller: caller) { login, tx in try await finish(login, through: verified[0], in: tx) }
         }
         // Several: they must not name two accounts; the one they name (or a new one) gets the others.
         return try await transaction { tx in
@@ -75,7 +75,7 @@ extension ParseService {
             }
             guard owners.count <= 1 else { throw LatchkeyError.identityTaken }
             let first = owners.first?.value ?? verified[0]
-            return try await finish(try await self.engine.signIn(with: first, caller: caller, in: tx), through: first, in: tx)
+            return try await finish(try await self.engine.identity.signIn(with: first, caller: caller, in: tx), through: first, in: tx)
         }
     }
 
@@ -110,7 +110,7 @@ extension ParseService {
     /// An account with a second factor shows `mfa: {status: enabled}`, as Parse Server shows it to clients (the
     /// secret is sealed: not even the master key reads it back).
     public func parseAuthData(of user: UserRecord) async throws -> [String: [String: String]] {
-        var authData = Dictionary(uniqueKeysWithValues: try await engine.identities(of: user).map { ($0.provider, ["id": $0.subject]) })
+        var authData = Dictionary(uniqueKeysWithValues: try await engine.identity.identities(of: user).map { ($0.provider, ["id": $0.subject]) })
         if try await reader.secondFactors.secondFactors(userId: user.id).contains(where: { $0.kind == .totp || $0.kind == .sms }) {
             authData["mfa"] = ["status": "enabled"]
         }

@@ -75,7 +75,7 @@ extension AppServicesRoutes {
         if let email = user.email { data["email"] = .string(email) }
         if case .string(let name)? = user.attributes["name"] { data["name"] = .string(name) }
         // Fields mapped from a custom JWT's claims; the account's own address wins.
-        for (field, value) in user.attributes[LatchkeyEngine.profileAttribute]?.objectValue ?? [:] where data[field] == nil {
+        for (field, value) in user.attributes[Identities.profileAttribute]?.objectValue ?? [:] where data[field] == nil {
             if case .string(let text) = value { data[field] = .string(text) }
         }
         return JSONResponse.ok([

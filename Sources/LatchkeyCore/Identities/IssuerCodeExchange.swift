@@ -1,10 +1,10 @@
 import Foundation
 
-extension LatchkeyEngine {
+extension Identities {
     /// An authorization code exchanged for the issuer's ID token (outside any transaction). Only for issuers with a
     /// configured client secret.
     func exchangeCode(_ code: String, provider: String) async throws -> String {
-        guard let exchange = settings.identities.providers[provider]?.codeExchange, let codeExchanger else {
+        guard let exchange = settings.identities.providers[provider]?.codeExchange, let codeExchanger = engine.codeExchanger else {
             throw LatchkeyError.identityRefused("authorization codes are not accepted for \(provider): no client secret is configured")
         }
         guard !code.isEmpty, code.utf8.count <= 2048 else { throw LatchkeyError.identityRefused("authorization code malformed") }
