@@ -39,12 +39,12 @@ import Testing
         let first = try await Self.link(h, to: "reset@example.com")
         h.time.advance(seconds: 60)
         await #expect(throws: LatchkeyError.linkTokenInvalid) {
-            try await h.engine.resetPassword(appId: "app", token: first.token, tokenId: first.tokenId, password: "a new passphrase", caller: h.caller)
+            try await h.engine.proofs.resetPassword(appId: "app", token: first.token, tokenId: first.tokenId, password: "a new passphrase", caller: h.caller)
         }
         try await h.appServicesService.sendPasswordReset(appId: "app", email: "reset@example.com", caller: h.caller)
         let second = try await Self.link(h, to: "reset@example.com")
         h.time.advance(seconds: 59)
-        try await h.engine.resetPassword(appId: "app", token: second.token, tokenId: second.tokenId, password: "a new passphrase", caller: h.caller)
+        try await h.engine.proofs.resetPassword(appId: "app", token: second.token, tokenId: second.tokenId, password: "a new passphrase", caller: h.caller)
     }
 
     @Test func aPendingRegistrationHoldsItsAddressOnlyWhileItsLinkLives() async throws {

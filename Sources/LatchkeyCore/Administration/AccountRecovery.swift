@@ -32,8 +32,8 @@ extension OperatorService {
         guard found.status != .pending else { throw AdminError.userPending }
         try await transaction { tx in
             guard let user = try await tx.users.find(id: found.id) else { throw AdminError.userNotFound }
-            let (token, tokenId) = try await self.engine.issueLinkToken(.reset, for: user, in: tx)
-            let link = self.engine.linkURL("\(self.settings.publicURL)/reset-password", token: token, tokenId: tokenId)
+            let (token, tokenId) = try await self.engine.proofs.issueLinkToken(.reset, for: user, in: tx)
+            let link = self.engine.proofs.linkURL("\(self.settings.publicURL)/reset-password", token: token, tokenId: tokenId)
             try await self.engine.enqueue(self.engine.mailComposer.compose(.resetLink, to: email, link: link,
                                                              validMinutes: self.settings.linkTokenTTLSeconds / 60,
                                                              locale: self.engine.mailLocale(user.attributes, caller: caller), at: self.time.now()),

@@ -5,7 +5,7 @@ import Foundation
 extension AppServicesService {
     public func confirm(appId: String, token: String?, tokenId: String?, caller: CallerInfo) async throws {
         _ = try requireApp(appId)
-        try await engine.confirmEmail(token: token, tokenId: tokenId, caller: caller)
+        try await engine.proofs.confirmEmail(token: token, tokenId: tokenId, caller: caller)
     }
 
     /// A new link (the old pair stops working) to a user still pending. With enumeration protection every address
@@ -58,16 +58,16 @@ extension AppServicesService {
         let (user, tokens) = try await transaction { tx -> (UserRecord, (token: String, tokenId: String)) in
             guard let user = try await tx.users.find(email: email) else { throw LatchkeyError.userNotFound }
             guard user.status == .pending else { throw LatchkeyError.userAlreadyConfirmed }
-            return (user, try await engine.issueLinkToken(.confirmation, for: user, in: tx))
+            return (user, try await engine.proofs.issueLinkToken(.confirmation, for: user, in: tx))
         }
         try await runConfirmationFunction(app, user: user, email: email, tokens: tokens, deleteOnFail: false, caller: caller)
     }
 
     func mailConfirmationLink(to user: UserRecord, app: AppServicesApp, caller: CallerInfo, in tx: any Repositories) async throws {
         guard let email = user.email else { return }
-        let (token, tokenId) = try await engine.issueLinkToken(.confirmation, for: user, in: tx)
+        let (token, tokenId) = try await engine.proofs.issueLinkToken(.confirmation, for: user, in: tx)
         let base = app.confirmationURL.isEmpty ? "\(settings.publicURL)/confirm" : app.confirmationURL
-        try await engine.enqueue(engine.mailComposer.compose(.confirmationLink, to: email, link: engine.linkURL(base, token: token, tokenId: tokenId),
+        try await engine.enqueue(engine.mailComposer.compose(.confirmationLink, to: email, link: engine.proofs.linkURL(base, token: token, tokenId: tokenId),
                                                validMinutes: settings.linkTokenTTLSeconds / 60,
                                                locale: engine.mailLocale(user.attributes, caller: caller), at: time.now()), in: tx)
     }

@@ -16,9 +16,9 @@ extension AppServicesService {
                 return hidden ? .success(()) : .failure(.userNotFound)
             }
             if !hidden, let limited = try await self.limit(.mailPerAddress, email, caller: caller, in: tx) { return .failure(limited) }
-            let (token, tokenId) = try await engine.issueLinkToken(.reset, for: user, in: tx)
+            let (token, tokenId) = try await engine.proofs.issueLinkToken(.reset, for: user, in: tx)
             let base = app.resetURL.isEmpty ? "\(self.settings.publicURL)/reset-password" : app.resetURL
-            try await engine.enqueue(engine.mailComposer.compose(.resetLink, to: email, link: engine.linkURL(base, token: token, tokenId: tokenId),
+            try await engine.enqueue(engine.mailComposer.compose(.resetLink, to: email, link: engine.proofs.linkURL(base, token: token, tokenId: tokenId),
                                                              validMinutes: self.settings.linkTokenTTLSeconds / 60,
                                                              locale: engine.mailLocale(user.attributes, caller: caller),
                                                              at: self.time.now()), in: tx)

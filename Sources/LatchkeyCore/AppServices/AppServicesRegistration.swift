@@ -19,7 +19,7 @@ extension AppServicesService {
             switch app.confirmation {
             case .auto: return (user, nil)
             case .email: try await self.mailConfirmationLink(to: user, app: app, caller: caller, in: tx); return (user, nil)
-            case .function: return (user, try await engine.issueLinkToken(.confirmation, for: user, in: tx))
+            case .function: return (user, try await engine.proofs.issueLinkToken(.confirmation, for: user, in: tx))
             }
         }
         if let pair {

@@ -23,14 +23,14 @@ extension AppServicesService {
             if currentValid { try await engine.releasePasswordAttempt(userId: user.id) }
         }
         let hash = try await engine.passwords.hash(accepted)
-        let tokens = try await transaction { tx in try await engine.issueLinkToken(.reset, for: user, in: tx) }
+        let tokens = try await transaction { tx in try await engine.proofs.issueLinkToken(.reset, for: user, in: tx) }
         let outcome = await callFunction(app.resetFunction, [.object([
             "token": .string(tokens.token), "tokenId": .string(tokens.tokenId), "username": .string(email),
             "password": .string(accepted), "currentPasswordValid": .bool(currentValid)])] + arguments)
         switch outcome.status {
         case .success:
             try await transaction { tx in
-                var current = try await engine.redeemLinkToken(.reset, token: tokens.token, tokenId: tokens.tokenId, in: tx)
+                var current = try await engine.proofs.redeemLinkToken(.reset, token: tokens.token, tokenId: tokens.tokenId, in: tx)
                 try await engine.applyNewPassword(hash, to: &current, caller: caller, in: tx)
             }
         case .pending: return

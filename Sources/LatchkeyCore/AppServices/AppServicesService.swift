@@ -20,9 +20,9 @@ public struct AppServicesService: AppServicesSurface, EngineKernel {
     }
     public func requireApp(_ id: String) throws -> AppServicesApp { try engine.requireApp(id) }
     public func resetPassword(appId: String, token: String?, tokenId: String?, password: String?, caller: CallerInfo) async throws {
-        try await engine.resetPassword(appId: appId, token: token, tokenId: tokenId, password: password, caller: caller)
+        try await engine.proofs.resetPassword(appId: appId, token: token, tokenId: tokenId, password: password, caller: caller)
     }
     public func resetPassword(token: String?, tokenId: String?, password: String?, caller: CallerInfo) async throws {
-        try await engine.resetPassword(token: token, tokenId: tokenId, password: password, caller: caller)
+        try await engine.proofs.resetPassword(token: token, tokenId: tokenId, password: password, caller: caller)
     }
 }

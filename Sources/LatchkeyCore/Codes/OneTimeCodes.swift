@@ -9,14 +9,14 @@ public struct CodeChallenge: Sendable, Equatable {
 }
 
 /// One-time codes: drawn without bias, stored as an HMAC, expiring, with capped attempts, single use.
-extension LatchkeyEngine {
+extension Proofs {
     /// Mails a new code for `flow` (to `address`, by default the flow's); it replaces any earlier code of that flow.
     func issueCode(for flow: FlowRecord, mail kind: MailKind, to address: String? = nil, locale: String?,
                    in tx: any Repositories) async throws -> CodeChallenge {
         let code = newCode()
         try await saveCode(code, for: flow, in: tx)
         let to = address ?? flow.email
-        try await enqueue(mailComposer.compose(kind, to: to, code: code, validMinutes: settings.codes.ttlSeconds / 60,
+        try await engine.enqueue(engine.mailComposer.compose(kind, to: to, code: code, validMinutes: settings.codes.ttlSeconds / 60,
                                                locale: locale, at: time.now()), in: tx)
         return CodeChallenge(targetLabel: EmailAddress.mask(to), codeLength: settings.codes.length,
                              resendIntervalSeconds: settings.codes.resendIntervalSeconds)
@@ -28,14 +28,14 @@ extension LatchkeyEngine {
     /// Stores `code` (its HMAC) as the flow's live code, replacing any earlier one.
     func saveCode(_ code: String, for flow: FlowRecord, in tx: any Repositories) async throws {
         let policy = settings.codes, now = time.now()
-        try await tx.flows.saveCode(OTPRecord(flowId: flow.id, codeHash: secretHash(code), attemptsLeft: policy.maxAttempts,
+        try await tx.flows.saveCode(OTPRecord(flowId: flow.id, codeHash: engine.secretHash(code), attemptsLeft: policy.maxAttempts,
                                               expiresAt: now + Double(policy.ttlSeconds), createdAt: now))
     }
 
     /// Same writes as a real code, minus the mail: a decoy flow must look and take like a real one.
     func issueDecoyCode(for flow: FlowRecord, in tx: any Repositories) async throws -> CodeChallenge {
         let now = time.now()
-        try await tx.flows.saveCode(OTPRecord(flowId: flow.id, codeHash: secretHash(SecureRandom.token()),
+        try await tx.flows.saveCode(OTPRecord(flowId: flow.id, codeHash: engine.secretHash(SecureRandom.token()),
                                               attemptsLeft: settings.codes.maxAttempts,
                                               expiresAt: now + Double(settings.codes.ttlSeconds), createdAt: now))
         return challenge(for: flow)
@@ -51,7 +51,7 @@ extension LatchkeyEngine {
     func checkCode(_ code: String?, for flow: FlowRecord, in tx: any Repositories) async throws -> LatchkeyError? {
         guard let code, !code.isEmpty else { throw LatchkeyError.missing(.code) }
         // An over-long guess is hashed to nothing that can match, and still costs its attempt.
-        let hash = code.count <= 64 ? secretHash(code) : Data()
+        let hash = code.count <= 64 ? engine.secretHash(code) : Data()
         switch try await tx.flows.redeemCode(flowId: flow.id, codeHash: hash, now: time.now()) {
         case .redeemed: return nil
         case .wrong(let left): return .invalidCode(attemptsLeft: left)

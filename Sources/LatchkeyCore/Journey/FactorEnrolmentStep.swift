@@ -80,11 +80,11 @@ extension SignInJourney {
             }
             var challenge: CodeChallenge
             if let sentCode {
-                try await engine.saveCode(sentCode, for: live, in: tx)
+                try await engine.proofs.saveCode(sentCode, for: live, in: tx)
                 challenge = CodeChallenge(targetLabel: contact, channel: "sms", codeLength: engine.settings.codes.length,
                                           resendIntervalSeconds: engine.settings.codes.resendIntervalSeconds)
             } else {
-                challenge = try await engine.issueCode(for: live, mail: .secondFactorCode, to: contact,
+                challenge = try await engine.proofs.issueCode(for: live, mail: .secondFactorCode, to: contact,
                                                      locale: engine.mailLocale(user.attributes, caller: caller), in: tx)
             }
             live.state.stage = .registrationChallenged
@@ -105,7 +105,7 @@ extension SignInJourney {
             case ("oob"?, .registrationChallenged):
                 guard let code, !code.isEmpty else { return .failure(.invalidCode(attemptsLeft: 1)) }
                 if let limited = try await self.limit(.codePerAccount, flow.email, caller: caller, in: tx) { return .failure(limited) }
-                if let failure = try await engine.checkCode(code, for: flow, in: tx) { return .failure(failure) }
+                if let failure = try await engine.proofs.checkCode(code, for: flow, in: tx) { return .failure(failure) }
             case ("continuation_token"?, .registrationPreverified):
                 break
             default:

@@ -39,10 +39,10 @@ extension SignInJourney {
             if let limited = try await self.limit(.mailPerAddress, flow.email, caller: caller, in: tx) { return .failure(limited) }
             let challenge: CodeChallenge
             if flow.state.decoy {
-                challenge = try await engine.issueDecoyCode(for: flow, in: tx)
+                challenge = try await engine.proofs.issueDecoyCode(for: flow, in: tx)
             } else {
                 let attributes = try await tx.users.find(email: flow.email)?.attributes ?? [:]
-                challenge = try await engine.issueCode(for: flow, mail: .resetCode, locale: engine.mailLocale(attributes, caller: caller), in: tx)
+                challenge = try await engine.proofs.issueCode(for: flow, mail: .resetCode, locale: engine.mailLocale(attributes, caller: caller), in: tx)
             }
             flow.state.stage = .codeSent
             return .success(.code(challenge, continuationToken: try await self.advance(flow, in: tx)))
@@ -57,7 +57,7 @@ extension SignInJourney {
             var flow = try await self.loadFlow(continuationToken, kind: .passwordReset, client: caller.clientId, in: tx)
             guard flow.state.stage == .codeSent else { throw LatchkeyError.flowStepMismatch("no code was sent for this reset") }
             if let limited = try await self.limit(.codePerAccount, flow.email, caller: caller, in: tx) { return .failure(limited) }
-            if let failure = try await engine.checkCode(code, for: flow, in: tx) { return .failure(failure) }
+            if let failure = try await engine.proofs.checkCode(code, for: flow, in: tx) { return .failure(failure) }
             if flow.state.decoy { return .failure(.invalidCode(attemptsLeft: 0)) }
             flow.state.stage = .codeVerified
             return .success((try await self.advance(flow, in: tx), engine.settings.tokens.flowTTLSeconds))

@@ -97,10 +97,10 @@ extension SignInJourney {
             case .email:
                 if let limited = try await self.limit(.mailPerIP, caller.ip, caller: caller, in: tx) { return .failure(limited) }
                 if let limited = try await self.limit(.mailPerAddress, factor.target, caller: caller, in: tx) { return .failure(limited) }
-                challenge = try await engine.issueCode(for: live, mail: .secondFactorCode, to: factor.target,
+                challenge = try await engine.proofs.issueCode(for: live, mail: .secondFactorCode, to: factor.target,
                                                      locale: engine.mailLocale(user.attributes, caller: caller), in: tx)
             case .sms:
-                try await engine.saveCode(sentCode ?? "", for: live, in: tx)
+                try await engine.proofs.saveCode(sentCode ?? "", for: live, in: tx)
                 challenge = CodeChallenge(targetLabel: SecondFactors.maskPhone(factor.target ?? ""), channel: "sms", codeLength: engine.settings.codes.length,
                                           resendIntervalSeconds: engine.settings.codes.resendIntervalSeconds)
             case .totp, .recovery:
@@ -135,7 +135,7 @@ extension SignInJourney {
         }
         let result = try await transaction { tx -> Result<SignInOutcome, LatchkeyError> in
             guard let current = try await tx.users.find(id: user.id) else { throw LatchkeyError.userNotFound }
-            if factor.kind != .totp, let failure = try await engine.checkCode(code, for: flow, in: tx) { return .failure(failure) }
+            if factor.kind != .totp, let failure = try await engine.proofs.checkCode(code, for: flow, in: tx) { return .failure(failure) }
             try await self.finish(flow, in: tx)
             try await self.audit(tx, "mfa_passed", caller: caller, userId: user.id, email: user.email, detail: SecondFactors.describe(factor))
             EngineMetrics.secondFactor("passed", factor.kind)

@@ -40,7 +40,7 @@ extension SignInJourney {
                 guard types.oob else { return .success(.redirect) }
                 if let limited = try await self.limit(.mailPerIP, caller.ip, caller: caller, in: tx) { return .failure(limited) }
                 if let limited = try await self.limit(.mailPerAddress, flow.email, caller: caller, in: tx) { return .failure(limited) }
-                let challenge = try await engine.issueCode(for: flow, mail: .signInCode,
+                let challenge = try await engine.proofs.issueCode(for: flow, mail: .signInCode,
                                                           locale: engine.mailLocale(user.attributes, caller: caller), in: tx)
                 flow.state.stage = .codeSent
                 return .success(.code(challenge, continuationToken: try await self.advance(flow, in: tx)))
@@ -97,7 +97,7 @@ extension SignInJourney {
             guard let id = flow.userId, var user = try await tx.users.find(id: id), user.status == .active else {
                 throw LatchkeyError.userNotFound
             }
-            if let failure = try await engine.checkCode(code, for: flow, in: tx) {
+            if let failure = try await engine.proofs.checkCode(code, for: flow, in: tx) {
                 try await self.audit(tx, "sign_in_failed", caller: caller, userId: user.id, email: user.email, detail: "wrong code")
                 EngineMetrics.signIn(caller.dialect, "wrong_code")
                 return .failure(failure)

@@ -55,7 +55,7 @@ extension SignInJourney {
             case .started, .codeSent:
                 guard types.oob else { return .success(.redirect) }
                 if let limited = try await self.limit(.mailPerAddress, flow.email, caller: caller, in: tx) { return .failure(limited) }
-                let challenge = try await engine.issueCode(for: flow, mail: .signUpCode,
+                let challenge = try await engine.proofs.issueCode(for: flow, mail: .signUpCode,
                                                           locale: engine.mailLocale(flow.state.attributes, caller: caller), in: tx)
                 flow.state.stage = .codeSent
                 return .success(.code(challenge, continuationToken: try await self.advance(flow, in: tx)))
@@ -75,7 +75,7 @@ extension SignInJourney {
             var flow = try await self.loadFlow(continuationToken, kind: .signUp, client: caller.clientId, in: tx)
             guard flow.state.stage == .codeSent else { throw LatchkeyError.flowStepMismatch("no code was sent for this sign-up") }
             if let limited = try await self.limit(.codePerAccount, flow.email, caller: caller, in: tx) { return .failure(limited) }
-            if let failure = try await engine.checkCode(code, for: flow, in: tx) { return .failure(failure) }
+            if let failure = try await engine.proofs.checkCode(code, for: flow, in: tx) { return .failure(failure) }
             flow.state.emailVerified = true
             return .success(try await self.nextSignUpStep(flow, caller: caller, in: tx))
         }.get()

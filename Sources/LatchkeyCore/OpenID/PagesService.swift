@@ -18,19 +18,19 @@ public struct PagesService: PagesSurface, SignInJourney {
     }
     public func requireClient(_ id: String?) throws -> ClientApplication { try engine.requireClient(id) }
     public func confirmEmail(token: String?, tokenId: String?, caller: CallerInfo) async throws {
-        try await engine.confirmEmail(token: token, tokenId: tokenId, caller: caller)
+        try await engine.proofs.confirmEmail(token: token, tokenId: tokenId, caller: caller)
     }
     public func confirmationLinkIsLive(token: String?, tokenId: String?) async throws -> Bool {
-        try await engine.confirmationLinkIsLive(token: token, tokenId: tokenId)
+        try await engine.proofs.confirmationLinkIsLive(token: token, tokenId: tokenId)
     }
     public func resetLinkIsLive(token: String?, tokenId: String?) async throws -> Bool {
-        try await engine.resetLinkIsLive(token: token, tokenId: tokenId)
+        try await engine.proofs.resetLinkIsLive(token: token, tokenId: tokenId)
     }
     public func resetPassword(token: String?, tokenId: String?, password: String?, caller: CallerInfo) async throws {
-        try await engine.resetPassword(token: token, tokenId: tokenId, password: password, caller: caller)
+        try await engine.proofs.resetPassword(token: token, tokenId: tokenId, password: password, caller: caller)
     }
     public func resetPassword(appId: String, token: String?, tokenId: String?, password: String?, caller: CallerInfo) async throws {
-        try await engine.resetPassword(appId: appId, token: token, tokenId: tokenId, password: password, caller: caller)
+        try await engine.proofs.resetPassword(appId: appId, token: token, tokenId: tokenId, password: password, caller: caller)
     }
     public func endBrowserSession(_ session: BrowserSessionRecord, caller: CallerInfo) async throws {
         try await engine.tokens.endBrowserSession(session, caller: caller)

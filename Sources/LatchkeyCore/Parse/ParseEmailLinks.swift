@@ -7,7 +7,7 @@ extension ParseService {
     func mailParseLink(_ kind: ActionTokenRecord.Kind, to user: UserRecord, app: ParseApp, caller: CallerInfo,
                        in tx: any Repositories) async throws {
         guard let email = user.email else { return }
-        let (token, tokenId) = try await engine.issueLinkToken(kind, for: user, in: tx)
+        let (token, tokenId) = try await engine.proofs.issueLinkToken(kind, for: user, in: tx)
         let page = kind == .confirmation ? "verify_email" : "request_password_reset"
         let appPath = app.id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? app.id
         let link = "\(settings.publicURL)\(settings.parseMount)/apps/\(appPath)/\(page)?token=\(tokenId)\(token)"
@@ -51,7 +51,7 @@ extension ParseService {
         let (token, tokenId) = try Self.splitParseLinkToken(token)
         try await limit(.credentialPerIP, caller.ip, caller: caller)
         try await transaction { tx in
-            let user = try await self.engine.redeemLinkToken(.confirmation, token: token, tokenId: tokenId, in: tx)
+            let user = try await self.engine.proofs.redeemLinkToken(.confirmation, token: token, tokenId: tokenId, in: tx)
             guard user.status != .disabled else { throw LatchkeyError.linkTokenInvalid }
             guard !user.emailVerified else { return }
             try await self.engine.markVerified(user, detail: "parse link", caller: caller, in: tx)
@@ -61,7 +61,7 @@ extension ParseService {
     /// Whether a reset link can still set a password (read only: the choose-password page is shown only for one).
     public func parseResetLinkIsLive(token: String?) async throws -> Bool {
         guard let (token, tokenId) = try? Self.splitParseLinkToken(token) else { return false }
-        return try await engine.linkIsLive(.reset, token: token, tokenId: tokenId)
+        return try await engine.proofs.linkIsLive(.reset, token: token, tokenId: tokenId)
     }
 
     /// The choose-password page's form: a new password from a reset link, as every recovery sets one.
@@ -72,6 +72,6 @@ extension ParseService {
 
     static func splitParseLinkToken(_ combined: String?) throws -> (token: String, tokenId: String) {
         guard let combined, combined.utf8.count == 88 else { throw LatchkeyError.linkTokenMalformed }
-        return try LatchkeyEngine.requireLinkShape(String(combined.suffix(64)).lowercased(), String(combined.prefix(24)).lowercased())
+        return try Proofs.requireLinkShape(String(combined.suffix(64)).lowercased(), String(combined.prefix(24)).lowercased())
     }
 }

@@ -22,7 +22,7 @@ extension ParseService {
             let flow = FlowRecord(id: SecureRandom.uuidString(), tokenHash: hash, kind: .signIn, email: user.email ?? "", userId: user.id,
                                   state: state, expiresAt: now + Double(self.settings.codes.ttlSeconds), createdAt: now)
             try await tx.flows.insert(flow)
-            try await self.engine.saveCode(code, for: flow, in: tx)
+            try await self.engine.proofs.saveCode(code, for: flow, in: tx)
         }
         EngineMetrics.secondFactor("challenged", .sms)
     }
@@ -40,7 +40,7 @@ extension ParseService {
         return try await transaction { tx -> Bool in
             guard let flow = try await tx.flows.find(tokenHash: hash), flow.expiresAt > self.time.now(),
                   flow.state.factorTarget == target else { return false }
-            guard try await self.engine.checkCode(code, for: flow, in: tx) == nil else { return false }
+            guard try await self.engine.proofs.checkCode(code, for: flow, in: tx) == nil else { return false }
             return try await tx.flows.complete(id: flow.id, tokenHash: hash)
         }
     }

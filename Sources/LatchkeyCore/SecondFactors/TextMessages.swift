@@ -23,7 +23,7 @@ extension SecondFactors {
         guard let sender = smsSender else { throw LatchkeyError.secondFactor(.methodNotEnabled("sms")) }
         try await limit(.mailPerIP, caller.ip, caller: caller)
         try await limit(.mailPerAddress, number, caller: caller)
-        let code = engine.newCode()
+        let code = engine.proofs.newCode()
         let outcome = await sender.call([.object([
             "to": .string(number), "code": .string(code), "valid_minutes": .int(settings.codes.ttlSeconds / 60),
             "purpose": .string(purpose), "user_id": .string(user.id),

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// A link is bound to the address it was mailed to: the stored HMAC covers the token and that address, so once the
 /// account's address is another one the link matches nothing (and every change of address deletes the links too).
-extension LatchkeyEngine {
+extension Proofs {
     func issueLinkToken(_ kind: ActionTokenRecord.Kind, for user: UserRecord,
                         in tx: any Repositories) async throws -> (token: String, tokenId: String) {
         let token = SecureRandom.bytes(32).hex, tokenId = SecureRandom.bytes(12).hex
@@ -18,7 +18,7 @@ extension LatchkeyEngine {
 
     /// The stored form of a link token: an HMAC of the token with the address it goes to.
     func linkHash(_ token: String, boundTo user: UserRecord) -> Data {
-        secretHash(token.lowercased() + "\n" + (user.email ?? ""))
+        engine.secretHash(token.lowercased() + "\n" + (user.email ?? ""))
     }
 
     /// The user a link token was issued to, while the account still holds the address it was mailed to; consumes

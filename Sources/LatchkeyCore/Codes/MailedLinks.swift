@@ -2,7 +2,7 @@ import Foundation
 
 /// Following a mailed link: confirming an address and setting a new password. The App Services API, the hosted pages
 /// and Parse's link pages all redeem links here.
-extension LatchkeyEngine {
+extension Proofs {
     /// Whether a confirmation link can still confirm (read only: the hosted page shows its button only for one).
     /// A malformed pair is `.linkTokenMalformed`, as `confirmEmail` says.
     public func confirmationLinkIsLive(token: String?, tokenId: String?) async throws -> Bool {
@@ -16,12 +16,12 @@ extension LatchkeyEngine {
         try await transaction { tx in
             let user = try await self.redeemLinkToken(.confirmation, token: token, tokenId: tokenId, in: tx)
             guard user.status == .pending else { throw LatchkeyError.userAlreadyConfirmed }
-            try await self.markVerified(user, detail: nil, caller: caller, in: tx)
+            try await engine.markVerified(user, detail: nil, caller: caller, in: tx)
         }
     }
 
     public func resetPassword(appId: String, token: String?, tokenId: String?, password: String?, caller: CallerInfo) async throws {
-        _ = try requireApp(appId)
+        _ = try engine.requireApp(appId)
         try await resetPassword(token: token, tokenId: tokenId, password: password, caller: caller)
     }
 
@@ -38,12 +38,12 @@ extension LatchkeyEngine {
         let (token, tokenId) = try Self.requireLinkShape(token, tokenId)
         guard let record = try await reader.linkTokens.find(tokenId: tokenId.lowercased()),
               let owner = try await reader.users.find(id: record.userId) else { throw LatchkeyError.linkTokenInvalid }
-        let accepted = try requireAcceptablePassword(password, identifiers: [owner.email, owner.username])
-        let hash = try await passwords.hash(accepted)
+        let accepted = try engine.requireAcceptablePassword(password, identifiers: [owner.email, owner.username])
+        let hash = try await engine.passwords.hash(accepted)
         try await transaction { tx in
             var user = try await self.redeemLinkToken(.reset, token: token, tokenId: tokenId, in: tx)
             // The link reached the mailbox: the reset proves the address.
-            try await self.applyNewPassword(hash, to: &user, provesAddress: true, caller: caller, in: tx)
+            try await engine.applyNewPassword(hash, to: &user, provesAddress: true, caller: caller, in: tx)
         }
     }
 }
