@@ -83,7 +83,7 @@ public enum Fixtures {
 
     public static func flow(userId: String? = nil, tokenHash: Data = Data(SecureRandom.bytes(32))) -> FlowRecord {
         FlowRecord(id: UUID().uuidString.lowercased(), tokenHash: tokenHash, kind: .signIn, email: "f@example.com", userId: userId,
-                   state: FlowState(stage: .started, clientId: "c", acceptsCode: true, acceptsPassword: true),
+                   state: FlowState(stage: .started, client: JourneyClient(id: "c", acceptsCode: true, acceptsPassword: true), details: .signIn),
                    expiresAt: now + 600, createdAt: now)
     }
 

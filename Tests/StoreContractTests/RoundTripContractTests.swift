@@ -15,9 +15,13 @@ import Testing
         var flow = Fixtures.flow(userId: user.id)
         flow.kind = .signUp
         flow.state.stage = .passwordRequired
-        flow.state.emailVerified = true
-        flow.state.passwordHash = "$scrypt$ln=15,r=8,p=1$c2FsdA$aGFzaA"
-        flow.state.attributes = ["displayName": .string("Zoë"), "age": .int(7), "nested": .object(["a": .array([.null, .bool(false)])])]
+        flow.state.signUp = SignUpProgress(passwordHash: "$scrypt$ln=15,r=8,p=1$c2FsdA$aGFzaA", attributes: [
+            "displayName": .string("Zoë"), "age": .int(7), "nested": .object(["a": .array([.null, .bool(false)])])], emailVerified: true)
+        flow.state.client.capabilities = ["mfa_required"]
+        flow.state.client.audience = .browser
+        flow.state.factors.amr = ["otp"]
+        flow.state.factors.mailboxProven = true
+        flow.state.factors.target = "+15550100"
         try await store.direct.flows.insert(flow)
         #expect(try await store.direct.flows.find(tokenHash: flow.tokenHash) == flow)
         // A code is read back through what it is for: redeemed once with its hash, before it expires.

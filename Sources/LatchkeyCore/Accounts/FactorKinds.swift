@@ -19,7 +19,7 @@ extension FlowRecord {
     /// makes that address the second factor of later password sign-ins, two kinds. `user` is the journey's account.
     func firstFactorKinds(of user: UserRecord) -> Set<FactorKind> {
         var kinds = Set<FactorKind>()
-        for method in state.amr ?? [] {
+        for method in state.factors.amr {
             switch method {
             case "pwd": kinds.insert(.knowledge)
             case "otp": kinds.insert(.mailbox)

@@ -11,28 +11,28 @@ extension SignInJourney {
                           caller: CallerInfo, in tx: any Repositories) async throws -> SignInOutcome {
         let method = first.method
         var next = flow
-        next.state.mailboxProven = first.mailboxProven
-        next.state.amr = first.amr
-        let capabilities = Set(flow.state.capabilities ?? [])
+        next.state.factors.mailboxProven = first.mailboxProven
+        next.state.factors.amr = first.amr
+        let capabilities = Set(flow.state.client.capabilities)
         if client.mfa != .off {
             if !(try await secondFactors(of: user, after: next, in: tx)).isEmpty {
                 guard capabilities.contains(ChallengeTypes.mfaRequired) else {
                     try await finish(flow, in: tx)
                     return .redirect(reason: "Client is missing mfa_required capability")
                 }
-                next.state.stage = .mfaRequired
+                try next.take(.secondFactorDue)
                 try await audit(tx, "mfa_required", caller: caller, userId: user.id, email: user.email, detail: method)
                 return .mfaRequired(continuationToken: try await advance(next, in: tx))
             }
             if client.mfa == .required {
-                let enrollable = engine.factors.registrableMethods(browser: flow.state.browser == true)
+                let enrollable = engine.factors.registrableMethods(browser: flow.state.client.audience == .browser)
                 guard capabilities.contains(ChallengeTypes.registrationRequired), !enrollable.isEmpty else {
                     try await finish(flow, in: tx)
                     return .redirect(reason: enrollable.isEmpty
                         ? "This account must enrol an authenticator app, which the native API cannot do"
                         : "Client is missing registration_required capability")
                 }
-                next.state.stage = .registrationRequired
+                try next.take(.enrolmentDue)
                 try await audit(tx, "mfa_registration_required", caller: caller, userId: user.id, email: user.email, detail: method)
                 return .registrationRequired(continuationToken: try await advance(next, in: tx))
             }

@@ -14,7 +14,8 @@ public struct AuthenticatorOffer: Sendable, Equatable {
 extension SignInJourney {
     public func beginAuthenticatorEnrolment(accessToken: String, caller: CallerInfo) async throws -> AuthenticatorOffer {
         let (client, user) = try await authenticatorEnrolmentParties(accessToken)
-        var state = FlowState(stage: .registrationChallenged, clientId: client.id, acceptsCode: true, acceptsPassword: false)
+        var state = FlowState(stage: .registrationChallenged, client: JourneyClient(id: client.id, acceptsCode: true, acceptsPassword: false),
+                              details: .signIn)
         let (secret, uri) = offerAuthenticator(to: user, in: &state)
         let pending = state
         let token = try await newFlow(.signIn, email: user.email ?? "", userId: user.id, state: pending)
@@ -41,9 +42,9 @@ extension SignInJourney {
         return try await transaction { tx in
             var (flow, user) = try await self.requireSecondFactorFlow(continuationToken, at: [.registrationRequired, .registrationChallenged],
                                                                       step: "enrolling a second factor", caller: caller, in: tx)
-            guard flow.state.browser == true else { throw LatchkeyError.secondFactor(.methodNotEnabled("totp")) }
+            guard flow.state.client.audience == .browser else { throw LatchkeyError.secondFactor(.methodNotEnabled("totp")) }
             let (secret, uri) = self.offerAuthenticator(to: user, in: &flow.state)
-            flow.state.stage = .registrationChallenged
+            try flow.take(.enrolmentCodeSent)
             return AuthenticatorOffer(secret: secret, uri: uri, continuationToken: try await self.advance(flow, in: tx))
         }
     }
@@ -57,8 +58,8 @@ extension SignInJourney {
         let (key, step) = try await checkOfferedAuthenticator(flow, user: user, code: code, caller: caller)
         return try await transaction { tx in
             var next = flow
-            next.state.stage = .registrationVerified
-            next.state.factorTarget = nil
+            try next.take(.enrolmentVerified)
+            next.state.factors.target = nil
             let token = try await self.advance(next, in: tx)
             return (token, try await self.enrolAuthenticator(key, step: step, for: user, caller: caller, in: tx))
         }
@@ -67,8 +68,8 @@ extension SignInJourney {
     /// A new secret, sealed into `state` (never stored in clear); its Base32 text and `otpauth://` URI.
     private func offerAuthenticator(to user: UserRecord, in state: inout FlowState) -> (secret: String, uri: String) {
         let key = SecureRandom.bytes(20)
-        state.factorChannel = SecondFactorRecord.Kind.totp.rawValue
-        state.factorTarget = Base64URL.encode(keys.secondFactor.seal(key))
+        state.factors.channel = SecondFactorRecord.Kind.totp.rawValue
+        state.factors.target = Base64URL.encode(keys.secondFactor.seal(key))
         let secret = Base32.encode(key)
         return (secret, TOTP.provisioningURI(secret: secret, account: user.email ?? user.displayName, issuer: engine.settings.mfa.totpIssuer))
     }
@@ -76,8 +77,8 @@ extension SignInJourney {
     /// The offered secret and the time step the app's code matches; a wrong code counts against the account's lockout.
     private func checkOfferedAuthenticator(_ flow: FlowRecord, user: UserRecord, code: String?, caller: CallerInfo) async throws
         -> (key: [UInt8], step: Int) {
-        guard flow.state.stage == .registrationChallenged, flow.state.factorChannel == SecondFactorRecord.Kind.totp.rawValue,
-              let sealed = flow.state.factorTarget.flatMap(Base64URL.decode), let key = keys.secondFactor.open(sealed) else {
+        guard flow.state.stage == .registrationChallenged, flow.state.factors.channel == SecondFactorRecord.Kind.totp.rawValue,
+              let sealed = flow.state.factors.target.flatMap(Base64URL.decode), let key = keys.secondFactor.open(sealed) else {
             throw LatchkeyError.flowStepMismatch("this token is not an authenticator enrolment of this user")
         }
         guard let code, !code.isEmpty else { throw LatchkeyError.missing(.code) }

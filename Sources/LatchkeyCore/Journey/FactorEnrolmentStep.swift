@@ -18,7 +18,7 @@ extension SignInJourney {
         return try await transaction { tx in
             let (flow, user) = try await self.requireSecondFactorFlow(continuationToken, at: [.registrationRequired],
                                                                       step: "enrolling a second factor", caller: caller, in: tx)
-            let methods = engine.factors.registrableMethods(browser: flow.state.browser == true).map { method in
+            let methods = engine.factors.registrableMethods(browser: flow.state.client.audience == .browser).map { method in
                 switch method {
                 case .email: AuthMethod(id: "email", channel: "email", loginHint: user.email.map(EmailAddress.mask))
                 case .sms: AuthMethod(id: "sms", channel: "sms", loginHint: nil)
@@ -61,7 +61,7 @@ extension SignInJourney {
             throw LatchkeyError.secondFactor(.sameKindAsFirstFactor)
         }
         // The address the first factor just proved needs no second code.
-        let preverified = method == .email && contact == user.email && user.emailVerified && flow.state.mailboxProven == true
+        let preverified = method == .email && contact == user.email && user.emailVerified && flow.state.factors.mailboxProven
         var texted: String?
         if method == .sms {
             texted = try await engine.factors.sendTextCode(to: contact, purpose: "enrol", user: user, caller: caller)
@@ -72,10 +72,10 @@ extension SignInJourney {
         let sentCode = texted
         return try await transaction { tx in
             guard var live = try await tx.flows.find(tokenHash: flow.tokenHash) else { throw LatchkeyError.flowTokenInvalid }
-            live.state.factorTarget = contact
-            live.state.factorChannel = method.rawValue
+            live.state.factors.target = contact
+            live.state.factors.channel = method.rawValue
             if preverified {
-                live.state.stage = .registrationPreverified
+                try live.take(.enrolmentPreverified)
                 return .preverified(continuationToken: try await self.advance(live, in: tx))
             }
             var challenge: CodeChallenge
@@ -87,7 +87,7 @@ extension SignInJourney {
                 challenge = try await engine.proofs.issueCode(for: live, mail: .secondFactorCode, to: contact,
                                                      locale: engine.mailLocale(user.attributes, caller: caller), in: tx)
             }
-            live.state.stage = .registrationChallenged
+            try live.take(.enrolmentCodeSent)
             return .code(challenge, target: contact, continuationToken: try await self.advance(live, in: tx))
         }
     }
@@ -112,7 +112,7 @@ extension SignInJourney {
                 throw LatchkeyError.flowStepMismatch("continue with grant_type=oob after a code, continuation_token after preverified")
             }
             // An authenticator is confirmed by its own step (registrationConfirmAuthenticator), never here.
-            guard let target = flow.state.factorTarget, let kind = SecondFactorRecord.Kind(rawValue: flow.state.factorChannel ?? ""),
+            guard let target = flow.state.factors.target, let kind = SecondFactorRecord.Kind(rawValue: flow.state.factors.channel ?? ""),
                   kind != .totp else {
                 throw LatchkeyError.flowTokenInvalid
             }
@@ -122,7 +122,7 @@ extension SignInJourney {
             }
             let factor = SecondFactorRecord(id: SecureRandom.uuidString(), userId: user.id, kind: kind, target: target, createdAt: self.time.now())
             try await engine.factors.enrol(factor, for: user, caller: caller, in: tx)
-            flow.state.stage = .registrationVerified
+            try flow.take(.enrolmentVerified)
             return .success(try await self.advance(flow, in: tx))
         }.get()
     }

@@ -64,7 +64,7 @@ extension SignInJourney {
 
     /// `flow` (found by its token) when it is of a kind `accepts`, started by `client`, and not expired.
     func live(_ flow: FlowRecord?, where accepts: (FlowRecord.Kind) -> Bool, client: String?) throws -> FlowRecord {
-        guard let flow, accepts(flow.kind), ClientApplication.sameID(flow.state.clientId, client ?? "") else {
+        guard let flow, accepts(flow.kind), ClientApplication.sameID(flow.state.client.id, client ?? "") else {
             throw LatchkeyError.flowTokenInvalid
         }
         guard flow.expiresAt > time.now() else { throw LatchkeyError.flowTokenExpired }

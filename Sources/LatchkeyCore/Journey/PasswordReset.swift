@@ -16,11 +16,9 @@ extension SignInJourney {
             throw LatchkeyError.userNotFound
         }
         guard types.oob else { return .redirect }
-        var state = FlowState(stage: .started, clientId: client.id, acceptsCode: true, acceptsPassword: types.password)
-        state.browser = caller.audience == .browser ? true : nil
-        state.decoy = !eligible
-        state.capabilities = types.capabilities.sorted()
-        let initial = state
+        let initial = FlowState(stage: .started, client: JourneyClient(id: client.id, acceptsCode: true, acceptsPassword: types.password,
+                                                         capabilities: types.capabilities.sorted(), audience: caller.audience),
+                              details: .reset(ResetProgress(decoy: !eligible)))
         let token = try await newFlow(.passwordReset, email: email, userId: eligible ? user?.id : nil, state: initial)
         return .started(continuationToken: token)
     }
@@ -38,13 +36,13 @@ extension SignInJourney {
             guard types.oob else { return .success(.redirect) }
             if let limited = try await self.limit(.mailPerAddress, flow.email, caller: caller, in: tx) { return .failure(limited) }
             let challenge: CodeChallenge
-            if flow.state.decoy {
+            if flow.state.isDecoy {
                 challenge = try await engine.proofs.issueDecoyCode(for: flow, in: tx)
             } else {
                 let attributes = try await tx.users.find(email: flow.email)?.attributes ?? [:]
                 challenge = try await engine.proofs.issueCode(for: flow, mail: .resetCode, locale: engine.mailLocale(attributes, caller: caller), in: tx)
             }
-            flow.state.stage = .codeSent
+            try flow.take(.codeSent)
             return .success(.code(challenge, continuationToken: try await self.advance(flow, in: tx)))
         }.get()
     }
@@ -58,8 +56,8 @@ extension SignInJourney {
             guard flow.state.stage == .codeSent else { throw LatchkeyError.flowStepMismatch("no code was sent for this reset") }
             if let limited = try await self.limit(.codePerAccount, flow.email, caller: caller, in: tx) { return .failure(limited) }
             if let failure = try await engine.proofs.checkCode(code, for: flow, in: tx) { return .failure(failure) }
-            if flow.state.decoy { return .failure(.invalidCode(attemptsLeft: 0)) }
-            flow.state.stage = .codeVerified
+            if flow.state.isDecoy { return .failure(.invalidCode(attemptsLeft: 0)) }
+            try flow.take(.codeVerified)
             return .success((try await self.advance(flow, in: tx), engine.settings.tokens.flowTTLSeconds))
         }.get()
     }
@@ -85,7 +83,7 @@ extension SignInJourney {
             // The code reached the mailbox: the reset proves the address.
             try await engine.applyNewPassword(hash, to: &account, provesAddress: true, caller: caller, in: tx)
             var live = flow
-            live.state.stage = .completed  // `advance` fails, and all of this rolls back, if the token was used meanwhile
+            try live.take(.passwordSet)  // `advance` fails, and all of this rolls back, if the token was used meanwhile
             return (try await self.advance(live, in: tx), engine.settings.resetPollIntervalSeconds)
         }
     }

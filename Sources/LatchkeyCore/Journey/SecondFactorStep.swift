@@ -106,8 +106,8 @@ extension SignInJourney {
             case .totp, .recovery:
                 challenge = CodeChallenge(targetLabel: "authenticator app", channel: "totp", codeLength: TOTP.digits, resendIntervalSeconds: 0)
             }
-            live.state.stage = .mfaChallenged
-            live.state.factorId = factor.id
+            try live.take(.secondFactorCodeSent)
+            live.state.factors.factorId = factor.id
             EngineMetrics.secondFactor("challenged", factor.kind)
             return .success(.code(challenge, continuationToken: try await self.advance(live, in: tx)))
         }.get()
@@ -121,7 +121,7 @@ extension SignInJourney {
         guard let code, !code.isEmpty else { throw LatchkeyError.missing(.code) }
         _ = try engine.tokens.grantedScopes(scope, client: client)
         guard let userId = flow.userId, let user = try await reader.users.find(id: userId), user.status == .active,
-              let factor = try await reader.secondFactors.secondFactors(userId: userId).first(where: { $0.id == flow.state.factorId }) else {
+              let factor = try await reader.secondFactors.secondFactors(userId: userId).first(where: { $0.id == flow.state.factors.factorId }) else {
             throw LatchkeyError.flowTokenInvalid
         }
         let failures = try await engine.factors.countSecondFactorAttempt(user, caller: caller)
@@ -140,7 +140,7 @@ extension SignInJourney {
             try await self.audit(tx, "mfa_passed", caller: caller, userId: user.id, email: user.email, detail: SecondFactors.describe(factor))
             EngineMetrics.secondFactor("passed", factor.kind)
             var passed = flow
-            passed.state.amr = AuthenticationMethods.afterSecondFactor(flow.state.amr, kind: factor.kind)
+            passed.state.factors.amr = AuthenticationMethods.afterSecondFactor(flow.state.factors.amr, kind: factor.kind)
             return .success(try await self.completeSignIn(passed, user: current, rehash: nil, client: client, scope: scope,
                                                           method: "second factor \(factor.kind.rawValue)", caller: caller, in: tx))
         }

@@ -13,10 +13,9 @@ extension SignInJourney {
             throw LatchkeyError.userNotFound
         }
         guard types.oob || (types.password && user.passwordHash != nil) else { return .redirect }
-        var state = FlowState(stage: .started, clientId: client.id, acceptsCode: types.oob, acceptsPassword: types.password)
-        state.browser = caller.audience == .browser ? true : nil
-        state.capabilities = types.capabilities.sorted()
-        let initial = state
+        let initial = FlowState(stage: .started, client: JourneyClient(id: client.id, acceptsCode: types.oob, acceptsPassword: types.password,
+                                                         capabilities: types.capabilities.sorted(), audience: caller.audience),
+                              details: .signIn)
         let token = try await newFlow(.signIn, email: email, userId: user.id, state: initial)
         return .started(continuationToken: token)
     }
@@ -34,7 +33,7 @@ extension SignInJourney {
             switch flow.state.stage {
             case .started, .codeSent, .passwordChallenged:
                 if user.passwordHash != nil && types.password {
-                    flow.state.stage = .passwordChallenged
+                    try flow.take(.passwordChosen)
                     return .success(.password(continuationToken: try await self.advance(flow, in: tx)))
                 }
                 guard types.oob else { return .success(.redirect) }
@@ -42,7 +41,7 @@ extension SignInJourney {
                 if let limited = try await self.limit(.mailPerAddress, flow.email, caller: caller, in: tx) { return .failure(limited) }
                 let challenge = try await engine.proofs.issueCode(for: flow, mail: .signInCode,
                                                           locale: engine.mailLocale(user.attributes, caller: caller), in: tx)
-                flow.state.stage = .codeSent
+                try flow.take(.codeSent)
                 return .success(.code(challenge, continuationToken: try await self.advance(flow, in: tx)))
             default:
                 throw LatchkeyError.flowStepMismatch("this sign-in is not waiting for a challenge")
@@ -126,7 +125,7 @@ extension SignInJourney {
             if flow.state.stage == .registrationVerified {
                 try await self.finish(flow, in: tx)
                 var enrolled = flow
-                enrolled.state.amr = AuthenticationMethods.afterSecondFactor(flow.state.amr, kind: flow.state.factorChannel == "sms" ? .sms : .email)
+                enrolled.state.factors.amr = AuthenticationMethods.afterSecondFactor(flow.state.factors.amr, kind: flow.state.factors.channel == "sms" ? .sms : .email)
                 return try await self.completeSignIn(enrolled, user: user, rehash: nil, client: client, scope: scope,
                                                      method: "second factor enrolled", caller: caller, in: tx)
             }
@@ -134,7 +133,7 @@ extension SignInJourney {
             guard flow.kind != .signIn, flow.state.stage == .completed else { throw LatchkeyError.flowTokenInvalid }
             if let username, EmailAddress.normalize(username) != flow.email { throw LatchkeyError.flowTokenInvalid }
             // A reset mailed a code; a sign-up proved the address by one.
-            let proven = flow.kind == .passwordReset || flow.state.emailVerified
+            let proven = flow.kind == .passwordReset || flow.state.signUp?.emailVerified == true
             return try await self.afterFirstFactor(flow, user: user, passed: .continuation(mailboxProven: proven), client: client,
                                                    scope: scope, caller: caller, in: tx)
         }
@@ -144,8 +143,8 @@ extension SignInJourney {
     func completeSignIn(_ flow: FlowRecord, user: UserRecord, rehash: String?, client: ClientApplication, scope: String?,
                         method: String, caller: CallerInfo, in tx: any Repositories) async throws -> SignInOutcome {
         let user = try await engine.recordSignIn(user, rehash: rehash, method: method, caller: caller, in: tx)
-        let amr = flow.state.amr ?? AuthenticationMethods.password
-        if flow.state.browser == true { return .signedIn(BrowserSignIn(user: user, amr: amr)) }
+        let amr = flow.state.factors.amr.isEmpty ? AuthenticationMethods.password : flow.state.factors.amr
+        if flow.state.client.audience == .browser { return .signedIn(BrowserSignIn(user: user, amr: amr)) }
         // The ID token says how this sign-in was proven, as the provider's do (`amr`, `acr`, `auth_time`).
         return .tokens(try await engine.tokens.issueTokens(for: user, client: client, scope: scope, familyId: nil,
                                              authentication: Tokens.Authentication(nonce: nil, authTime: time.now(), amr: amr), in: tx))

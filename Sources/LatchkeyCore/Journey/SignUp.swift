@@ -33,12 +33,9 @@ extension SignInJourney {
         guard types.oob else { return .redirect }
         let passwordHash = admitted.passwordHash
 
-        var state = FlowState(stage: .started, clientId: client.id, acceptsCode: types.oob, acceptsPassword: types.password)
-        state.browser = caller.audience == .browser ? true : nil
-        state.passwordHash = passwordHash
-        state.attributes = accepted
-        state.capabilities = types.capabilities.sorted()
-        let initial = state
+        let initial = FlowState(stage: .started, client: JourneyClient(id: client.id, acceptsCode: types.oob, acceptsPassword: types.password,
+                                                         capabilities: types.capabilities.sorted(), audience: caller.audience),
+                              details: .signUp(SignUpProgress(passwordHash: passwordHash, attributes: accepted)))
         let token = try await newFlow(.signUp, email: email, userId: nil, state: initial)
         return .started(continuationToken: token)
     }
@@ -56,8 +53,8 @@ extension SignInJourney {
                 guard types.oob else { return .success(.redirect) }
                 if let limited = try await self.limit(.mailPerAddress, flow.email, caller: caller, in: tx) { return .failure(limited) }
                 let challenge = try await engine.proofs.issueCode(for: flow, mail: .signUpCode,
-                                                          locale: engine.mailLocale(flow.state.attributes, caller: caller), in: tx)
-                flow.state.stage = .codeSent
+                                                          locale: engine.mailLocale(flow.state.signUp?.attributes ?? [:], caller: caller), in: tx)
+                try flow.take(.codeSent)
                 return .success(.code(challenge, continuationToken: try await self.advance(flow, in: tx)))
             case .passwordRequired:
                 guard types.password else { return .success(.redirect) }
@@ -76,7 +73,7 @@ extension SignInJourney {
             guard flow.state.stage == .codeSent else { throw LatchkeyError.flowStepMismatch("no code was sent for this sign-up") }
             if let limited = try await self.limit(.codePerAccount, flow.email, caller: caller, in: tx) { return .failure(limited) }
             if let failure = try await engine.proofs.checkCode(code, for: flow, in: tx) { return .failure(failure) }
-            flow.state.emailVerified = true
+            flow.state.signUp?.emailVerified = true
             return .success(try await self.nextSignUpStep(flow, caller: caller, in: tx))
         }.get()
     }
@@ -88,7 +85,7 @@ extension SignInJourney {
         let accepted = try engine.requireAcceptablePassword(password, identifiers: [flow.email])
         let hash = try await engine.passwords.hash(accepted)
         var next = flow
-        next.state.passwordHash = hash
+        next.state.signUp?.passwordHash = hash
         let updated = next
         // `advance` only moves the flow if its token is still the one read above.
         return try await transaction { tx in try await self.nextSignUpStep(updated, caller: caller, in: tx) }
@@ -102,7 +99,7 @@ extension SignInJourney {
             var flow = try await self.loadFlow(continuationToken, kind: .signUp, client: caller.clientId, in: tx)
             guard flow.state.stage == .attributesRequired else { throw LatchkeyError.flowStepMismatch("this sign-up is not waiting for attributes") }
             let accepted = try engine.validateAttributes(given)
-            flow.state.attributes.merge(accepted) { _, new in new }
+            flow.state.signUp?.attributes.merge(accepted) { _, new in new }
             return try await self.nextSignUpStep(flow, caller: caller, in: tx)
         }
     }
@@ -110,21 +107,22 @@ extension SignInJourney {
     /// After each step: ask for what is still missing, or create the account.
     private func nextSignUpStep(_ flow: FlowRecord, caller: CallerInfo, in tx: any Repositories) async throws -> SignUpContinueResult {
         var flow = flow
-        if flow.state.passwordHash == nil && flow.state.clientAcceptsPassword {
-            flow.state.stage = .passwordRequired
+        let answers = flow.state.signUp ?? SignUpProgress()
+        if answers.passwordHash == nil && flow.state.client.acceptsPassword {
+            try flow.take(.passwordMissing)
             return .credentialRequired(continuationToken: try await advance(flow, in: tx))
         }
-        let missing = engine.missingRequiredAttributes(flow.state.attributes)
+        let missing = engine.missingRequiredAttributes(answers.attributes)
         if !missing.isEmpty {
-            flow.state.stage = .attributesRequired
+            try flow.take(.attributesMissing)
             return .attributesRequired(continuationToken: try await advance(flow, in: tx), required: missing)
         }
-        let user = try await engine.createAccount(NewAccount(email: flow.email, passwordHash: flow.state.passwordHash,
-                                                      attributes: flow.state.attributes, emailVerified: true, status: .active),
-                                           detail: flow.state.passwordHash == nil ? "passwordless" : "password", caller: caller, in: tx)
+        let user = try await engine.createAccount(NewAccount(email: flow.email, passwordHash: answers.passwordHash,
+                                                      attributes: answers.attributes, emailVerified: true, status: .active),
+                                           detail: answers.passwordHash == nil ? "passwordless" : "password", caller: caller, in: tx)
         flow.userId = user.id
-        flow.state.stage = .completed
-        flow.state.passwordHash = nil
+        try flow.take(.accountCreated)
+        flow.state.signUp?.passwordHash = nil
         return .completed(continuationToken: try await advance(flow, in: tx), expiresIn: engine.settings.tokens.flowTTLSeconds)
     }
 }

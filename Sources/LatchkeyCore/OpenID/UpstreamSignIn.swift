@@ -80,10 +80,9 @@ extension PagesService {
         let user = try await engine.identity.signIn(with: identity, caller: caller) { login, _ in login.user }
         guard try await engine.factors.secondFactorDue(for: client, userId: user.id) else { return .signedIn(BrowserSignIn(user: user, amr: AuthenticationMethods.federated)) }
         // The second factor runs as a sign-in flow that has passed its first factor.
-        var flowState = FlowState(stage: .started, clientId: client.id, acceptsCode: true, acceptsPassword: false)
-        flowState.browser = true
-        flowState.capabilities = ChallengeTypes.knownCapabilities.sorted()
-        let pending = flowState
+        let pending = FlowState(stage: .started, client: JourneyClient(id: client.id, acceptsCode: true, acceptsPassword: false,
+                                                                       capabilities: ChallengeTypes.knownCapabilities.sorted(), audience: .browser),
+                                details: .signIn)
         let token2 = try await newFlow(.signIn, email: user.email ?? "", userId: user.id, state: pending)
         return try await transaction { tx in
             let flow = try await loadFlow(token2, kind: .signIn, client: client.id, in: tx)

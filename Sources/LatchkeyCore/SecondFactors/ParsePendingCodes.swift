@@ -15,10 +15,10 @@ extension ParseService {
         let now = time.now()
         try await transaction { tx in
             if let waiting = try await tx.flows.find(tokenHash: hash) { _ = try await tx.flows.complete(id: waiting.id, tokenHash: hash) }
-            var state = FlowState(stage: purpose == .login ? .mfaChallenged : .registrationChallenged, clientId: "parse:\(app.id)",
-                                  acceptsCode: true, acceptsPassword: false)
-            state.factorTarget = number
-            state.factorChannel = SecondFactorRecord.Kind.sms.rawValue
+            var state = FlowState(stage: purpose == .login ? .mfaChallenged : .registrationChallenged,
+                                  client: JourneyClient(id: "parse:\(app.id)", acceptsCode: true, acceptsPassword: false), details: .signIn)
+            state.factors.target = number
+            state.factors.channel = SecondFactorRecord.Kind.sms.rawValue
             let flow = FlowRecord(id: SecureRandom.uuidString(), tokenHash: hash, kind: .signIn, email: user.email ?? "", userId: user.id,
                                   state: state, expiresAt: now + Double(self.settings.codes.ttlSeconds), createdAt: now)
             try await tx.flows.insert(flow)
@@ -31,7 +31,7 @@ extension ParseService {
     func pendingTarget(_ purpose: PendingPurpose, user: UserRecord) async throws -> String? {
         guard let flow = try await reader.flows.find(tokenHash: engine.secretHash(pendingName(purpose, user: user))),
               flow.expiresAt > time.now() else { return nil }
-        return flow.state.factorTarget
+        return flow.state.factors.target
     }
 
     /// Whether `code` is the live code texted to `target`; a right one is used up with its flow.
@@ -39,7 +39,7 @@ extension ParseService {
         let hash = engine.secretHash(pendingName(purpose, user: user))
         return try await transaction { tx -> Bool in
             guard let flow = try await tx.flows.find(tokenHash: hash), flow.expiresAt > self.time.now(),
-                  flow.state.factorTarget == target else { return false }
+                  flow.state.factors.target == target else { return false }
             guard try await self.engine.proofs.checkCode(code, for: flow, in: tx) == nil else { return false }
             return try await tx.flows.complete(id: flow.id, tokenHash: hash)
         }

@@ -68,47 +68,18 @@ public struct FlowRecord: Codable, Sendable, Equatable {
 
     public init(id: String, tokenHash: Data, kind: Kind, email: String, userId: String?, state: FlowState, expiresAt: Date,
                 createdAt: Date) {
-        self.id = id; self.tokenHash = tokenHash; self.kind = kind; self.email = email; self.userId = userId; self.state = state
-        self.expiresAt = expiresAt; self.createdAt = createdAt
+        self.id = id; self.tokenHash = tokenHash; self.kind = kind; self.email = email; self.userId = userId
+        self.state = state.of(kind); self.expiresAt = expiresAt; self.createdAt = createdAt
     }
-}
 
-/// Where a flow stands and what it has collected so far.
-public struct FlowState: Codable, Sendable, Equatable {
-    public enum Stage: String, Codable, Sendable {
-        case started, codeSent, codeVerified, passwordRequired, attributesRequired, passwordChallenged, completed
-        /// After the first factor: a second one is due (`mfaRequired` until a method is chosen, `mfaChallenged` once
-        /// its code is out), or one must be enrolled first (registration, ending in `registrationVerified`).
-        case mfaRequired, mfaChallenged
-        case registrationRequired, registrationChallenged, registrationPreverified, registrationVerified
-    }
-    public var stage: Stage
-    /// The client offered `oob` / `password` in challenge_type; decides passwordless vs. password sign-up.
-    public var clientAcceptsCode: Bool
-    public var clientAcceptsPassword: Bool
-    public var emailVerified = false
-    public var passwordHash: String?
-    public var attributes: [String: JSONValue] = [:]
-    public var clientId: String
-    /// A reset flow for an address with no (password) account, kept only when enumeration protection is on:
-    /// it answers like a real flow and fails at the code step.
-    public var decoy = false
-    /// What the client said it can handle after the first factor (`capabilities`: `mfa_required`,
-    /// `registration_required`); sent at the flow's start only, read at `/token`.
-    public var capabilities: [String]?
-    /// The first factor proved the account's mailbox (a mailed code): that address enrols without a new code.
-    public var mailboxProven: Bool?
-    /// The second factor chosen (a factor id), or the address or number being enrolled, and its channel.
-    public var factorId: String?
-    public var factorTarget: String?
-    public var factorChannel: String?
-    /// Started by the hosted pages (issue R): it ends in a browser session, not in tokens.
-    public var browser: Bool?
-    /// How the first factor was proved (RFC 8176 `amr` values), kept for the ID token once a second factor passes.
-    public var amr: [String]?
+    private enum CodingKeys: String, CodingKey { case id, tokenHash, kind, email, userId, state, expiresAt, createdAt }
 
-    public init(stage: Stage, clientId: String, acceptsCode: Bool, acceptsPassword: Bool) {
-        self.stage = stage; self.clientId = clientId; self.clientAcceptsCode = acceptsCode; self.clientAcceptsPassword = acceptsPassword
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(id: try c.decode(String.self, forKey: .id), tokenHash: try c.decode(Data.self, forKey: .tokenHash),
+                  kind: try c.decode(Kind.self, forKey: .kind), email: try c.decode(String.self, forKey: .email),
+                  userId: try c.decodeIfPresent(String.self, forKey: .userId), state: try c.decode(FlowState.self, forKey: .state),
+                  expiresAt: try c.decode(Date.self, forKey: .expiresAt), createdAt: try c.decode(Date.self, forKey: .createdAt))
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyCore
 import LatchkeyTestSupport
 import Testing
 
@@ -20,5 +21,18 @@ import Testing
             }
         }
         #expect(Set(holders) == Self.compositionRoots, "\(holders.sorted())")
+    }
+
+    /// The engine is the kernel and the composition root, not a surface: each surface is its own service, so passing
+    /// the engine where a router wants its surface does not compile, and no service answers for another's surface.
+    @Test func theEngineIsNoSurfaceAndEachServiceIsOnlyItsOwn() async throws {
+        let h = try await EngineHarness.make()
+        let engine: Any = h.engine
+        #expect(!(engine is any NativeAuthSurface) && !(engine is any PagesSurface) && !(engine is any AppServicesSurface))
+        #expect(!(engine is any ParseSurface) && !(engine is any OperatorSurface) && !(engine is any MailedLinkSurface))
+        let native: Any = h.nativeAuthService, pages: Any = h.pagesService, apps: Any = h.appServicesService
+        #expect(native is any NativeAuthSurface && !(native is any PagesSurface) && !(native is any AppServicesSurface))
+        #expect(pages is any PagesSurface && !(pages is any NativeAuthSurface) && !(pages is any ParseSurface))
+        #expect(apps is any AppServicesSurface && !(apps is any NativeAuthSurface) && !(apps is any OperatorSurface))
     }
 }
