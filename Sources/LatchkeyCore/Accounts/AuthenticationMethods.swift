@@ -1,10 +1,25 @@
 /// How a sign-in was proven, as RFC 8176 `amr` values, and the `acr` they make: decided here once for every token and
-/// browser session (native ID tokens, the provider's ID tokens through the browser session, the pages' SSO).
+/// browser session (native ID tokens, the provider's ID tokens through the browser session, the pages' SSO, App
+/// Services access tokens) and for the `sign_in` audit of every path (Parse's sessions included).
 enum AuthenticationMethods {
     /// First factors: a password, a code mailed to the account's address, an issuer that vouched for the person.
     static let password = ["pwd"]
     static let mailedCode = ["otp"]
     static let federated = ["fed"]
+    /// An API key is a secret held by software, a bearer secret and no proof of possession (so not `swk`): RFC 8176
+    /// leaves such values to the parties, and this is ours.
+    static let apiKey = ["api_key"]
+    /// An anonymous identity proves nobody: no method, `acr` "0".
+    static let anonymous: [String] = []
+
+    /// The methods of a sign-in through an identity of `provider`.
+    static func identity(_ provider: String) -> [String] {
+        switch provider {
+        case VerifiedIdentity.anonymousProvider: anonymous
+        case Identities.serverKeyProvider: apiKey
+        default: federated
+        }
+    }
 
     /// The first factor's methods once a second factor of `kind` passed: that factor's own value (`sms` for a texted
     /// code, `otp` for a mailed or authenticator code or a recovery code) and `mfa`, each once. The journey already
@@ -19,8 +34,11 @@ enum AuthenticationMethods {
         return methods
     }
 
-    /// `acr`: "2" for two factors of different kinds (`mfa`), else "1".
-    static func acr(_ amr: [String]) -> String { amr.contains("mfa") ? "2" : "1" }
+    /// `acr`: "2" for two factors of different kinds (`mfa`), "0" for a sign-in that proved nobody (anonymous), else "1".
+    static func acr(_ amr: [String]) -> String { amr.contains("mfa") ? "2" : amr.isEmpty ? "0" : "1" }
+
+    /// How the `sign_in` audit event names a sign-in: its path and its methods.
+    static func auditDetail(_ method: String, _ amr: [String]) -> String { "\(method); amr [\(amr.joined(separator: " "))]" }
 
     static func isMultiFactor(_ amr: some Sequence<Substring>) -> Bool { amr.contains("mfa") }
 }

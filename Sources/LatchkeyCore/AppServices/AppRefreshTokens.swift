@@ -31,6 +31,8 @@ struct AppRefreshTokens: Sendable {
         var jti: String
         var issuedAt: Date
         var expiresAt: Date
+        /// How the session's sign-in was proven (RFC 8176), for every access token the session is refreshed into.
+        var amr: [String]
     }
 
     func mint(_ claims: Claims) -> String {
@@ -39,21 +41,31 @@ struct AppRefreshTokens: Sendable {
             "baas_device_id": .string(claims.deviceId), "baas_domain_id": .string(claims.domainId), "jti": .string(claims.jti),
             // Whole seconds: realm-core reads both as 64-bit integers and asserts on anything else.
             "iat": .int(Int(claims.issuedAt.timeIntervalSince1970)), "exp": .int(Int(claims.expiresAt.timeIntervalSince1970)),
+            "amr": .array(claims.amr.map { .string($0) }),
         ]
         let signingInput = Self.header + "." + Base64URL.encode(JSONWriter.bytes(payload))
         return signingInput + "." + Base64URL.encode(Digest.hmacSHA256(key: key, data: Array(signingInput.utf8)))
     }
 
     /// The `jti` of a token this server signed; nil for anything else (opaque tokens included).
-    func jti(of token: String) -> String? {
+    func jti(of token: String) -> String? { verifiedPayload(token)?.jti }
+
+    /// The sign-in methods of a token this server signed; nil for anything else and for tokens minted before sessions
+    /// carried them.
+    func amr(of token: String) -> [String]? { verifiedPayload(token)?.amr }
+
+    private func verifiedPayload(_ token: String) -> Payload? {
         guard token.utf8.count <= SecretToken.maxPresentedBytes else { return nil }
         let parts = token.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard parts.count == 3, Substring(parts[0]) == Self.header, let signature = Base64URL.decode(Substring(parts[2])) else { return nil }
         let signingInput = Array(token.utf8.prefix(parts[0].count + 1 + parts[1].count))
         guard Digest.constantTimeEqual(Digest.hmacSHA256(key: key, data: signingInput), signature),
               let payload = Base64URL.decode(Substring(parts[1])) else { return nil }
-        return JSONValue.decodeUntrusted(Identifier.self, from: Data(payload), limits: .token)?.jti
+        return JSONValue.decodeUntrusted(Payload.self, from: Data(payload), limits: .token)
     }
 
-    private struct Identifier: Decodable { let jti: String }
+    private struct Payload: Decodable {
+        let jti: String
+        let amr: [String]?
+    }
 }

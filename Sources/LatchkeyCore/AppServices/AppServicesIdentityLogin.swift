@@ -42,14 +42,14 @@ extension AppServicesService {
             // A user key signs in as its owner, a server key as the account made with it.
             var (key, user) = try await apiKeyAccount(credential.key, app: app, caller: caller)
             // Like a refresh: single writes joining the group commit, no transaction.
-            try await engine.identity.noteSignIn(&user, method: "api-key \(key.id)", caller: caller)
+            try await engine.identity.noteSignIn(&user, method: "api-key \(key.id)", amr: AuthenticationMethods.apiKey, caller: caller)
             let signedIn = user
-            return try await engine.standaloneWrite { direct in try await self.openAppSession(for: signedIn, app: app, in: direct) }
+            return try await engine.standaloneWrite { direct in try await self.openAppSession(for: signedIn, app: app, amr: AuthenticationMethods.apiKey, in: direct) }
         }
         let identity = try await appIdentity(app: app, providerType: providerType, credential: credential, caller: caller)
         let anonymous = identity.provider == VerifiedIdentity.anonymousProvider
         return try await engine.identity.signIn(with: identity, caller: caller) { login, tx in
-            try await self.openAppSession(for: login.user, app: app, anonymous: anonymous, in: tx)
+            try await self.openAppSession(for: login.user, app: app, amr: AuthenticationMethods.identity(identity.provider), anonymous: anonymous, in: tx)
         }
     }
 
@@ -75,10 +75,12 @@ extension AppServicesService {
         var app: AppServicesApp
         var sessionId: String
         var deviceId: String
+        /// How the session's sign-in was proven: linking adds a way in, it proves nothing new about this sign-in.
+        var amr: [String]?
 
         /// A link answers only a new access token for the same user, session and device: the SDK keeps its refresh token.
         func answer(_ service: AppServicesService) throws -> AppLogin {
-            AppLogin(accessToken: try service.appAccessToken(user: user, appId: app.id, sessionId: sessionId, deviceId: deviceId),
+            AppLogin(accessToken: try service.appAccessToken(user: user, appId: app.id, sessionId: sessionId, deviceId: deviceId, amr: amr),
                      refreshToken: "", userId: user.id, deviceId: deviceId)
         }
     }
@@ -87,7 +89,8 @@ extension AppServicesService {
         guard let accessToken else { throw LatchkeyError.sessionInvalid }
         let (claims, user) = try await engine.tokens.authenticatedAccess(accessToken, audience: .appServices)
         guard claims.aud == app.id, let sessionId = claims.sid else { throw LatchkeyError.sessionInvalid }
-        return LinkingSession(user: user, app: app, sessionId: sessionId, deviceId: claims.baas_device_id ?? "000000000000000000000000")
+        return LinkingSession(user: user, app: app, sessionId: sessionId, deviceId: claims.baas_device_id ?? "000000000000000000000000",
+                              amr: claims.amr)
     }
 
     /// Runs the provider's strategy (outside any transaction: an ID token may need the issuer's keys fetched).

@@ -29,26 +29,27 @@ extension AppServicesService {
         }
         return try await transaction { tx in
             guard let stored = try await tx.users.find(id: user.id) else { throw LatchkeyError.invalidCredentials }
-            let current = try await engine.recordSignIn(stored, rehash: rehash, method: "app_services password", caller: caller, in: tx)
-            return try await self.openAppSession(for: current, app: app, in: tx)
+            let current = try await engine.recordSignIn(stored, rehash: rehash, method: "app_services password", amr: AuthenticationMethods.password, caller: caller, in: tx)
+            return try await self.openAppSession(for: current, app: app, amr: AuthenticationMethods.password, in: tx)
         }
     }
 
     /// A new App Services session for `user`: its refresh token (a JWT, `AppRefreshTokens`, stored as a key made of
     /// its issue time and HMAC) and a first access token. Anonymous sessions live `appAnonymousSessionTTLSeconds`,
     /// as the hosted service's anonymous sessions outlive the others (idle anonymous accounts are purged apart).
-    func openAppSession(for user: UserRecord, app: AppServicesApp, anonymous: Bool = false, in tx: any Repositories) async throws -> AppLogin {
+    func openAppSession(for user: UserRecord, app: AppServicesApp, amr: [String], anonymous: Bool = false,
+                        in tx: any Repositories) async throws -> AppLogin {
         let now = time.now()
         let (jti, _) = engine.tokens.newSessionToken(at: now)
         let sessionId = SecureRandom.bytes(12).hex
         let deviceId = SecureRandom.bytes(12).hex
         let expiresAt = now + Double(anonymous ? settings.appAnonymousSessionTTLSeconds : settings.appSessionTTLSeconds)
         let refresh = keys.appRefreshTokens.mint(.init(sessionId: sessionId, userId: user.id, deviceId: deviceId, domainId: engine.tenantId,
-                                                  jti: jti, issuedAt: now, expiresAt: expiresAt))
+                                                  jti: jti, issuedAt: now, expiresAt: expiresAt, amr: amr))
         try await tx.sessions.insert(SessionRecord(
             id: sessionId, familyId: sessionId, userId: user.id, kind: .appServices, audience: app.id, scope: Self.appSessionScope,
             tokenHash: engine.tokens.sessionKey(refresh, prefix: Tokens.timePrefix(of: jti)), createdAt: now, expiresAt: expiresAt, deviceId: deviceId))
-        return AppLogin(accessToken: try appAccessToken(user: user, appId: app.id, sessionId: sessionId, deviceId: deviceId),
+        return AppLogin(accessToken: try appAccessToken(user: user, appId: app.id, sessionId: sessionId, deviceId: deviceId, amr: amr),
                         refreshToken: refresh, userId: user.id, deviceId: deviceId)
     }
 
@@ -56,7 +57,8 @@ extension AppServicesService {
     public func appRefresh(refreshToken: String?) async throws -> String {
         let (session, user) = try await liveAppSession(refreshToken)
         return try appAccessToken(user: user, appId: session.audience, sessionId: session.id,
-                                  deviceId: session.deviceId ?? "000000000000000000000000")
+                                  deviceId: session.deviceId ?? "000000000000000000000000",
+                                  amr: refreshToken.flatMap(keys.appRefreshTokens.amr(of:)))
     }
 
     /// `DELETE auth/session`: ends the session; access tokens already issued live until they expire.
@@ -77,12 +79,19 @@ extension AppServicesService {
         return (session, user)
     }
 
-    func appAccessToken(user: UserRecord, appId: String, sessionId: String, deviceId: String) throws -> String {
+    /// An access token for the session; `amr` and `acr` say how its sign-in was proven (absent for sessions opened
+    /// before they were recorded).
+    func appAccessToken(user: UserRecord, appId: String, sessionId: String, deviceId: String, amr: [String]?) throws -> String {
         let iat = Int(time.now().timeIntervalSince1970)
-        return try JWT.sign(claims: [
+        var claims: [String: JSONValue] = [
             "iss": .string(settings.issuer), "sub": .string(user.id), "aud": .string(appId), "iat": .int(iat), "nbf": .int(iat),
             "exp": .int(iat + settings.appAccessTTLSeconds), "typ": "access", "scp": .string(Self.appSessionScope),
             "sid": .string(sessionId), "baas_device_id": .string(deviceId), "tid": .string(engine.tenantId), "ver": "2.0",
-        ], key: keyRing.current)
+        ]
+        if let amr {
+            claims["amr"] = .array(amr.map { .string($0) })
+            claims["acr"] = .string(AuthenticationMethods.acr(amr))
+        }
+        return try JWT.sign(claims: claims, key: keyRing.current)
     }
 }

@@ -75,7 +75,7 @@ extension LatchkeyEngine {
 
     /// What every successful sign-in does, in any dialect: clear the failure count and lock, store an
     /// upgraded hash, note the time, audit.
-    func recordSignIn(_ user: UserRecord, rehash: String?, method: String, caller: CallerInfo,
+    func recordSignIn(_ user: UserRecord, rehash: String?, method: String, amr: [String], caller: CallerInfo,
                       in tx: any Repositories) async throws -> UserRecord {
         // Disabled by an operator between the password check and now: no session.
         guard user.status != .disabled else { throw LatchkeyError.invalidCredentials }
@@ -87,7 +87,7 @@ extension LatchkeyEngine {
         user.lastLoginAt = now
         user.updatedAt = now
         try await tx.users.update(user)
-        try await audit(tx, "sign_in", caller: caller, userId: user.id, email: user.email, detail: method)
+        try await audit(tx, "sign_in", caller: caller, userId: user.id, email: user.email, detail: AuthenticationMethods.auditDetail(method, amr))
         EngineMetrics.signIn(caller.dialect, "success")
         return user
     }

@@ -32,14 +32,14 @@ extension Identities {
             try await tx.identities.touch(provider: identity.provider, subject: identity.subject, at: now)
             // Mapped claims are the issuer's to keep current: copied again on every sign-in.
             if !identity.profile.isEmpty { user.attributes[Self.profileAttribute] = Self.profileValue(identity.profile) }
-            let current = try await engine.recordSignIn(user, rehash: nil, method: identity.provider, caller: caller, in: tx)
+            let current = try await engine.recordSignIn(user, rehash: nil, method: identity.provider, amr: AuthenticationMethods.identity(identity.provider), caller: caller, in: tx)
             return IdentityLogin(user: current, created: false)
         }
         var email = identity.verifiedEmail
         if let address = email, let holder = try await tx.users.find(email: address) {
             if settings.identities.linkByVerifiedEmail, holder.emailVerified, holder.status == .active {
                 try await link(identity, to: holder, caller: caller, in: tx)
-                return IdentityLogin(user: try await engine.recordSignIn(holder, rehash: nil, method: identity.provider, caller: caller, in: tx),
+                return IdentityLogin(user: try await engine.recordSignIn(holder, rehash: nil, method: identity.provider, amr: AuthenticationMethods.identity(identity.provider), caller: caller, in: tx),
                                      created: false)
             }
             if holder.status != .pending { email = nil }
@@ -52,7 +52,7 @@ extension Identities {
                                                       attributes: attributes, emailVerified: email != nil, status: .active),
                                            detail: "identity \(identity.provider)", caller: caller, in: tx)
         try await tx.identities.link(identity.record(userId: user.id, at: now))
-        return IdentityLogin(user: try await engine.recordSignIn(user, rehash: nil, method: identity.provider, caller: caller, in: tx), created: true)
+        return IdentityLogin(user: try await engine.recordSignIn(user, rehash: nil, method: identity.provider, amr: AuthenticationMethods.identity(identity.provider), caller: caller, in: tx), created: true)
     }
 
     /// `signIn(with:)` in a transaction of its own. Two first sign-ins of one identity racing each make an account;
@@ -77,7 +77,7 @@ extension Identities {
     func signInKnown(_ identity: VerifiedIdentity, caller: CallerInfo) async throws -> UserRecord? {
         guard let known = try await reader.identities.identity(provider: identity.provider, subject: identity.subject) else { return nil }
         guard var user = try await reader.users.find(id: known.userId), user.status == .active else { throw Self.accountUnavailable }
-        try await noteSignIn(&user, method: identity.provider, caller: caller)
+        try await noteSignIn(&user, method: identity.provider, amr: AuthenticationMethods.identity(identity.provider), caller: caller)
         if time.now().timeIntervalSince(known.lastUsedAt) >= 3600 {
             try await engine.standaloneWrite { try await $0.identities.touch(provider: identity.provider, subject: identity.subject, at: self.time.now()) }
         }
@@ -85,10 +85,10 @@ extension Identities {
     }
 
     /// What a sign-in without a password records, as single writes outside any transaction: the time and the audit event.
-    func noteSignIn(_ user: inout UserRecord, method: String, caller: CallerInfo) async throws {
+    func noteSignIn(_ user: inout UserRecord, method: String, amr: [String], caller: CallerInfo) async throws {
         let now = time.now(), id = user.id, email = user.email
         try await engine.standaloneWrite { try await $0.users.noteSignIn(userId: id, at: now) }
-        try await engine.standaloneWrite { try await self.audit($0, "sign_in", caller: caller, userId: id, email: email, detail: method) }
+        try await engine.standaloneWrite { try await self.audit($0, "sign_in", caller: caller, userId: id, email: email, detail: AuthenticationMethods.auditDetail(method, amr)) }
         user.lastLoginAt = now
         user.failedLoginCount = 0
         user.lockedUntil = nil

@@ -142,8 +142,8 @@ extension SignInJourney {
     /// The end of every sign-in flow: tokens for an app, or (for the hosted pages) the signed-in account.
     func completeSignIn(_ flow: FlowRecord, user: UserRecord, rehash: String?, client: ClientApplication, scope: String?,
                         method: String, caller: CallerInfo, in tx: any Repositories) async throws -> SignInOutcome {
-        let user = try await engine.recordSignIn(user, rehash: rehash, method: method, caller: caller, in: tx)
         let amr = flow.state.factors.amr.isEmpty ? AuthenticationMethods.password : flow.state.factors.amr
+        let user = try await engine.recordSignIn(user, rehash: rehash, method: method, amr: amr, caller: caller, in: tx)
         if flow.state.client.audience == .browser { return .signedIn(BrowserSignIn(user: user, amr: amr)) }
         // The ID token says how this sign-in was proven, as the provider's do (`amr`, `acr`, `auth_time`).
         return .tokens(try await engine.tokens.issueTokens(for: user, client: client, scope: scope, familyId: nil,

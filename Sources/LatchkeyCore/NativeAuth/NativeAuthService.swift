@@ -10,10 +10,6 @@ public struct NativeAuthService: NativeAuthSurface, SignInJourney {
 
     public var settings: EngineSettings { engine.settings }
 
-    public func authenticateClient(id: String?, secret: String?) throws -> ClientApplication {
-        try engine.tokens.authenticateClient(id: id, secret: secret)
-    }
-    public func requireClient(_ id: String?) throws -> ClientApplication { try engine.requireClient(id) }
     public func refresh(refreshToken: String?, scope: String?, caller: CallerInfo) async throws -> TokenSet {
         try await engine.tokens.refresh(refreshToken: refreshToken, scope: scope, caller: caller)
     }

@@ -12,23 +12,7 @@ public struct PagesService: PagesSurface, SignInJourney {
     public var settings: EngineSettings { engine.settings }
     public var keyRing: SigningKeyRing { engine.keyRing }
 
-    // Shared with the apps' surfaces: the clients, the mailed links, ending a browser session.
-    public func authenticateClient(id: String?, secret: String?) throws -> ClientApplication {
-        try engine.tokens.authenticateClient(id: id, secret: secret)
-    }
-    public func requireClient(_ id: String?) throws -> ClientApplication { try engine.requireClient(id) }
-    public func confirmEmail(token: String?, tokenId: String?, caller: CallerInfo) async throws {
-        try await engine.proofs.confirmEmail(token: token, tokenId: tokenId, caller: caller)
-    }
-    public func confirmationLinkIsLive(token: String?, tokenId: String?) async throws -> Bool {
-        try await engine.proofs.confirmationLinkIsLive(token: token, tokenId: tokenId)
-    }
-    public func resetLinkIsLive(token: String?, tokenId: String?) async throws -> Bool {
-        try await engine.proofs.resetLinkIsLive(token: token, tokenId: tokenId)
-    }
-    public func resetPassword(token: String?, tokenId: String?, password: String?, caller: CallerInfo) async throws {
-        try await engine.proofs.resetPassword(token: token, tokenId: tokenId, password: password, caller: caller)
-    }
+    // Shared with the apps' surfaces (the clients and the mailed links come with the surfaces' protocols).
     public func resetPassword(appId: String, token: String?, tokenId: String?, password: String?, caller: CallerInfo) async throws {
         try await engine.proofs.resetPassword(appId: appId, token: token, tokenId: tokenId, password: password, caller: caller)
     }

@@ -55,7 +55,7 @@ extension ParseService {
         let step = try await parseSecondFactorAtLogin(app: app, user: user, fields: secondFactor, passwordCounted: true, caller: caller)
         var login = try await transaction { tx in
             guard let stored = try await tx.users.find(id: user.id) else { throw LatchkeyError.invalidCredentials }
-            let current = try await self.engine.recordSignIn(stored, rehash: rehash, method: "parse password", caller: caller, in: tx)
+            let current = try await self.engine.recordSignIn(stored, rehash: rehash, method: "parse password", amr: AuthenticationMethods.password, caller: caller, in: tx)
             return try await self.openParseSession(for: current, app: app, installationId: installationId, action: "login", in: tx)
         }
         login.recoveryCodes = step.recoveryCodes

@@ -7,3 +7,11 @@ public protocol ClientAuthenticating: Sendable {
     func requireClient(_ id: String?) throws -> ClientApplication
 }
 
+
+/// The clients are the engine's: one implementation for every surface with a token endpoint.
+extension ClientAuthenticating where Self: EngineKernel {
+    public func authenticateClient(id: String?, secret: String?) throws -> ClientApplication {
+        try engine.tokens.authenticateClient(id: id, secret: secret)
+    }
+    public func requireClient(_ id: String?) throws -> ClientApplication { try engine.requireClient(id) }
+}

@@ -10,3 +10,19 @@ public protocol MailedLinkSurface: Sendable {
     func resetPassword(token: String?, tokenId: String?, password: String?, caller: CallerInfo) async throws
 }
 
+
+/// A service's mailed links are the engine's: one implementation for every surface that shows them.
+extension MailedLinkSurface where Self: EngineKernel {
+    public func confirmEmail(token: String?, tokenId: String?, caller: CallerInfo) async throws {
+        try await engine.proofs.confirmEmail(token: token, tokenId: tokenId, caller: caller)
+    }
+    public func confirmationLinkIsLive(token: String?, tokenId: String?) async throws -> Bool {
+        try await engine.proofs.confirmationLinkIsLive(token: token, tokenId: tokenId)
+    }
+    public func resetLinkIsLive(token: String?, tokenId: String?) async throws -> Bool {
+        try await engine.proofs.resetLinkIsLive(token: token, tokenId: tokenId)
+    }
+    public func resetPassword(token: String?, tokenId: String?, password: String?, caller: CallerInfo) async throws {
+        try await engine.proofs.resetPassword(token: token, tokenId: tokenId, password: password, caller: caller)
+    }
+}

@@ -257,4 +257,6 @@ struct AccessTokenClaims: Decodable {
     /// App Services access tokens: the session and device they were issued for.
     let sid: String?
     let baas_device_id: String?
+    /// How the sign-in was proven (RFC 8176).
+    let amr: [String]?
 }
