@@ -27,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio.git", exact: "1.33.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", exact: "2.4.1"),
         .package(url: "https://github.com/vapor/jwt-kit.git", exact: "5.8.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", exact: "4.5.2"),
     ],
     targets: [
         .systemLibrary(
@@ -48,6 +49,8 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
         ),
         .target(
@@ -148,7 +151,9 @@ let package = Package(
         ),
         // One test target per source target, and the store contract that every store must keep.
         .testTarget(name: "LatchkeyCoreTests", dependencies: ["LatchkeyCore", "LatchkeySQLite", "LatchkeyTestSupport",
-                                                              .product(name: "Logging", package: "swift-log")]),
+                                                              .product(name: "Logging", package: "swift-log"),
+                                                              .product(name: "Crypto", package: "swift-crypto"),
+                                                              .product(name: "CryptoExtras", package: "swift-crypto")]),
         .testTarget(name: "LatchkeySQLiteTests", dependencies: ["LatchkeySQLite", "LatchkeyCore", "LatchkeyTestSupport",
                                                                 .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "LatchkeyPostgresTests", dependencies: ["LatchkeyPostgres", "LatchkeyCore"]),
