@@ -77,6 +77,7 @@ struct CopyCommand: AsyncParsableCommand {
         for identity in snapshot.identities { try await tx.identities.link(identity); progress.advance() }
         for key in snapshot.apiKeys { try await tx.apiKeys.insert(key); progress.advance() }
         for factor in snapshot.secondFactors { try await tx.secondFactors.insert(factor); progress.advance() }
+        for passkey in snapshot.passkeys { try await tx.passkeys.insert(passkey); progress.advance() }
         for flow in snapshot.flows { try await tx.flows.insert(flow); progress.advance() }
         for code in snapshot.codes { try await tx.flows.saveCode(code); progress.advance() }
         for token in snapshot.linkTokens { try await tx.linkTokens.replace(token); progress.advance() }

@@ -157,6 +157,7 @@ extension PostgresRepositories {
         return try await atomically { tx in
             var removed = try await delete(tx, "otp_codes", "expires_at < $1", cutoffs.flowsExpiredBefore)
             removed += try await delete(tx, "flows", "expires_at < $1", cutoffs.flowsExpiredBefore)
+            removed += try await delete(tx, "passkey_challenges", "expires_at < $1", cutoffs.flowsExpiredBefore)
             removed += try await delete(tx, "sessions", "expires_at < $1", cutoffs.tokensExpiredBefore)
             removed += try await delete(tx, "action_tokens", "expires_at < $1", cutoffs.tokensExpiredBefore)
             // A browser session takes its codes with it (kept until then: sign-out revokes what they gave).

@@ -142,6 +142,7 @@ extension SQLiteRepositories {
             }
             var removed = try delete("otp_codes", "expires_at < ?", [cutoffs.flowsExpiredBefore])
             removed += try delete("flows", "expires_at < ?", [cutoffs.flowsExpiredBefore])
+            removed += try delete("passkey_challenges", "expires_at < ?", [cutoffs.flowsExpiredBefore])
             removed += try delete("sessions", "expires_at < ?", [cutoffs.tokensExpiredBefore])
             removed += try delete("action_tokens", "expires_at < ?", [cutoffs.tokensExpiredBefore])
             // A browser session takes its codes with it (kept until then: sign-out revokes what they gave).

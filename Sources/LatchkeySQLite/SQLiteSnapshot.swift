@@ -12,6 +12,8 @@ public struct StoreSnapshot: Sendable {
     public var identities: [IdentityRecord]
     public var apiKeys: [ApiKeyRecord]
     public var secondFactors: [SecondFactorRecord]
+    /// Passkeys (their challenges live minutes and are not carried).
+    public var passkeys: [PasskeyRecord]
     public var flows: [FlowRecord]
     public var codes: [OTPRecord]
     public var linkTokens: [ActionTokenRecord]
@@ -26,7 +28,8 @@ public struct StoreSnapshot: Sendable {
     public var authorizationCodes: [AuthorizationCodeRecord]
 
     public var rowCount: Int {
-        serverValues.count + signingKeys.count + users.count + roles.count + identities.count + apiKeys.count + secondFactors.count + flows.count
+        serverValues.count + signingKeys.count + users.count + roles.count + identities.count + apiKeys.count + secondFactors.count + passkeys.count
+            + flows.count
             + codes.count + linkTokens.count + sessions.count + outbox.count + audit.count + clients.count + consents.count
             + browserSessions.count + authorizationCodes.count
     }
@@ -44,6 +47,7 @@ extension SQLiteStore {
                 identities: try IdentityRecord.fetchAll(db),
                 apiKeys: try ApiKeyRecord.fetchAll(db),
                 secondFactors: try SecondFactorRecord.fetchAll(db),
+                passkeys: try PasskeyRecord.order(Column("created_at"), Column("id")).fetchAll(db),
                 flows: try FlowRecord.fetchAll(db),
                 codes: try OTPRecord.fetchAll(db),
                 linkTokens: try ActionTokenRecord.fetchAll(db),

@@ -129,6 +129,7 @@ public final class LatchkeyEngine: Sendable {
             case .usernameTaken: throw LatchkeyError.usernameTaken
             case .identityTaken: throw LatchkeyError.identityTaken
             case .providerAlreadyLinked: throw LatchkeyError.providerAlreadyLinked
+            case .credentialTaken: throw LatchkeyError.passkeyRefused("this passkey is registered already")
             }
         } catch let cancelled as CancellationError {
             throw cancelled

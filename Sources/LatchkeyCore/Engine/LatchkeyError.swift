@@ -111,6 +111,8 @@ public enum LatchkeyError: Error, Sendable, Equatable {
     case apiKeyNotFound
     /// The caller may not create this API key; the reason says why (an anonymous account, too many keys, a bad name).
     case apiKeyRefused(String)
+    /// A passkey registration or sign-in the relying party refused; the reason names the check that failed.
+    case passkeyRefused(String)
     /// Removing it would leave the account no way in.
     case lastWayIn
     /// The account has a second factor and the request brought none.

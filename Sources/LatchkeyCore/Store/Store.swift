@@ -29,6 +29,7 @@ public protocol Repositories: Sendable {
     var identities: any IdentityRepository { get }
     var apiKeys: any ApiKeyRepository { get }
     var secondFactors: any SecondFactorRepository { get }
+    var passkeys: any PasskeyRepository { get }
     var openID: any OpenIDRepository { get }
     var clients: any ClientRepository { get }
     var flows: any FlowRepository { get }
@@ -42,7 +43,7 @@ public protocol Repositories: Sendable {
 }
 
 /// A store that answers every aggregate with one object (both stores do): the properties come for free.
-public protocol SingleObjectRepositories: Repositories, UserRepository, IdentityRepository, ApiKeyRepository, SecondFactorRepository, OpenIDRepository, ClientRepository, FlowRepository, LinkTokenRepository, SessionRepository,
+public protocol SingleObjectRepositories: Repositories, UserRepository, IdentityRepository, ApiKeyRepository, SecondFactorRepository, PasskeyRepository, OpenIDRepository, ClientRepository, FlowRepository, LinkTokenRepository, SessionRepository,
     OutboxRepository, AuditRepository, ServerValueRepository, RateBucketRepository, MaintenanceRepository {}
 
 extension SingleObjectRepositories {
@@ -50,6 +51,7 @@ extension SingleObjectRepositories {
     public var identities: any IdentityRepository { self }
     public var apiKeys: any ApiKeyRepository { self }
     public var secondFactors: any SecondFactorRepository { self }
+    public var passkeys: any PasskeyRepository { self }
     public var openID: any OpenIDRepository { self }
     public var clients: any ClientRepository { self }
     public var flows: any FlowRepository { self }
@@ -69,4 +71,6 @@ public enum StoreConflict: Error, Sendable, Equatable {
     case identityTaken
     /// The account already has an identity of that provider.
     case providerAlreadyLinked
+    /// The WebAuthn credential id is registered already.
+    case credentialTaken
 }

@@ -55,7 +55,7 @@ struct AppServicesError: Sendable {
         case .linkRefused: return Self.body(.badRequest, "InvalidParameter", "invalid user link request")
         case .apiKeyNotFound: return Self.body(.notFound, "APIKeyNotFound", "API key not found")
         // Never 401 here: realm-core logs the user out on a 401 from the api_keys routes.
-        case .apiKeyRefused(let reason): return Self.body(.badRequest, "InvalidParameter", reason)
+        case .apiKeyRefused(let reason), .passkeyRefused(let reason): return Self.body(.badRequest, "InvalidParameter", reason)
         case .lastWayIn: return Self.body(.badRequest, "BadRequest", "cannot remove the last identity of a user")
         case .unsupportedChallengeType, .invalidScope, .userHasNoPassword, .invalidAttributes, .invalidCode, .flowTokenInvalid,
              .flowTokenExpired, .flowStepMismatch, .secondFactorRequired, .secondFactorInvalid, .secondFactor, .openID, .invalidFieldName, .fieldTypeMismatch, .fieldsOverLimit, .objectNotFound, .notPermitted, .fieldNotWritable, .unknownFunction, .functionFailed:

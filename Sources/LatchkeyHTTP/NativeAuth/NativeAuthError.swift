@@ -71,7 +71,7 @@ enum NativeAuthError {
         case .linkTokenMalformed, .linkTokenInvalid, .userAlreadyConfirmed, .userPendingConfirmation, .sessionInvalid,
              .sessionExpired, .invalidFieldName, .fieldTypeMismatch, .fieldsOverLimit, .objectNotFound, .notPermitted, .fieldNotWritable, .unknownFunction, .functionFailed, .recoveryNotByMail, .verificationFunctionRefused, .recoveryFunctionRefused, .noVerificationFunction, .noRecoveryFunction,
              .providerNotEnabled, .identityRefused, .identityProviderUnavailable, .identityTaken, .providerAlreadyLinked,
-             .linkRefused, .lastWayIn, .apiKeyNotFound, .apiKeyRefused, .secondFactorRequired:
+             .linkRefused, .lastWayIn, .apiKeyNotFound, .apiKeyRefused, .passkeyRefused, .secondFactorRequired:
             return body("invalid_request", "The request is not valid for this endpoint.", [90100])
         case .secondFactorInvalid:
             return body("invalid_grant", "The code is wrong.", [50181], extra: ["suberror": "invalid_oob_value"])

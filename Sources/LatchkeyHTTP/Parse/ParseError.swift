@@ -67,7 +67,7 @@ struct ParseError: Error, Sendable {
         case .identityProviderUnavailable(let name): self.init(141, "Could not fetch the keys of \(name); try again later.")
         case .identityTaken, .providerAlreadyLinked: self.init(208, "this auth is already used")
         case .linkRefused: self.init(252, "Anonymous auth data cannot be added to an account with another way to sign in.")
-        case .apiKeyNotFound, .apiKeyRefused: self.init(-1, "The request is not valid for this endpoint.")
+        case .apiKeyNotFound, .apiKeyRefused, .passkeyRefused: self.init(-1, "The request is not valid for this endpoint.")
         case .lastWayIn: self.init(-1, "Cannot remove the last way to sign in to this account.")
         // Parse Server's `mfa` adapter's texts (its errors are plain strings, hence 141), and -1 for a missing token.
         case .secondFactorRequired: self.init(-1, "Missing additional authData mfa")

@@ -1,0 +1,62 @@
+import Foundation
+
+/// Passkeys (WebAuthn credentials) and the challenges handed out for them. A credential id is unique across the
+/// deployment (the insert is the rule); a challenge is taken once, while live.
+public protocol PasskeyRepository: Sendable {
+    /// `StoreConflict.credentialTaken` when the credential id is registered already (to anyone).
+    func insert(_ passkey: PasskeyRecord) async throws
+    func passkey(credentialId: Data) async throws -> PasskeyRecord?
+    /// The account's passkeys, oldest first.
+    func passkeys(userId: String) async throws -> [PasskeyRecord]
+    /// A sign-in with the passkey: its new counter and backup state. False when it is gone.
+    func recordUse(id: String, signCount: Int64, backedUp: Bool, at: Date) async throws -> Bool
+    /// Marks a passkey whose counter went back (a cloned authenticator), once.
+    func flagClone(id: String, at: Date) async throws -> Bool
+    func renamePasskey(id: String, userId: String, name: String) async throws -> Bool
+    func deletePasskey(id: String, userId: String) async throws -> Bool
+
+    func saveChallenge(_ challenge: PasskeyChallengeRecord) async throws
+    /// The challenge with this hash, removed, if it is still live at `now`; nil once taken or expired.
+    func takeChallenge(hash: Data, now: Date) async throws -> PasskeyChallengeRecord?
+}
+
+/// One passkey: the credential's public key (COSE) and what is known of it. `userHandle` is the account's opaque
+/// WebAuthn user id, never the address.
+public struct PasskeyRecord: Codable, Sendable, Equatable {
+    public var id: String
+    public var userId: String
+    public var credentialId: Data
+    public var publicKey: Data
+    public var algorithm: Int64
+    public var signCount: Int64
+    public var name: String
+    public var aaguid: Data
+    public var backupEligible: Bool
+    public var backedUp: Bool
+    public var createdAt: Date
+    public var lastUsedAt: Date?
+    /// When its counter went back: a cloned authenticator; the console shows it.
+    public var cloneFlaggedAt: Date?
+
+    public init(id: String, userId: String, credentialId: Data, publicKey: Data, algorithm: Int64, signCount: Int64, name: String,
+                aaguid: Data, backupEligible: Bool, backedUp: Bool, createdAt: Date, lastUsedAt: Date? = nil, cloneFlaggedAt: Date? = nil) {
+        self.id = id; self.userId = userId; self.credentialId = credentialId; self.publicKey = publicKey; self.algorithm = algorithm
+        self.signCount = signCount; self.name = name; self.aaguid = aaguid; self.backupEligible = backupEligible; self.backedUp = backedUp
+        self.createdAt = createdAt; self.lastUsedAt = lastUsedAt; self.cloneFlaggedAt = cloneFlaggedAt
+    }
+}
+
+/// A challenge handed to a browser, stored as its hash: what it is for, for whom (registration), and the visit it is
+/// bound to (the HMAC of the browser's CSRF cookie).
+public struct PasskeyChallengeRecord: Codable, Sendable, Equatable {
+    public enum Purpose: String, Codable, Sendable { case registration, authentication }
+    public var challengeHash: Data
+    public var purpose: Purpose
+    public var userId: String?
+    public var visitHash: Data
+    public var expiresAt: Date
+
+    public init(challengeHash: Data, purpose: Purpose, userId: String?, visitHash: Data, expiresAt: Date) {
+        self.challengeHash = challengeHash; self.purpose = purpose; self.userId = userId; self.visitHash = visitHash; self.expiresAt = expiresAt
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import LatchkeyCore
+import PostgresNIO
+
+extension PasskeyRecord: PostgresRowDecodable {
+    init(row: Columns) throws {
+        self.init(id: try row.value("id"), userId: try row.value("user_id"), credentialId: try row.value("credential_id"),
+                  publicKey: try row.value("public_key"), algorithm: try row.value("algorithm"), signCount: try row.value("sign_count"),
+                  name: try row.value("name"), aaguid: try row.value("aaguid"), backupEligible: try row.value("backup_eligible"),
+                  backedUp: try row.value("backed_up"), createdAt: try row.value("created_at"), lastUsedAt: try row.value("last_used_at"),
+                  cloneFlaggedAt: try row.value("clone_flagged_at"))
+    }
+}
+
+extension PasskeyChallengeRecord: PostgresRowDecodable {
+    init(row: Columns) throws {
+        self.init(challengeHash: try row.value("challenge_hash"), purpose: try row.value("purpose"), userId: try row.value("user_id"),
+                  visitHash: try row.value("visit_hash"), expiresAt: try row.value("expires_at"))
+    }
+}
+
+// MARK: PasskeyRepository
+extension PostgresRepositories {
+    func insert(_ passkey: PasskeyRecord) async throws {
+        do {
+            try await rows("""
+                INSERT INTO passkeys (id, user_id, credential_id, public_key, algorithm, sign_count, name, aaguid, backup_eligible, backed_up,
+                                      created_at, last_used_at, clone_flagged_at)
+                VALUES (\(passkey.id), \(passkey.userId), \(passkey.credentialId), \(passkey.publicKey), \(passkey.algorithm), \(passkey.signCount),
+                        \(passkey.name), \(passkey.aaguid), \(passkey.backupEligible), \(passkey.backedUp), \(passkey.createdAt),
+                        \(passkey.lastUsedAt), \(passkey.cloneFlaggedAt))
+                """)
+        } catch let error as PSQLError where error.sqlState == "23505" {
+            throw StoreConflict.credentialTaken
+        }
+    }
+
+    func passkey(credentialId: Data) async throws -> PasskeyRecord? {
+        try PasskeyRecord.decodeFirst(try await rows("SELECT * FROM passkeys WHERE credential_id = \(credentialId)"))
+    }
+
+    func passkeys(userId: String) async throws -> [PasskeyRecord] {
+        try PasskeyRecord.decode(try await rows("SELECT * FROM passkeys WHERE user_id = \(userId) ORDER BY created_at, id"))
+    }
+
+    func recordUse(id: String, signCount: Int64, backedUp: Bool, at: Date) async throws -> Bool {
+        !(try await rows("UPDATE passkeys SET sign_count = \(signCount), backed_up = \(backedUp), last_used_at = \(at) WHERE id = \(id) RETURNING 1")).isEmpty
+    }
+
+    func flagClone(id: String, at: Date) async throws -> Bool {
+        !(try await rows("UPDATE passkeys SET clone_flagged_at = \(at) WHERE id = \(id) AND clone_flagged_at IS NULL RETURNING 1")).isEmpty
+    }
+
+    func renamePasskey(id: String, userId: String, name: String) async throws -> Bool {
+        !(try await rows("UPDATE passkeys SET name = \(name) WHERE id = \(id) AND user_id = \(userId) RETURNING 1")).isEmpty
+    }
+
+    func deletePasskey(id: String, userId: String) async throws -> Bool {
+        !(try await rows("DELETE FROM passkeys WHERE id = \(id) AND user_id = \(userId) RETURNING 1")).isEmpty
+    }
+
+    func saveChallenge(_ challenge: PasskeyChallengeRecord) async throws {
+        try await rows("""
+            INSERT INTO passkey_challenges (challenge_hash, purpose, user_id, visit_hash, expires_at)
+            VALUES (\(challenge.challengeHash), \(challenge.purpose.rawValue), \(challenge.userId), \(challenge.visitHash), \(challenge.expiresAt))
+            """)
+    }
+
+    func takeChallenge(hash: Data, now: Date) async throws -> PasskeyChallengeRecord? {
+        try PasskeyChallengeRecord.decodeFirst(try await rows(
+            "DELETE FROM passkey_challenges WHERE challenge_hash = \(hash) AND expires_at > \(now) RETURNING *"))
+    }
+}
