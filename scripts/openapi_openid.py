@@ -46,6 +46,25 @@ def add_openid_paths(p, tenant, S, I, B, obj, json_body, html, ref):
     ]
     for path, summary, props in posts:
         p.setdefault(path, {})["post"] = {"summary": summary, "tags": ["pages"], "requestBody": posted(**props), "responses": page}
+    # The passkey wire: JSON in and out, bound to the visit by the CSRF cookie and the X-CSRF-Token header.
+    csrf_header = [{"name": "X-CSRF-Token", "in": "header", "required": True, "schema": S, "description": "The pages' form token"},
+                   {"name": "X-Latchkey-Interaction", "in": "header", "required": False, "schema": S, "description": "The sealed visit"}]
+    oauth_error = json_body(obj(["error", "error_description"], error=S, error_description=S), "Refused, with the check that failed")
+    passkey_errors = {"400": oauth_error, "401": oauth_error, "403": oauth_error, "413": oauth_error, "429": oauth_error, "503": oauth_error}
+    any_json = {"required": False, "content": {"application/json": {"schema": {"type": "object"}}}}
+    for path, summary, answer in (
+            ("/ui/passkeys/registration/options", "PublicKeyCredentialCreationOptionsJSON for the account signed in at this browser",
+             json_body({"type": "object"}, "The creation options")),
+            ("/ui/passkeys/registration", "A RegistrationResponseJSON: the passkey is added (?name= names it)",
+             json_body(obj(["id", "name", "backup_eligible"], id=S, name=S, backup_eligible=B), "The passkey")),
+            ("/ui/passkeys/authentication/options", "PublicKeyCredentialRequestOptionsJSON (discoverable: no allowed list)",
+             json_body({"type": "object"}, "The request options")),
+            ("/ui/passkeys/authentication", "An AuthenticationResponseJSON: signed in; where the visit goes next",
+             json_body(obj(["location"], location=S), "Where to go next (a browser session cookie is set)"))):
+        p[path] = {"post": {"summary": summary, "tags": ["pages"], "parameters": csrf_header, "requestBody": any_json,
+                            "responses": {"200": answer, **passkey_errors}}}
+    p["/ui/continue"] = {"get": {"summary": "Where a visit goes on after a passkey sign-in, when it has a page to show",
+                                 "tags": ["pages"], "parameters": interaction, "responses": page}}
     callback = {"200": html("A second factor, or the sign-in page with the reason"),
                 "303": {"description": "On to the client"}, "4XX": html("Refused"), "503": html("The issuer is unreachable")}
     answer = [{"name": n, "in": "query", "required": False, "schema": S} for n in ("code", "state", "error", "iss")]

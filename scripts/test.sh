@@ -22,8 +22,9 @@ fi
 # system Python); pinned ranges in requirements.txt keep runs reproducible.
 venv=.venv-test
 if [ ! -x "$venv/bin/python" ]; then python3 -m venv "$venv"; fi
-if ! "$venv/bin/python" -c "import pytest, requests, cryptography, aiosmtpd, selenium, hypothesis, schemathesis, bcrypt, pyotp, authlib, oic" 2>/dev/null; then
+if ! "$venv/bin/python" -c "import pytest, requests, cryptography, aiosmtpd, selenium, hypothesis, schemathesis, bcrypt, pyotp, authlib, oic, webauthn, soft_webauthn" 2>/dev/null; then
     "$venv/bin/python" -m pip install -q --disable-pip-version-check -r Tests/blackbox/requirements.txt
+    "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps -r Tests/blackbox/requirements-nodeps.txt
 fi
 
 # Every stage runs and reports, so one failing Swift test does not hide the black-box suite; the script fails

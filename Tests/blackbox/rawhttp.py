@@ -77,6 +77,8 @@ def surface_of(path, parse_mount="/parse", admin=False):
         return "parse"
     if under(path, "/api/client/v2.0"):
         return "app_services"
+    if under(path, "/ui/passkeys"):
+        return "oauth"
     if any(under(path, p) for p in ("/ui", "/confirm", "/reset-password", "/oauth2/v2.0/authorize", "/oauth2/v2.0/logout")):
         return "pages"
     if path.endswith("/oauth2/v2.0/authorize") or path.endswith("/oauth2/v2.0/logout"):  # under a tenant

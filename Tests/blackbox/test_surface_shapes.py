@@ -49,7 +49,7 @@ def send(port, raw, **kw):
 # One path per surface of the public table, and the variants the router also accepts for it.
 PUBLIC = {
     "native": ["/signup/v1.0/start", "//signup/v1.0/start", "/contoso.onmicrosoft.com/oauth2/v2.0/token"],
-    "oauth": ["/oidc/introspect", "//oidc//revoke", "/.well-known/nope"],
+    "oauth": ["/oidc/introspect", "//oidc//revoke", "/.well-known/nope", "/ui/passkeys/nope", "/ui//passkeys/authentication/x"],
     "app_services": ["/api/client/v2.0/app/app1/location", "//api/client/v2.0/app/app1/location", "/api/client%2Fv2.0/app/app1/nope",
                      "/x/../api/client/v2.0/auth/session"],
     "parse": ["/parse/login", "//parse//loginAs;jsessionid=1", "/parse/users/nope/x"],

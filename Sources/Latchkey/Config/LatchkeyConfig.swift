@@ -33,7 +33,7 @@ struct LatchkeyConfig {
         PageBrandSettings.self, ClientList.self, AttributeList.self, CodePolicy.self, PasswordSettings.self, LimitSettings.self, TokenPolicy.self,
         ResetSettings.self, AppServicesSettings.self, ParseSettings.self, FunctionDefinitions.self, RetentionSettings.self,
         TestingSettings.self, LogSettings.self, AdminSettings.self, IdentityProviderSettings.self, AnonymousSettings.self,
-        MFASettings.self, OpenIDProviderSettings.self, AccountSettings.self,
+        MFASettings.self, OpenIDProviderSettings.self, AccountSettings.self, PasskeySettings.self,
     ]
 
     /// Where `latchkey` looks for a configuration file when `--config` is not given: the working directory's
@@ -107,6 +107,7 @@ struct LatchkeyConfig {
         engine.identities = try IdentityProviderSettings(source.section(IdentityProviderSettings.section)).settings
         engine.identities.anonymousIdleDays = try AnonymousSettings(source.section(AnonymousSettings.section)).idleDays
         engine.openID = try OpenIDProviderSettings(source.section(OpenIDProviderSettings.section)).settings
+        engine.passkeys = try PasskeySettings(source.section(PasskeySettings.section), publicURL: server.publicURL)
         let issuers = Set(engine.identities.providers.keys)
         let appServices = try AppServicesSettings(source.section(AppServicesSettings.section), functions: Set(functions.keys),
                                                   identityProviders: issuers, customJWT: Set(engine.identities.customJWT.keys))

@@ -12,6 +12,10 @@ enum AuthenticationMethods {
     /// An anonymous identity proves nobody: no method, `acr` "0".
     static let anonymous: [String] = []
 
+    /// A passkey with user verification: two factors at once (the device and its own check), `hwk` for a device-bound
+    /// key, `swk` for one synced between devices (backup eligible).
+    static func passkey(synced: Bool) -> [String] { [synced ? "swk" : "hwk", "mfa"] }
+
     /// The methods of a sign-in through an identity of `provider`.
     static func identity(_ provider: String) -> [String] {
         switch provider {

@@ -127,6 +127,8 @@ public struct EngineSettings: Sendable {
     public var mfa = MFASettings()
     /// The OpenID provider's browser sessions and codes.
     public var openID = OpenIDSettings()
+    /// Passkeys on the hosted pages.
+    public var passkeys = PasskeySettings()
     /// How long a replaced signing key stays published: the longest-lived token it signs (access and ID tokens of
     /// every dialect) plus five minutes of clock skew between replicas and verifiers.
     public var signingKeyRetentionSeconds: Double { Double(max(tokens.accessTTLSeconds, appAccessTTLSeconds) + 300) }

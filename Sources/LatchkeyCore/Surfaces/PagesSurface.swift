@@ -46,6 +46,11 @@ public protocol PagesSurface: ClientAuthenticating, MailedLinkSurface {
     func signUpContinueWithCode(continuationToken: String?, code: String?, caller: CallerInfo) async throws -> SignUpContinueResult
     func signUpStart(username: String?, password: String?, attributes given: [String: JSONValue]?, challengeTypes: ChallengeTypes?, caller: CallerInfo) async throws -> SignUpStartResult
     var upstreamProviders: [String] { get }
+    var passkeysEnabled: Bool { get }
+    func passkeyRegistrationOptions(sessionCookie: String?, csrfCookie: String) async throws -> JSONValue
+    func registerPasskey(_ body: Data, name: String?, sessionCookie: String?, csrfCookie: String, caller: CallerInfo) async throws -> PasskeyRecord
+    func passkeyAuthenticationOptions(csrfCookie: String) async throws -> JSONValue
+    func signInWithPasskey(_ body: Data, interaction: Interaction, csrfCookie: String, caller: CallerInfo) async throws -> VisitProgress
     func userInfo(accessToken: String) async throws -> [String: JSONValue]
 }
 

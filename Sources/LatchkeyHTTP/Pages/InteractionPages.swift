@@ -43,6 +43,7 @@ struct InteractionPages: Sendable {
         addSecondFactorRoutes(to: router)
         addSignOutRoutes(to: router)
         addUpstreamRoutes(to: router)
+        addPasskeyRoutes(to: router)
     }
 
     // MARK: The visit

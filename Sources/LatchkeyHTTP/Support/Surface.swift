@@ -6,8 +6,8 @@ import Foundation
 enum Surface: String, Sendable, CaseIterable {
     /// MSAL's native API, and any public path no other surface claims: `{error, error_description}`.
     case native
-    /// The OpenID provider's machine endpoints (token, introspection, revocation, userinfo, discovery, keys):
-    /// OAuth's `{error, error_description}`.
+    /// The OpenID provider's machine endpoints (token, introspection, revocation, userinfo, discovery, keys, and the
+    /// passkey wire under `/ui/passkeys`): OAuth's `{error, error_description}`.
     case oauth
     /// The Realm SDKs' App Services API: `{error, error_code}` with `Content-Type: application/json` exactly.
     case appServices
@@ -28,6 +28,8 @@ enum Surface: String, Sendable, CaseIterable {
             if SurfacePath.path(path, isUnder: parseMount) { return .parse }
         }
         if SurfacePath.path(path, isUnder: "/api/client/v2.0") { return .appServices }
+        // The passkey wire under the pages is for the pages' script and other clients: JSON, OAuth's shape.
+        if SurfacePath.path(path, isUnder: "/ui/passkeys") { return .oauth }
         if pagePaths.contains(where: { SurfacePath.path(path, isUnder: $0) }) { return .pages }
         // A browser's, also under a tenant (`/{tenant}/oauth2/v2.0/authorize`).
         if SurfacePath.path(path, endsWith: "/oauth2/v2.0/authorize") || SurfacePath.path(path, endsWith: "/oauth2/v2.0/logout") {

@@ -1,0 +1,38 @@
+import Foundation
+
+/// Passkeys at the hosted pages: adding one to the account signed in at this browser (after a recent sign-in), and
+/// signing in with one during a visit, which then goes on as any sign-in does.
+extension PagesService {
+    public var passkeysEnabled: Bool { settings.passkeys.enabled }
+
+    /// The browser's signed-in account, when its sign-in is recent enough to add a way in.
+    private func recentlySignedIn(_ sessionCookie: String?) async throws -> UserRecord {
+        guard let (session, user) = try await browserSession(cookie: sessionCookie) else {
+            throw LatchkeyError.passkeyRefused("sign in first: a passkey is added to the account signed in at this browser")
+        }
+        let window = settings.mfa.recentSignInSeconds
+        guard time.now().timeIntervalSince(session.authTime) <= Double(window) else {
+            throw LatchkeyError.secondFactor(.signInNotRecent(maxAgeSeconds: window))
+        }
+        return user
+    }
+
+    public func passkeyRegistrationOptions(sessionCookie: String?, csrfCookie: String) async throws -> JSONValue {
+        try await engine.passkeys.registrationOptions(for: try await recentlySignedIn(sessionCookie), csrfCookie: csrfCookie)
+    }
+
+    public func registerPasskey(_ body: Data, name: String?, sessionCookie: String?, csrfCookie: String,
+                                caller: CallerInfo) async throws -> PasskeyRecord {
+        try await engine.passkeys.register(body, for: try await recentlySignedIn(sessionCookie), name: name, csrfCookie: csrfCookie, caller: caller)
+    }
+
+    public func passkeyAuthenticationOptions(csrfCookie: String) async throws -> JSONValue {
+        try await engine.passkeys.authenticationOptions(csrfCookie: csrfCookie)
+    }
+
+    /// A passkey sign-in during `interaction`: a browser session, then where the visit goes next.
+    public func signInWithPasskey(_ body: Data, interaction: Interaction, csrfCookie: String, caller: CallerInfo) async throws -> VisitProgress {
+        let signIn = try await engine.passkeys.authenticate(body, csrfCookie: csrfCookie, caller: caller)
+        return try await visitProgress(after: .signedIn(signIn), interaction, caller: caller)
+    }
+}

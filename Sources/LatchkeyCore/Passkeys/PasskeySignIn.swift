@@ -1,0 +1,59 @@
+import Foundation
+
+/// Signing in with a passkey, no address typed: the request options (`PublicKeyCredentialRequestOptionsJSON`, no
+/// allowed list: the authenticator offers its discoverable credentials), then the assertion checked against the
+/// stored key and counter. User verification on a passkey is two factors (the device and its own check).
+extension Passkeys {
+    public func authenticationOptions(csrfCookie: String) async throws -> JSONValue {
+        try requireEnabled()
+        let challenge = try await newChallenge(.authentication, userId: nil, csrfCookie: csrfCookie)
+        return .object([
+            "challenge": .string(Base64URL.encode(challenge)), "rpId": .string(relyingParty.id),
+            "timeout": .int(settings.passkeys.challengeSeconds * 1000), "allowCredentials": .array([]), "userVerification": "required",
+        ])
+    }
+
+    /// Checks the browser's `AuthenticationResponseJSON`; the account it signs in, and how (`amr`).
+    public func authenticate(_ body: Data, csrfCookie: String, caller: CallerInfo) async throws -> BrowserSignIn {
+        try requireEnabled()
+        try await limit(.credentialPerIP, caller.ip, caller: caller)
+        guard let response = AuthenticationResponse.read(body), response.type == "public-key" else {
+            throw LatchkeyError.passkeyRefused("not an AuthenticationResponseJSON")
+        }
+        let clientData = try PasskeyResponseLimits.bytes(response.response.clientDataJSON, "clientDataJSON", max: 4096)
+        let authenticatorData = try PasskeyResponseLimits.bytes(response.response.authenticatorData, "authenticatorData")
+        let signature = try PasskeyResponseLimits.bytes(response.response.signature, "signature", max: 1024)
+        let credentialId = try PasskeyResponseLimits.bytes(response.id, "id", max: AuthenticatorData.maxCredentialIdBytes)
+        let (challenge, _) = try await takeChallenge(clientData, .authentication, csrfCookie: csrfCookie)
+        guard let passkey = try await reader.passkeys.passkey(credentialId: Data(credentialId)),
+              let user = try await reader.users.find(id: passkey.userId), user.status == .active else {
+            throw LatchkeyError.passkeyRefused("this passkey is not registered here")
+        }
+        if let handle = response.response.userHandle, Base64URL.decode(Substring(handle)) != userHandle(user.id) {
+            throw LatchkeyError.passkeyRefused("the user handle is not this passkey's account")
+        }
+        let key = try COSEKey(encoded: Array(passkey.publicKey))
+        let asserted: RelyingParty.Asserted
+        do {
+            asserted = try relyingParty.verifyAssertion(clientDataJSON: clientData, authenticatorData: authenticatorData, signature: signature,
+                                                        challenge: challenge, publicKey: key, storedSignCount: UInt32(clamping: passkey.signCount))
+        } catch let refusal as WebAuthnRefusal {
+            if case .counterWentBack = refusal { try await flagClone(passkey, user: user, caller: caller) }
+            throw LatchkeyError.passkeyRefused(refusal.reason)
+        }
+        let amr = AuthenticationMethods.passkey(synced: passkey.backupEligible)
+        let signedIn = try await transaction { tx in
+            _ = try await tx.passkeys.recordUse(id: passkey.id, signCount: Int64(asserted.signCount), backedUp: asserted.backedUp, at: self.time.now())
+            return try await self.engine.recordSignIn(user, rehash: nil, method: "passkey \(passkey.name)", amr: amr, caller: caller, in: tx)
+        }
+        return BrowserSignIn(user: signedIn, amr: amr)
+    }
+
+    /// A counter that went back: the passkey is flagged for the operator and the owner is told, once.
+    private func flagClone(_ passkey: PasskeyRecord, user: UserRecord, caller: CallerInfo) async throws {
+        try await transaction { tx in
+            guard try await tx.passkeys.flagClone(id: passkey.id, at: self.time.now()) else { return }
+            try await self.audit(tx, "passkey_clone_suspected", caller: caller, userId: user.id, email: user.email, detail: passkey.name)
+        }
+    }
+}

@@ -1,0 +1,227 @@
+"""Passkeys over the wire under /ui/passkeys (docs/passkeys.md), with soft-webauthn as the authenticator and Duo's
+`webauthn` verifying the very objects Latchkey accepted: registering on a signed-in browser, signing in with no
+address typed (a discoverable credential) and the visit going on to the app with `amr` [hwk, mfa] and `acr` 2; and
+every relying-party check refused with the bad value sent."""
+import base64
+import json
+import uuid
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+import requests
+import webauthn
+from fido2 import cbor
+from fido2.cose import ES256
+
+from harness import Server
+from openid_support import PUBLIC, Pages, provider_config
+from passkey_support import (VerifyingDevice, authentication_json, b64, creation_options, registration_json, request_options,
+                             unb64)
+from soft_webauthn import SoftWebauthnDevice
+from test_openid import authorize_url, exchange, query
+
+CALLBACK = "http://127.0.0.1:4999/callback"
+ADMIN_TOKEN = "a" * 48
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("passkeys")
+    secret = folder / "client.secret"
+    secret.write_text("s" * 64 + "\n")
+    token = folder / "admin.token"
+    token.write_text(ADMIN_TOKEN)
+    s = Server(config_text=provider_config(str(secret), [4999]),
+               env={"LATCHKEY_PASSKEYS_RP_ID": "localhost", "LATCHKEY_ADMIN_TOKEN_FILE": str(token)})
+    s.origin = f"http://localhost:{s.port}"
+    s.env["LATCHKEY_PASSKEYS_ORIGINS"] = s.origin
+    s.start()
+    yield s
+    s.cleanup()
+
+
+class Browser:
+    """One browser at the hosted pages: its cookies, the visit's sealed interaction and its CSRF token."""
+
+    def __init__(self, server):
+        self.server, self.pages = server, Pages(server)
+        url, self.verifier = authorize_url(server, client=PUBLIC, redirect=CALLBACK)
+        first = self.pages.get(url)
+        assert first.status_code == 200, first.text
+        form = self.pages.form(first, "/ui/sign-in")
+        self.url, self.first, self.csrf, self.interaction = url, first, form["csrf"], form["interaction"]
+
+    def call(self, path, body=None, csrf=True, interaction=False, **params):
+        headers = {"X-CSRF-Token": self.csrf} if csrf else {}
+        if interaction:
+            headers["X-Latchkey-Interaction"] = self.interaction
+        return self.pages.http.post(self.server.base + path, json=body or {}, headers=headers, params=params, timeout=30)
+
+    def sign_up(self):
+        email = f"pk-{uuid.uuid4().hex[:10]}@example.com"
+        page = self.pages.get("/ui/sign-up", params={"interaction": self.interaction})
+        before = len(self.server.mails(email))
+        page = self.pages.submit(page, "/ui/sign-up", email=email, password="correct horse battery")
+        back = self.pages.submit(page, "/ui/sign-up/code", code=self.server.wait_for_code(email, before))
+        assert back.status_code == 303, back.text
+        self.email = email
+        return email
+
+
+def refused(r, status, words):
+    assert r.status_code == status, (r.status_code, r.text)
+    body = r.json()
+    assert body["error"] and words in body["error_description"], body
+    return body
+
+
+def register(server, device=None, origin=None):
+    """A new account signed in at a browser, and a passkey registered for it: (browser, device, options, answer)."""
+    browser, device = Browser(server), device or VerifyingDevice()
+    browser.sign_up()
+    options = browser.call("/ui/passkeys/registration/options")
+    assert options.status_code == 200, options.text
+    options = options.json()
+    credential = registration_json(device.create(creation_options(options), origin or server.origin))
+    return browser, device, options, credential
+
+
+def sign_in(server, device):
+    """A fresh browser signs in with the device's passkey, no address typed: (answer, assertion, options)."""
+    browser = Browser(server)
+    options = browser.call("/ui/passkeys/authentication/options").json()
+    assert options["allowCredentials"] == [] and options["userVerification"] == "required" and options["rpId"] == "localhost"
+    assertion = authentication_json(device.get(request_options(options), server.origin))
+    return browser, browser.call("/ui/passkeys/authentication", assertion, interaction=True), assertion, options
+
+
+def test_a_passkey_registers_signs_in_without_an_address_and_the_visit_goes_on(server):
+    browser, device, options, credential = register(server)
+    assert options["rp"] == {"id": "localhost", "name": "Latchkey"} and options["attestation"] == "none"
+    assert options["authenticatorSelection"] == {"residentKey": "required", "requireResidentKey": True, "userVerification": "required"}
+    assert [p["alg"] for p in options["pubKeyCredParams"]] == [-7, -8, -257]
+    handle = unb64(options["user"]["id"])
+    assert len(handle) == 32 and browser.email.encode() not in handle and options["user"]["name"] == browser.email  # opaque handle
+    added = browser.call("/ui/passkeys/registration", credential, name="Test key")
+    assert added.status_code == 200, added.text
+    assert added.json()["name"] == "Test key" and added.json()["backup_eligible"] is False
+    # Duo's verifier accepts the same registration.
+    duo = webauthn.verify_registration_response(credential=credential, expected_challenge=unb64(options["challenge"]),
+                                                expected_origin=server.origin, expected_rp_id="localhost", require_user_verification=True)
+    assert duo.credential_id == unb64(credential["rawId"])
+
+    visitor, answer, assertion, request = sign_in(server, device)
+    assert answer.status_code == 200, answer.text
+    location = answer.json()["location"]
+    assert location.startswith(CALLBACK) and "latchkey_session" in answer.headers.get("Set-Cookie", "")
+    webauthn.verify_authentication_response(credential=assertion, expected_challenge=unb64(request["challenge"]),
+                                            expected_origin=server.origin, expected_rp_id="localhost",
+                                            credential_public_key=duo.credential_public_key, credential_current_sign_count=0,
+                                            require_user_verification=True)
+    tokens = exchange(server, parse_qs(urlparse(location).query)["code"][0], visitor.verifier, client=PUBLIC, secret=None, redirect=CALLBACK)
+    assert tokens.status_code == 200, tokens.text
+    claims = _claims(tokens.json()["id_token"])
+    assert claims["amr"] == ["hwk", "mfa"] and claims["acr"] == "2"
+    # The browser session SSOs into the next visit.
+    again = visitor.pages.get(authorize_url(server, client=PUBLIC, redirect=CALLBACK)[0])
+    assert again.status_code == 303 and again.headers["Location"].startswith(CALLBACK)
+
+
+def test_the_relying_party_refuses_each_bad_value(server):
+    browser, device, options, credential = register(server)
+    # Wrong origin.
+    b2, _, _, elsewhere = register(server, origin="http://localhost:1")
+    refused(b2.call("/ui/passkeys/registration", elsewhere), 400, "origin http://localhost:1 is not one of")
+    # UV missing: soft-webauthn's own authenticator checks presence only.
+    b3, _, _, presence_only = register(server, device=SoftWebauthnDevice())
+    refused(b3.call("/ui/passkeys/registration", presence_only), 400, "user verification (UV) missing")
+    # Wrong RP id: the authenticator signed for another site.
+    b4 = Browser(server)
+    b4.sign_up()
+    other = b4.call("/ui/passkeys/registration/options").json()
+    other["rp"]["id"] = "example.com"
+    refused(b4.call("/ui/passkeys/registration", registration_json(VerifyingDevice().create(creation_options(other), server.origin))),
+            400, "rpIdHash")
+    # Malformed CBOR: an indefinite-length array.
+    b5 = Browser(server)
+    b5.sign_up()
+    fresh = b5.call("/ui/passkeys/registration/options").json()
+    bad = registration_json(VerifyingDevice().create(creation_options(fresh), server.origin))
+    bad["response"]["attestationObject"] = b64(b"\x9f\x01\xff")
+    refused(b5.call("/ui/passkeys/registration", bad), 400, "malformed CBOR: indefinite lengths are not accepted")
+    # An algorithm outside ES256, EdDSA, RS256 (the key says ES384).
+    b6 = Browser(server)
+    b6.sign_up()
+    fresh = b6.call("/ui/passkeys/registration/options").json()
+    es384 = registration_json(VerifyingDevice().create(creation_options(fresh), server.origin))
+    es384["response"]["attestationObject"] = b64(_with_algorithm(unb64(es384["response"]["attestationObject"]), -35))
+    refused(b6.call("/ui/passkeys/registration", es384), 400, "COSE algorithm -35 is not accepted")
+
+    # The good one registers; the same credential id for a second account is refused.
+    assert browser.call("/ui/passkeys/registration", credential).status_code == 200
+    b7 = Browser(server)
+    b7.sign_up()
+    refused(b7.call("/ui/passkeys/registration", registration_json(_same_credential(device, b7, server))), 400, "registered already")
+
+    # A replayed assertion: its challenge was taken by the first use.
+    _, first, assertion, _ = sign_in(server, device)
+    assert first.status_code == 200, first.text
+    visitor = Browser(server)
+    refused(visitor.call("/ui/passkeys/authentication", assertion, interaction=True), 400, "challenge")
+    # A challenge is bound to the visit it was handed to: another browser cannot use it.
+    owner = Browser(server)
+    handed = owner.call("/ui/passkeys/authentication/options").json()
+    stolen = authentication_json(device.get(request_options(handed), server.origin))
+    refused(Browser(server).call("/ui/passkeys/authentication", stolen, interaction=True), 400, "challenge")
+    # Without the visit's CSRF token.
+    refused(visitor.call("/ui/passkeys/authentication/options", csrf=False), 403, "")
+    # Registration needs a browser signed in.
+    refused(visitor.call("/ui/passkeys/registration/options"), 400, "sign in first")
+
+
+def test_a_counter_that_goes_back_refuses_the_sign_in_and_flags_the_passkey(server):
+    browser, device, _, credential = register(server)
+    assert browser.call("/ui/passkeys/registration", credential).status_code == 200
+    device.sign_count = 10
+    _, ok, _, _ = sign_in(server, device)
+    assert ok.status_code == 200, ok.text
+    device.sign_count = 3  # a clone that has not seen the last sign-ins
+    _, cloned, _, _ = sign_in(server, device)
+    refused(cloned, 400, "not above 11: a cloned authenticator")
+    events = requests.get(f"{server.admin_base}/admin/v1/audit", params={"kind": "passkey_clone_suspected"},
+                          headers={"Authorization": f"Bearer {ADMIN_TOKEN}"}, timeout=10)
+    assert events.status_code == 200 and len(events.json()["events"]) == 1
+
+
+def _claims(token):
+    part = token.split(".")[1]
+    return json.loads(base64.urlsafe_b64decode(part + "=" * (-len(part) % 4)))
+
+
+def _with_algorithm(attestation_object, alg):
+    """The attestation object with its COSE key's `alg` replaced (the rest, the key itself included, unchanged)."""
+    attestation = cbor.decode(attestation_object)
+    data = attestation["authData"]
+    length = int.from_bytes(data[53:55], "big")
+    start = 55 + length
+    key = cbor.decode(data[start:])
+    key[3] = alg
+    attestation["authData"] = data[:start] + cbor.encode(key)
+    return cbor.encode(attestation)
+
+
+def _same_credential(device, browser, server):
+    """A registration for `browser`'s account that names `device`'s credential id and key again (another
+    authenticator made for the purpose, so `device` keeps its own)."""
+    options = browser.call("/ui/passkeys/registration/options").json()
+    copy = VerifyingDevice()
+    credential = copy.create(creation_options(options), server.origin)
+    attestation = cbor.decode(credential["response"]["attestationObject"])
+    data = attestation["authData"]
+    cose = cbor.encode(ES256.from_cryptography_key(device.private_key.public_key()))
+    attestation["authData"] = data[:53] + len(device.credential_id).to_bytes(2, "big") + device.credential_id + cose
+    credential["response"]["attestationObject"] = cbor.encode(attestation)
+    credential["rawId"] = device.credential_id
+    return credential
+
+
