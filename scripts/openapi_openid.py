@@ -21,6 +21,8 @@ def add_openid_paths(p, tenant, S, I, B, obj, json_body, html, ref):
     posted = lambda **props: form(csrf=S, interaction=S, **props)
     p["/ui/style.css"] = {"get": {"summary": "The pages' style sheet", "tags": ["pages"],
                                   "responses": {"200": {"description": "CSS", "content": {"text/css": {"schema": S}}}}}}
+    p["/ui/passkeys.js"] = {"get": {"summary": "The pages' one script: passkey sign-in (the pages work without it)", "tags": ["pages"],
+                                    "responses": {"200": {"description": "JavaScript", "content": {"text/javascript": {"schema": S}}}}}}
     p["/ui/brand/logo"] = {"get": {"summary": "The operator's logo (pages.brand.logo_file)", "tags": ["pages"],
                                    "responses": {"200": {"description": "The image, by its own type", "content": {"image/*": {"schema": S}}},
                                                  "404": {"description": "No logo is configured", "content": {"text/html": {"schema": S}}}}}}

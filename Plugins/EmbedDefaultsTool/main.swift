@@ -49,6 +49,8 @@ out.append("    /// config/console/style.css")
 out.append("    static let consoleStyle = \(literal(try read(root.appending(path: "config/console/style.css"))))")
 out.append("    /// config/pages/style.css")
 out.append("    static let pageStyle = \(literal(try read(root.appending(path: "config/pages/style.css"))))")
+out.append("    /// config/pages/passkeys.js")
+out.append("    static let passkeyScript = \(literal(try read(root.appending(path: "config/pages/passkeys.js"))))")
 out.append("    /// config/common-passwords.txt")
 out.append("    static let commonPasswords = \(literal(try read(root.appending(path: "config/common-passwords.txt"))))")
 // Compacted, with its keys sorted: what the server serves (after adjusting it to the deployment).

@@ -81,6 +81,7 @@ func buildApplication(_ config: LatchkeyConfig) async throws -> Application<Rout
     serverOptions.listener = listenerHardening(config)
     serverOptions.trustedProxies = config.server.trustedProxies
     (serverOptions.pages, serverOptions.pageStrings, serverOptions.pageStyle) = try pages(config)
+    serverOptions.passkeyScript = EmbeddedDefaults.passkeyScript
     serverOptions.pageBrand = config.brand
     serverOptions.corsAllowedOrigins = config.server.corsAllowedOrigins
     serverOptions.parseMount = config.parse.mount

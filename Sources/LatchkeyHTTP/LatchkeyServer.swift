@@ -20,6 +20,8 @@ public struct ServerOptions: Sendable {
     public var pages: MustacheLibrary = MustacheLibrary()
     public var pageStrings: [String: [String: String]] = [:]
     public var pageStyle = ""
+    /// The pages' one script (passkeys), served at /ui/passkeys.js.
+    public var passkeyScript = ""
     /// The operator's name, logo and accent on the pages (`pages.brand`).
     public var pageBrand = PageBrand()
     /// The Parse dialect's mount path and the addresses a master key is accepted from.
@@ -70,7 +72,7 @@ public enum LatchkeyServer {
         OpenIDRoutes(engine: PagesService(engine: engine), clientAddress: clientAddress.serving(.openID), languages: options.pageStrings.keys.sorted())
             .addRoutes(to: router)
         InteractionPages(engine: PagesService(engine: engine), pages: pages, clientAddress: clientAddress.serving(.openID),
-                         cookies: PageCookies(secure: engine.settings.publicURL.lowercased().hasPrefix("https://")), style: options.pageBrand.styled(options.pageStyle))
+                         cookies: PageCookies(secure: engine.settings.publicURL.lowercased().hasPrefix("https://")), style: options.pageBrand.styled(options.pageStyle), script: options.passkeyScript)
             .addRoutes(to: router)
         if let openAPI { router.get("/openapi.json") { _, _ in openAPI.document.response() } }
         OperatorRoutes(engine: OperatorService(engine: engine), testingMailbox: options.testingMailbox).addRoutes(to: router)

@@ -13,8 +13,10 @@ struct HTMLPages: Sendable {
     var brand = PageBrand()
     /// No form-action: browsers apply it to every redirect a form post leads to, and a sign-in's post ends in a
     /// chain of them through origins the page cannot know (the app's callback and wherever it sends the user next,
-    /// an upstream issuer, a second Latchkey). Every value on a page is escaped by Mustache; no script runs.
-    var contentSecurityPolicy = "default-src 'none'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'"
+    /// an upstream issuer, a second Latchkey). Every value on a page is escaped by Mustache; the one script is the
+    /// pages' own (`/ui/passkeys.js`, for passkeys), from this origin, calling only this origin.
+    var contentSecurityPolicy = "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data:; "
+        + "frame-ancestors 'none'; base-uri 'none'"
 
     func render(_ name: String, _ status: HTTPResponse.Status, _ context: [String: Any], language: String = "en",
                 cookies: [String] = []) -> Response {

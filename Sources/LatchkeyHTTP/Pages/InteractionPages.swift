@@ -12,6 +12,7 @@ struct InteractionPages: Sendable {
     let clientAddress: ClientAddress
     let cookies: PageCookies
     let style: String
+    let script: String
 
     func addRoutes(to router: Router<LatchkeyRequestContext>) {
         for prefix in ["", "/:tenant"] {
@@ -27,6 +28,12 @@ struct InteractionPages: Sendable {
         router.get("/ui/style.css") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=3600"],
                      body: .init(byteBuffer: css))
+        }
+        let js = ByteBuffer(string: script)
+        router.get("/ui/passkeys.js") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "public, max-age=3600",
+                                            HTTPField.Name("X-Content-Type-Options")!: "nosniff"],
+                     body: .init(byteBuffer: js))
         }
         // Always routed, so every deployment answers it alike (a wrong method is 405); without a logo, 404.
         let logo = pages.brand.logo, bytes = logo.map { ByteBuffer(bytes: $0.bytes) }
@@ -137,7 +144,7 @@ struct InteractionPages: Sendable {
         let client = visit.interaction.flatMap { try? engine.requireClient($0.request.clientId) }
         let providers = engine.upstreamProviders.map { ["name": $0, "label": "\(text("continue_with", visit)) \(Self.label($0))"] }
         var context: [String: Any] = ["clientName": client?.name ?? "", "email": email ?? "", "providers": providers,
-                                      "hasProviders": !providers.isEmpty]
+                                      "hasProviders": !providers.isEmpty, "passkeys": engine.passkeysEnabled]
         if let error { context["error"] = error }
         return render("sign_in", status, context, visit)
     }
