@@ -374,6 +374,13 @@ def paths():
                                success=obj(["second_factors"], second_factors={"type": "array", "items": factor})),
         "delete": admin_operation("Remove every second factor and recovery code (audited; the user is mailed)",
                                   success=obj(["removed"], removed=I))}
+    passkey = obj(["id", "name", "created_at", "backup_eligible", "backed_up", "aaguid", "sign_count"], id=S, name=S, created_at=S,
+                  last_used_at=S, backup_eligible=B, backed_up=B, aaguid=S, sign_count=I, clone_flagged_at=S)
+    p[f"{a}/users/{{user}}/passkeys"] = {"parameters": [user], "get": admin_operation(
+        "The user's passkeys (never their keys): synced or device-bound, last use, clone flags",
+        success=obj(["passkeys"], passkeys={"type": "array", "items": passkey}))}
+    p[f"{a}/users/{{user}}/passkeys/{{id}}"] = {"parameters": [user, {"name": "id", "in": "path", "required": True, "schema": S}],
+                                                "delete": admin_operation("Remove one of the user's passkeys (never the last way in: 409)", "204")}
     p[f"{a}/users/{{user}}/api-keys"] = {"parameters": [user], "get": admin_operation(
         "The user's own API keys", success=obj(["api_keys"], api_keys={"type": "array", "items": admin_key}))}
     p[f"{a}/api-keys"] = {

@@ -28,6 +28,31 @@ extension UsersCommand {
         }
     }
 
+    struct Passkeys: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "The user's passkeys: name, when made and last used, synced or not, clone flags.")
+        @OptionGroup var target: UserArgument
+        func run() async throws {
+            let passkeys = try await target.run { engine, user in try await engine.adminPasskeys(user) }
+            print(["id", "name", "created", "last used", "kind", "flag"].joined(separator: "\t"))
+            for passkey in passkeys {
+                print([passkey.id, passkey.name, passkey.createdAt.ISO8601Format(), passkey.lastUsedAt?.ISO8601Format() ?? "never",
+                       passkey.backupEligible ? "synced" : "device-bound", passkey.cloneFlaggedAt == nil ? "-" : "clone suspected"]
+                    .map(TerminalText.escape).joined(separator: "\t"))
+            }
+            print(passkeys.count == 1 ? "1 passkey" : "\(passkeys.count) passkeys")
+        }
+    }
+
+    struct RemovePasskey: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "remove-passkey", abstract: "Remove one of the user's passkeys (never the last way in).")
+        @OptionGroup var target: UserArgument
+        @Argument(help: "The passkey's id, as `users passkeys` lists it.") var id: String
+        func run() async throws {
+            try await target.run { try await $0.adminRemovePasskey($1, id: id, caller: caller) }
+            print("removed passkey \(id) from \(target.user)")
+        }
+    }
+
     struct ByIdentity: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "by-identity", abstract: "The user holding an identity.")
         @OptionGroup var options: ConfigOption

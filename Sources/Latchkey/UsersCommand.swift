@@ -11,7 +11,7 @@ struct UsersCommand: AsyncParsableCommand {
         subcommands: [List.self, Show.self, Disable.self, Enable.self, Unlock.self, SendPasswordReset.self, Grant.self, Revoke.self,
                       Delete.self, RevokeSessions.self,
                       VerifyEmail.self,
-                      Identities.self, Unlink.self, ByIdentity.self, SecondFactors.self, ResetSecondFactors.self, BrowserSessions.self,
+                      Identities.self, Unlink.self, ByIdentity.self, Passkeys.self, RemovePasskey.self, SecondFactors.self, ResetSecondFactors.self, BrowserSessions.self,
                       EndBrowserSession.self, RevokeConsent.self])
 
     static let caller = UserImporter.commandLineCaller
@@ -172,6 +172,7 @@ enum UserOutput {
             case .userNotFound: "no user has that id, objectId, email or username"
             case .userPending: "the account has not finished signing up"
             case .identityNotFound: "the user has no identity of that provider"
+            case .passkeyNotFound: "the user has no passkey with that id"
             case .browserSessionNotFound: "the user has no live browser session with that id"
             case .consentNotFound: "the user gave that client no consent"
             case .clientNotFound: "no client has that id"

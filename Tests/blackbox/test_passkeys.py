@@ -4,6 +4,7 @@ address typed (a discoverable credential) and the visit going on to the app with
 every relying-party check refused with the bad value sent."""
 import base64
 import json
+import subprocess
 import uuid
 from urllib.parse import parse_qs, urlparse
 
@@ -13,7 +14,8 @@ import webauthn
 from fido2 import cbor
 from fido2.cose import ES256
 
-from harness import Server
+from console_support import Operator, text_of, user_id
+from harness import BINARY, Server
 from openid_support import PUBLIC, Pages, provider_config
 from passkey_support import (VerifyingDevice, authentication_json, b64, creation_options, registration_json, request_options,
                              unb64)
@@ -225,3 +227,29 @@ def _same_credential(device, browser, server):
     return credential
 
 
+
+
+def test_the_operator_lists_and_removes_passkeys_by_api_cli_and_console(server):
+    browser, device, _, credential = register(server)
+    assert browser.call("/ui/passkeys/registration", credential, name="Work laptop").status_code == 200
+    admin = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+    listed = requests.get(f"{server.admin_base}/admin/v1/users/{browser.email}/passkeys", headers=admin, timeout=10)
+    assert listed.status_code == 200, listed.text
+    [passkey] = listed.json()["passkeys"]
+    assert passkey["name"] == "Work laptop" and passkey["backup_eligible"] is False and "last_used_at" not in passkey
+    assert not {"public_key", "credential_id"} & set(passkey)  # never the key
+    cli = subprocess.run([BINARY, *server.args[1:], "users", "passkeys", browser.email], env=server.env, cwd=server.dir,
+                         capture_output=True, text=True, timeout=60)
+    assert cli.returncode == 0 and f"{passkey['id']}\tWork laptop\t" in cli.stdout and "device-bound" in cli.stdout, cli.stderr
+    missing = requests.delete(f"{server.admin_base}/admin/v1/users/{browser.email}/passkeys/nope", headers=admin, timeout=10)
+    assert missing.status_code == 404 and missing.json()["error"] == "passkey_not_found"
+    # The console's user page lists it, then removes it.
+    operator = Operator(server, token=ADMIN_TOKEN).signed_in()
+    page = operator.get(f"/users/{user_id(operator, browser.email)}")
+    assert "Work laptop" in text_of(page.text) and "Device-bound" in text_of(page.text)
+    done = operator.act(f"/users/{user_id(operator, browser.email)}/passkeys/{passkey['id']}/remove")
+    assert "The passkey is removed." in text_of(done.text)
+    assert "Passkeys None" in text_of(done.text)  # the section now lists none (the audit still names it)
+    assert requests.get(f"{server.admin_base}/admin/v1/users/{browser.email}/passkeys", headers=admin, timeout=10).json()["passkeys"] == []
+    _, refused_now, _, _ = sign_in(server, device)
+    refused(refused_now, 400, "not registered here")

@@ -9,6 +9,8 @@ extension LatchkeyEngine {
         case userPending
         /// The user has no identity of that provider.
         case identityNotFound
+        /// The user has no passkey with that id.
+        case passkeyNotFound
         /// No live browser session of the user has that id.
         case browserSessionNotFound
         /// The user gave that client no consent.

@@ -19,6 +19,8 @@ public protocol OperatorSurface: Sendable {
     func adminFindUser(provider: String, subject: String) async throws -> UserRecord
     func adminGrantRole(_ key: String, role: String, caller: CallerInfo) async throws
     func adminIdentities(_ key: String) async throws -> (UserRecord, [IdentityRecord])
+    func adminPasskeys(_ key: String) async throws -> [PasskeyRecord]
+    func adminRemovePasskey(_ key: String, id: String, caller: CallerInfo) async throws
     func adminListUsers(prefix: String?, after: UserCursor?, limit: Int) async throws -> OperatorService.UserPage
     func adminMail(to user: UserRecord, limit: Int) async throws -> [OutboxRecord]
     func adminMail(status: OutboxRecord.Status, limit: Int) async throws -> [OutboxRecord]

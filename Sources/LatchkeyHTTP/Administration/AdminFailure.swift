@@ -20,6 +20,7 @@ struct AdminFailure: Sendable {
             case .userNotFound: return (.notFound, "user_not_found", "No user has that id, objectId, email or username.")
             case .userPending: return (.conflict, "user_pending", "The account has not finished signing up.")
             case .identityNotFound: return (.notFound, "identity_not_found", "The user has no identity of that provider.")
+            case .passkeyNotFound: return (.notFound, "passkey_not_found", "The user has no passkey with that id.")
             case .browserSessionNotFound:
                 return (.notFound, "session_not_found", "The user has no live browser session with that id.")
             case .consentNotFound: return (.notFound, "consent_not_found", "The user gave that client no consent.")

@@ -27,6 +27,14 @@ extension AdminRoutes {
             let removed = try await self.engine.adminResetSecondFactors(try context.parameters.require("user"), caller: Self.caller(context))
             return JSONResponse.ok(["removed": .int(removed)])
         }
+        api.get("/users/:user/passkeys") { _, context in
+            JSONResponse.ok(["passkeys": .array(try await self.engine.adminPasskeys(try context.parameters.require("user")).map(Self.passkey))])
+        }
+        api.delete("/users/:user/passkeys/:id") { _, context in
+            try await self.engine.adminRemovePasskey(try context.parameters.require("user"), id: try context.parameters.require("id"),
+                                                     caller: Self.caller(context))
+            return Response(status: .noContent)
+        }
         api.get("/identities/:provider/:subject") { _, context in
             Self.user(try await self.engine.adminFindUser(provider: try context.parameters.require("provider"),
                                                           subject: try context.parameters.require("subject")))
@@ -62,6 +70,18 @@ extension AdminRoutes {
                                            "created_at": .string(factor.createdAt.ISO8601Format())]
         if let target = factor.target { object["target"] = .string(target) }
         if let left = factor.recoveryCodesLeft { object["recovery_codes_left"] = .int(left) }
+        return .object(object)
+    }
+
+    /// A passkey as the operator sees it: never its key.
+    static func passkey(_ passkey: PasskeyRecord) -> JSONValue {
+        var object: [String: JSONValue] = [
+            "id": .string(passkey.id), "name": .string(passkey.name), "created_at": .string(passkey.createdAt.ISO8601Format()),
+            "backup_eligible": .bool(passkey.backupEligible), "backed_up": .bool(passkey.backedUp),
+            "aaguid": .string(passkey.aaguid.map { String(format: "%02x", $0) }.joined()), "sign_count": .int(Int(passkey.signCount)),
+        ]
+        if let used = passkey.lastUsedAt { object["last_used_at"] = .string(used.ISO8601Format()) }
+        if let flagged = passkey.cloneFlaggedAt { object["clone_flagged_at"] = .string(flagged.ISO8601Format()) }
         return .object(object)
     }
 

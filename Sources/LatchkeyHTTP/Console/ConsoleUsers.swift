@@ -63,6 +63,7 @@ extension Console {
         let browserSessions = try await engine.adminBrowserSessions(user.id)
         let consents = try await engine.adminConsents(user.id)
         let apiKeys = try await engine.adminApiKeys(user.id)
+        let passkeys = try await engine.adminPasskeys(user.id)
         let events = try await engine.adminAuditEvents(AuditQuery(since: .distantPast, userId: user.id, newestFirst: true, limit: 20))
         let mails = try await engine.adminMail(to: user, limit: 10)
         let (_, roles) = try await engine.adminRoles(user.id)
@@ -82,6 +83,10 @@ extension Console {
             "factors": factors.map { ["kind": $0.kind.rawValue, "target": $0.target ?? "", "created": ConsoleFormat.time($0.createdAt),
                                       "recoveryLeft": $0.recoveryCodesLeft.map(String.init) ?? ""] },
             "hasFactors": !factors.isEmpty,
+            "passkeys": passkeys.map { ["id": $0.id, "name": $0.name, "created": ConsoleFormat.time($0.createdAt),
+                                        "lastUsed": ConsoleFormat.time($0.lastUsedAt), "synced": $0.backupEligible,
+                                        "cloneFlagged": $0.cloneFlaggedAt.map(ConsoleFormat.time) ?? ""] },
+            "hasPasskeys": !passkeys.isEmpty,
             "sessions": sessions.map { ["dialect": $0.kind.rawValue, "client": $0.audience, "started": ConsoleFormat.time($0.startedAt),
                                         "lastUsed": ConsoleFormat.time($0.lastUsedAt), "expires": ConsoleFormat.time($0.expiresAt),
                                         "device": $0.deviceId ?? ""] },
