@@ -107,6 +107,7 @@ def test_a_passkey_registers_signs_in_without_an_address_and_the_visit_goes_on(s
     added = browser.call("/ui/passkeys/registration", credential, name="Test key")
     assert added.status_code == 200, added.text
     assert added.json()["name"] == "Test key" and added.json()["backup_eligible"] is False
+    server.wait_for_subject(browser.email, "A passkey was added to your")  # the owner is told
     # Duo's verifier accepts the same registration.
     duo = webauthn.verify_registration_response(credential=credential, expected_challenge=unb64(options["challenge"]),
                                                 expected_origin=server.origin, expected_rp_id="localhost", require_user_verification=True)
@@ -190,6 +191,7 @@ def test_a_counter_that_goes_back_refuses_the_sign_in_and_flags_the_passkey(serv
     device.sign_count = 3  # a clone that has not seen the last sign-ins
     _, cloned, _, _ = sign_in(server, device)
     refused(cloned, 400, "not above 11: a cloned authenticator")
+    server.wait_for_subject(browser.email, "may have been copied")
     events = requests.get(f"{server.admin_base}/admin/v1/audit", params={"kind": "passkey_clone_suspected"},
                           headers={"Authorization": f"Bearer {ADMIN_TOKEN}"}, timeout=10)
     assert events.status_code == 200 and len(events.json()["events"]) == 1

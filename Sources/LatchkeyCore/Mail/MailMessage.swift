@@ -12,6 +12,8 @@ public enum MailKind: String, Sendable, Codable, CaseIterable {
     case accessRemoved = "access_removed"
     /// The owner is told that wrong passwords paused password sign-in (the pages say no more than "wrong").
     case accountLocked = "account_locked"
+    /// The owner is told a passkey was added, and when one's counter went back (a cloned authenticator).
+    case passkeyAdded = "passkey_added", passkeyCloneSuspected = "passkey_clone_suspected"
 }
 
 /// A rendered mail: what to send, not how.
