@@ -30,6 +30,13 @@ extension PagesService {
         try await engine.passkeys.authenticationOptions(csrfCookie: csrfCookie)
     }
 
+    /// Whether a sign-in just finished at the pages is followed by the passkey offer: passkeys are on, the sign-in
+    /// was not one, and the account has none yet.
+    func passkeyIsOffered(after signIn: BrowserSignIn) async throws -> Bool {
+        guard passkeysEnabled, !signIn.amr.contains("hwk"), !signIn.amr.contains("swk") else { return false }
+        return try await reader.passkeys.passkeys(userId: signIn.user.id).isEmpty
+    }
+
     /// A passkey sign-in during `interaction`: a browser session, then where the visit goes next.
     public func signInWithPasskey(_ body: Data, interaction: Interaction, csrfCookie: String, caller: CallerInfo) async throws -> VisitProgress {
         let signIn = try await engine.passkeys.authenticate(body, csrfCookie: csrfCookie, caller: caller)

@@ -11,6 +11,8 @@ public enum VisitPage: Sendable {
     case enrol([AuthMethod])
     /// Back to the client: with a code, or with an OAuth error.
     case redirect(String)
+    /// Signed in, and the account has no passkey: offered one ("Sign in faster next time") before going on.
+    case offerPasskey
 }
 
 /// A visit moved on: the page to show, the visit as it now is (to seal into that page), and the cookie of a browser
@@ -48,6 +50,9 @@ extension PagesService {
             let (cookie, session) = try await openBrowserSession(signIn, caller: caller)
             interaction.signedInSession = session.id
             interaction.flowToken = nil
+            if try await passkeyIsOffered(after: signIn) {
+                return VisitProgress(page: .offerPasskey, interaction: interaction, newSessionCookie: cookie)
+            }
             var progress = try await visitProgress(interaction, sessionCookie: cookie, signedIn: (session, signIn.user), caller: caller)
             progress.newSessionCookie = cookie
             return progress

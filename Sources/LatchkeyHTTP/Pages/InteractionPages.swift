@@ -67,6 +67,7 @@ struct InteractionPages: Sendable {
         var visit = PageVisit(csrfCookie: csrf, newCSRFCookie: existing == nil, interaction: interaction, caller: caller,
                               language: language, form: form, sessionCookie: PageCookies.read(cookies.sessionName, from: request))
         if existing == nil { visit.cookies.append(cookies.set(cookies.csrfName, csrf)) }
+        visit.passkeyLater = PageCookies.read(passkeyLaterCookie, from: request) != nil
         return visit
     }
 
@@ -107,9 +108,16 @@ struct InteractionPages: Sendable {
                                             signedIn: signedIn, caller: visit.caller), visit)
     }
 
-    /// Renders where a finished step of a sign-in journey leads, as the engine decides it.
+    /// Renders where a finished step of a sign-in journey leads, as the engine decides it. A browser that said "not
+    /// now" to the passkey offer goes straight on.
     func finish(_ outcome: SignInOutcome, _ interaction: Interaction, _ visit: PageVisit) async throws -> Response {
-        show(try await engine.visitProgress(after: outcome, interaction, caller: visit.caller), visit)
+        let progress = try await engine.visitProgress(after: outcome, interaction, caller: visit.caller)
+        guard case .offerPasskey = progress.page, let cookie = progress.newSessionCookie,
+              visit.passkeyLater else { return show(progress, visit) }
+        var visit = visit
+        visit.cookies.append(cookies.set(cookies.sessionName, cookie, maxAge: engine.settings.openID.sessionTTLSeconds))
+        visit.sessionCookie = cookie
+        return try await proceed(progress.interaction, visit)
     }
 
     /// The page for the engine's step: the pages render, the engine decides.
@@ -127,6 +135,7 @@ struct InteractionPages: Sendable {
         case .secondFactor(let methods): return secondFactorPage(methods, visit)
         case .enrol(let methods): return enrolPage(methods, visit)
         case .redirect(let uri): return redirect(uri, visit)
+        case .offerPasskey: return render("passkey_offer", .ok, [:], visit)
         }
     }
 

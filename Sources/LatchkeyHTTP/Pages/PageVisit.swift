@@ -14,6 +14,8 @@ struct PageVisit: Sendable {
     var form: FormFields?
     /// The SSO cookie's value, if the browser sent one.
     var sessionCookie: String?
+    /// This browser said "not now" to the passkey offer (a cookie, 30 days).
+    var passkeyLater = false
     /// Cookies this answer sets.
     var cookies: [String] = []
 

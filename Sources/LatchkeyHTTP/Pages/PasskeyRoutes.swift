@@ -11,6 +11,8 @@ import LatchkeyCore
 extension InteractionPages {
     static let csrfHeader = HTTPField.Name("X-CSRF-Token")!
     static let interactionHeader = HTTPField.Name("X-Latchkey-Interaction")!
+    /// Set by "Not now" on the passkey offer: this browser is not asked again for 30 days.
+    var passkeyLaterCookie: String { cookies.secure ? "__Host-latchkey_passkey_later" : "latchkey_passkey_later" }
 
     func addPasskeyRoutes(to router: Router<LatchkeyRequestContext>) {
         router.post("/ui/passkeys/registration/options") { request, context in
@@ -46,8 +48,11 @@ extension InteractionPages {
         }
         // Where a passkey sign-in goes on when the visit has a page to show (consent, say): rendered with the new session.
         router.get("/ui/continue") { request, context in
-            let visit = visit(request, context)
+            var visit = visit(request, context)
             guard let interaction = visit.interaction else { return problem("expired", visit, status: .badRequest) }
+            if request.uri.queryParameters["passkey"] == "later" {
+                visit.cookies.append(cookies.set(passkeyLaterCookie, "1", maxAge: 30 * 24 * 3600))
+            }
             return await step({ try await proceed(interaction, visit) }, visit: visit)
         }
     }
