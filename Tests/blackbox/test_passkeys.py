@@ -3,7 +3,9 @@
 address typed (a discoverable credential) and the visit going on to the app with `amr` [hwk, mfa] and `acr` 2; and
 every relying-party check refused with the bad value sent."""
 import base64
+import html
 import json
+import re
 import subprocess
 import uuid
 from urllib.parse import parse_qs, urlparse
@@ -16,7 +18,7 @@ from fido2.cose import ES256
 
 from console_support import Operator, text_of, user_id
 from harness import BINARY, Server
-from openid_support import PUBLIC, Pages, provider_config
+from openid_support import PASSWORD, PUBLIC, STRICT, Pages, provider_config
 from passkey_support import (VerifyingDevice, authentication_json, b64, creation_options, registration_json, request_options,
                              unb64)
 from soft_webauthn import SoftWebauthnDevice
@@ -45,9 +47,9 @@ def server(tmp_path_factory):
 class Browser:
     """One browser at the hosted pages: its cookies, the visit's sealed interaction and its CSRF token."""
 
-    def __init__(self, server):
+    def __init__(self, server, client=PUBLIC):
         self.server, self.pages = server, Pages(server)
-        url, self.verifier = authorize_url(server, client=PUBLIC, redirect=CALLBACK)
+        url, self.verifier = authorize_url(server, client=client, redirect=CALLBACK)
         first = self.pages.get(url)
         assert first.status_code == 200, first.text
         form = self.pages.form(first, "/ui/sign-in")
@@ -196,6 +198,33 @@ def test_a_counter_that_goes_back_refuses_the_sign_in_and_flags_the_passkey(serv
     events = requests.get(f"{server.admin_base}/admin/v1/audit", params={"kind": "passkey_clone_suspected"},
                           headers={"Authorization": f"Bearer {ADMIN_TOKEN}"}, timeout=10)
     assert events.status_code == 200 and len(events.json()["events"]) == 1
+
+
+def test_a_passkey_passes_the_second_step_after_a_password(server):
+    """Under `mfa: required` an account whose only second factor is a passkey is asked for it after its password."""
+    owner, device, _, credential = register(server)
+    assert owner.call("/ui/passkeys/registration", credential).status_code == 200
+    strict = Browser(server, client=STRICT)
+    page = strict.pages.submit(strict.first, "/ui/sign-in", email=owner.email, password=PASSWORD, method="password")
+    assert page.status_code == 200 and "Use your passkey" in page.text, page.text
+    strict.csrf = re.search(r'id="passkey-csrf" value="([^"]+)"', page.text).group(1)
+    strict.interaction = html.unescape(re.search(r'id="passkey-interaction" value="([^"]+)"', page.text).group(1))
+    # Another account's passkey does not pass this account's second step.
+    stranger, other_device, _, other = register(server)
+    assert stranger.call("/ui/passkeys/registration", other).status_code == 200
+    options = strict.call("/ui/passkeys/authentication/options").json()
+    refused(strict.call("/ui/passkeys/authentication", authentication_json(other_device.get(request_options(options), server.origin)),
+                        interaction=True), 400, "belongs to another account")
+    options = strict.call("/ui/passkeys/authentication/options").json()
+    answer = strict.call("/ui/passkeys/authentication", authentication_json(device.get(request_options(options), server.origin)),
+                         interaction=True)
+    assert answer.status_code == 200, answer.text
+    location = answer.json()["location"]
+    assert location.startswith(CALLBACK)
+    tokens = exchange(server, parse_qs(urlparse(location).query)["code"][0], strict.verifier, client=STRICT, secret="s" * 64, redirect=CALLBACK)
+    assert tokens.status_code == 200, tokens.text
+    claims = _claims(tokens.json()["id_token"])
+    assert claims["amr"] == ["pwd", "hwk", "mfa"] and claims["acr"] == "2"
 
 
 def _claims(token):

@@ -12,9 +12,11 @@ from selenium.webdriver.common.virtual_authenticator import Protocol, Transport,
 from selenium.webdriver.support.ui import WebDriverWait
 
 from browser_support import chromium, fill, screenshots, wait_heading
-from openid_support import PASSWORD, PUBLIC
+from openid_support import PASSWORD, PUBLIC, STRICT
 from test_openid import authorize_url
 from test_passkeys import ADMIN_TOKEN, CALLBACK, server  # noqa: F401 (the fixture)
+
+SECOND_STEP = "Confirm it is you"
 
 @pytest.fixture
 def driver():
@@ -87,6 +89,19 @@ def test_add_a_passkey_then_sign_in_with_it_without_an_address(driver, server, t
                           headers={"Authorization": f"Bearer {ADMIN_TOKEN}"}, timeout=10).json()["events"]
     passkey_sign_ins = [e for e in events if e["detail"].startswith("passkey Chrome on Linux; amr [hwk mfa]") and e["email"] == email]
     assert len(passkey_sign_ins) == 2, json.dumps(events[-3:])
+
+    # An app that requires a second factor: the password, then the passkey as the second step.
+    sign_out(driver, server)
+    driver.get(local(server, authorize_url(server, client=STRICT, redirect=CALLBACK)[0]))
+    wait_heading(driver, "Sign in")
+    fill(driver, email=email, password=PASSWORD)
+    driver.find_element(By.XPATH, "//button[normalize-space()='Sign in']").click()
+    wait_heading(driver, SECOND_STEP)
+    use = driver.find_element(By.ID, "passkey-sign-in")
+    WebDriverWait(driver, 10).until(lambda d: use.is_displayed())
+    shot("second-step")
+    use.click()
+    WebDriverWait(driver, 10).until(lambda d: d.current_url.startswith(CALLBACK))
 
 
 def test_without_javascript_no_passkey_control_shows_and_the_password_still_works(server, tmp_path):

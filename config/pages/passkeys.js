@@ -58,11 +58,14 @@
     status.hidden = false;
   }
 
-  // The sign-in page: the button, and the address field's autofill (autocomplete="username webauthn").
+  // The sign-in page (the button, and the address field's autofill: autocomplete="username webauthn"), and the
+  // second-factor page (the button: the account's own passkey passes the second step).
   var signInButton = document.getElementById("passkey-sign-in");
   var form = document.querySelector('form[action="/ui/sign-in"]');
-  if (signInButton && form) {
-    var post = poster(form.querySelector('input[name="csrf"]').value, form.querySelector('input[name="interaction"]').value);
+  var secondStep = document.getElementById("passkey-interaction");
+  if (signInButton && (form || secondStep)) {
+    var post = form ? poster(form.querySelector('input[name="csrf"]').value, form.querySelector('input[name="interaction"]').value)
+                    : poster(document.getElementById("passkey-csrf").value, secondStep.value);
     var pending = null;
     var signIn = function (mediation) {
       if (pending) pending.abort();
@@ -78,7 +81,7 @@
     };
     signInButton.hidden = false;
     signInButton.addEventListener("click", function () { signIn("optional"); });
-    if (PublicKeyCredential.isConditionalMediationAvailable) {
+    if (form && PublicKeyCredential.isConditionalMediationAvailable) {
       PublicKeyCredential.isConditionalMediationAvailable().then(function (available) { if (available) signIn("conditional"); });
     }
   }

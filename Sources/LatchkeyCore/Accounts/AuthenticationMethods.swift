@@ -16,6 +16,13 @@ enum AuthenticationMethods {
     /// key, `swk` for one synced between devices (backup eligible).
     static func passkey(synced: Bool) -> [String] { [synced ? "swk" : "hwk", "mfa"] }
 
+    /// The first factor's methods once a passkey passed as the second: its own (`hwk` or `swk`) and `mfa`, each once.
+    static func afterPasskey(_ first: [String], passkey: [String]) -> [String] {
+        var methods = first.isEmpty ? password : first
+        for method in passkey where !methods.contains(method) { methods.append(method) }
+        return methods
+    }
+
     /// The methods of a sign-in through an identity of `provider`.
     static func identity(_ provider: String) -> [String] {
         switch provider {

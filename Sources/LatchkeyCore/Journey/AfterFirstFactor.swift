@@ -15,7 +15,8 @@ extension SignInJourney {
         next.state.factors.amr = first.amr
         let capabilities = Set(flow.state.client.capabilities)
         if client.mfa != .off {
-            if !(try await secondFactors(of: user, after: next, in: tx)).isEmpty {
+            let passkey = try await passkeyIsSecondFactor(for: user, after: next, in: tx)
+            if try await !secondFactors(of: user, after: next, in: tx).isEmpty || passkey {
                 guard capabilities.contains(ChallengeTypes.mfaRequired) else {
                     try await finish(flow, in: tx)
                     return .redirect(reason: "Client is missing mfa_required capability")

@@ -59,7 +59,10 @@ extension SignInJourney {
             let (flow, user) = try await self.requireSecondFactorFlow(continuationToken, at: [.mfaRequired], step: "choosing a second factor",
                                                                       caller: caller, in: tx)
             let methods = try await self.secondFactors(of: user, after: flow, in: tx).map(Self.authMethod)
-            guard !methods.isEmpty else { throw LatchkeyError.flowStepMismatch("the account has no second factor any more") }
+            let passkey = try await self.passkeyIsSecondFactor(for: user, after: flow, in: tx)
+            guard !methods.isEmpty || passkey else {
+                throw LatchkeyError.flowStepMismatch("the account has no second factor any more")
+            }
             return (methods, try await self.advance(flow, in: tx))
         }
     }

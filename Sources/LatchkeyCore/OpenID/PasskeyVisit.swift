@@ -38,7 +38,14 @@ extension PagesService {
     }
 
     /// A passkey sign-in during `interaction`: a browser session, then where the visit goes next.
+    /// At a visit's second step (its flow asks for one), the passkey must be the account's own and passes that step.
     public func signInWithPasskey(_ body: Data, interaction: Interaction, csrfCookie: String, caller: CallerInfo) async throws -> VisitProgress {
+        if let flowToken = interaction.flowToken {
+            let client = try engine.requireClient(interaction.request.clientId)
+            let outcome = try await signInWithPasskeyAsSecondFactor(continuationToken: flowToken, body: body, csrfCookie: csrfCookie,
+                                                                    client: client, caller: caller)
+            return try await visitProgress(after: outcome, interaction, caller: caller)
+        }
         let signIn = try await engine.passkeys.authenticate(body, csrfCookie: csrfCookie, caller: caller)
         return try await visitProgress(after: .signedIn(signIn), interaction, caller: caller)
     }

@@ -6,8 +6,8 @@ public enum VisitPage: Sendable {
     case signIn(loginHint: String?)
     /// A third-party client asks for these scopes; `account` is who is signed in.
     case consent(clientName: String, scopes: [String], account: String)
-    /// The account's second factors to choose from, or the ways to enrol one.
-    case secondFactor([AuthMethod])
+    /// The account's second factors to choose from (and whether its passkey may be the one), or the ways to enrol one.
+    case secondFactor([AuthMethod], passkey: Bool)
     case enrol([AuthMethod])
     /// Back to the client: with a code, or with an OAuth error.
     case redirect(String)
@@ -59,7 +59,8 @@ extension PagesService {
         case .mfaRequired(let token):
             let (methods, next) = try await mfaIntrospect(continuationToken: token, caller: caller)
             interaction.flowToken = next
-            return VisitProgress(page: .secondFactor(methods), interaction: interaction)
+            let passkey = try await passkeyIsSecondFactor(continuationToken: next, caller: caller)
+            return VisitProgress(page: .secondFactor(methods, passkey: passkey), interaction: interaction)
         case .registrationRequired(let token):
             let (methods, next) = try await registrationIntrospect(continuationToken: token, caller: caller)
             interaction.flowToken = next

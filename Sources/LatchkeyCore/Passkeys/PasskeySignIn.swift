@@ -15,6 +15,16 @@ extension Passkeys {
 
     /// Checks the browser's `AuthenticationResponseJSON`; the account it signs in, and how (`amr`).
     public func authenticate(_ body: Data, csrfCookie: String, caller: CallerInfo) async throws -> BrowserSignIn {
+        let (passkey, user, amr) = try await verifiedAssertion(body, csrfCookie: csrfCookie, caller: caller)
+        let signedIn = try await transaction { tx in
+            try await self.engine.recordSignIn(user, rehash: nil, method: "passkey \(passkey.name)", amr: amr, caller: caller, in: tx)
+        }
+        return BrowserSignIn(user: signedIn, amr: amr)
+    }
+
+    /// The assertion checked and its use recorded (counter, backup state): the passkey, its account and the methods
+    /// it proves. What the sign-in then is (a first factor, or a second) is the caller's.
+    func verifiedAssertion(_ body: Data, csrfCookie: String, caller: CallerInfo) async throws -> (PasskeyRecord, UserRecord, [String]) {
         try requireEnabled()
         try await limit(.credentialPerIP, caller.ip, caller: caller)
         guard let response = AuthenticationResponse.read(body), response.type == "public-key" else {
@@ -41,12 +51,10 @@ extension Passkeys {
             if case .counterWentBack = refusal { try await flagClone(passkey, user: user, caller: caller) }
             throw LatchkeyError.passkeyRefused(refusal.reason)
         }
-        let amr = AuthenticationMethods.passkey(synced: passkey.backupEligible)
-        let signedIn = try await transaction { tx in
-            _ = try await tx.passkeys.recordUse(id: passkey.id, signCount: Int64(asserted.signCount), backedUp: asserted.backedUp, at: self.time.now())
-            return try await self.engine.recordSignIn(user, rehash: nil, method: "passkey \(passkey.name)", amr: amr, caller: caller, in: tx)
+        _ = try await engine.standaloneWrite {
+            try await $0.passkeys.recordUse(id: passkey.id, signCount: Int64(asserted.signCount), backedUp: asserted.backedUp, at: self.time.now())
         }
-        return BrowserSignIn(user: signedIn, amr: amr)
+        return (passkey, user, AuthenticationMethods.passkey(synced: passkey.backupEligible))
     }
 
     /// A counter that went back: the passkey is flagged for the operator and the owner is told, once.

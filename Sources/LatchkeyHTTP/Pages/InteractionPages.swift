@@ -132,7 +132,7 @@ struct InteractionPages: Sendable {
         case .signIn(let hint): return signInPage(visit, email: hint)
         case .consent(let clientName, let scopes, let account):
             return render("consent", .ok, ["clientName": clientName, "scopes": scopes, "account": account], visit)
-        case .secondFactor(let methods): return secondFactorPage(methods, visit)
+        case .secondFactor(let methods, let passkey): return secondFactorPage(methods, passkey: passkey, visit)
         case .enrol(let methods): return enrolPage(methods, visit)
         case .redirect(let uri): return redirect(uri, visit)
         case .offerPasskey: return render("passkey_offer", .ok, [:], visit)

@@ -86,8 +86,8 @@ extension InteractionPages {
         }
     }
 
-    func secondFactorPage(_ methods: [AuthMethod], _ visit: PageVisit) -> Response {
-        render("second_factor", .ok, ["methods": methods.map { method -> [String: String] in
+    func secondFactorPage(_ methods: [AuthMethod], passkey: Bool = false, _ visit: PageVisit) -> Response {
+        render("second_factor", .ok, ["passkey": passkey, "methods": methods.map { method -> [String: String] in
             let label = switch method.channel {
             case "email": "\(text("code_to_email", visit)) \(method.loginHint ?? "")"
             case "sms": "\(text("code_to_phone", visit)) \(method.loginHint ?? "")"
