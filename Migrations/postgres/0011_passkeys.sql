@@ -4,6 +4,7 @@ CREATE TABLE passkeys (
     id               text PRIMARY KEY,
     user_id          text NOT NULL REFERENCES users(id) ON DELETE CASCADE,
     credential_id    bytea NOT NULL UNIQUE,
+    user_handle      bytea NOT NULL,
     public_key       bytea NOT NULL,
     algorithm        bigint NOT NULL,
     sign_count       bigint NOT NULL,

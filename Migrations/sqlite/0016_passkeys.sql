@@ -4,6 +4,7 @@ CREATE TABLE passkeys (
     id               TEXT PRIMARY KEY,
     user_id          TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
     credential_id    BLOB NOT NULL UNIQUE,
+    user_handle      BLOB NOT NULL,
     public_key       BLOB NOT NULL,
     algorithm        INTEGER NOT NULL,
     sign_count       INTEGER NOT NULL,

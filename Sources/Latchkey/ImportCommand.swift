@@ -128,6 +128,7 @@ struct ImportCommand: AsyncParsableCommand {
         row("without password", "\(tally.withoutPassword)")
         let unconfigured = tally.identitiesUnconfigured
         row("identities", "\(tally.identitiesCarried)\(unconfigured == 0 ? "" : " (\(unconfigured) of providers not configured here)")")
+        if tally.passkeysCarried > 0 { row("passkeys", "\(tally.passkeysCarried)") }
         row("fields dropped", "\(tally.fieldsDropped)")
         if sessions != nil {
             row("sessions", "\(tally.sessionsImported) imported, \(tally.sessionsSkipped) already here, "

@@ -4,7 +4,7 @@ import PostgresNIO
 
 extension PasskeyRecord: PostgresRowDecodable {
     init(row: Columns) throws {
-        self.init(id: try row.value("id"), userId: try row.value("user_id"), credentialId: try row.value("credential_id"),
+        self.init(id: try row.value("id"), userId: try row.value("user_id"), credentialId: try row.value("credential_id"), userHandle: try row.value("user_handle"),
                   publicKey: try row.value("public_key"), algorithm: try row.value("algorithm"), signCount: try row.value("sign_count"),
                   name: try row.value("name"), aaguid: try row.value("aaguid"), backupEligible: try row.value("backup_eligible"),
                   backedUp: try row.value("backed_up"), createdAt: try row.value("created_at"), lastUsedAt: try row.value("last_used_at"),
@@ -24,9 +24,9 @@ extension PostgresRepositories {
     func insert(_ passkey: PasskeyRecord) async throws {
         do {
             try await rows("""
-                INSERT INTO passkeys (id, user_id, credential_id, public_key, algorithm, sign_count, name, aaguid, backup_eligible, backed_up,
+                INSERT INTO passkeys (id, user_id, credential_id, user_handle, public_key, algorithm, sign_count, name, aaguid, backup_eligible, backed_up,
                                       created_at, last_used_at, clone_flagged_at)
-                VALUES (\(passkey.id), \(passkey.userId), \(passkey.credentialId), \(passkey.publicKey), \(passkey.algorithm), \(passkey.signCount),
+                VALUES (\(passkey.id), \(passkey.userId), \(passkey.credentialId), \(passkey.userHandle), \(passkey.publicKey), \(passkey.algorithm), \(passkey.signCount),
                         \(passkey.name), \(passkey.aaguid), \(passkey.backupEligible), \(passkey.backedUp), \(passkey.createdAt),
                         \(passkey.lastUsedAt), \(passkey.cloneFlaggedAt))
                 """)
@@ -41,6 +41,10 @@ extension PostgresRepositories {
 
     func passkeys(userId: String) async throws -> [PasskeyRecord] {
         try PasskeyRecord.decode(try await rows("SELECT * FROM passkeys WHERE user_id = \(userId) ORDER BY created_at, id"))
+    }
+
+    func passkeys(userIds: [String]) async throws -> [PasskeyRecord] {
+        try PasskeyRecord.decode(try await rows("SELECT * FROM passkeys WHERE user_id = ANY(\(userIds)) ORDER BY created_at, id"))
     }
 
     func recordUse(id: String, signCount: Int64, backedUp: Bool, at: Date) async throws -> Bool {

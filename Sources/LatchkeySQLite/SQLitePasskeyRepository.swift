@@ -28,6 +28,10 @@ extension SQLiteRepositories {
         try await read { try PasskeyRecord.filter(Column("user_id") == userId).order(Column("created_at"), Column("id")).fetchAll($0) }
     }
 
+    func passkeys(userIds: [String]) async throws -> [PasskeyRecord] {
+        try await read { try PasskeyRecord.filter(userIds.contains(Column("user_id"))).order(Column("created_at"), Column("id")).fetchAll($0) }
+    }
+
     func recordUse(id: String, signCount: Int64, backedUp: Bool, at: Date) async throws -> Bool {
         try await write { db in
             try db.execute(sql: "UPDATE passkeys SET sign_count = ?, backed_up = ?, last_used_at = ? WHERE id = ?",

@@ -8,7 +8,7 @@ import Testing
 /// while live.
 @Suite struct PasskeyContractTests {
     static func passkey(_ userId: String, credential: Data = Data(SecureRandom.bytes(32)), name: String = "Laptop", at: Date = Fixtures.now) -> PasskeyRecord {
-        PasskeyRecord(id: UUID().uuidString.lowercased(), userId: userId, credentialId: credential, publicKey: Data(SecureRandom.bytes(77)),
+        PasskeyRecord(id: UUID().uuidString.lowercased(), userId: userId, credentialId: credential, userHandle: Data(SecureRandom.bytes(32)), publicKey: Data(SecureRandom.bytes(77)),
                       algorithm: -7, signCount: 3, name: name, aaguid: Data(repeating: 0xaa, count: 16), backupEligible: true, backedUp: false,
                       createdAt: at)
     }
@@ -24,6 +24,8 @@ import Testing
         try await store.direct.passkeys.insert(first)
         #expect(try await store.direct.passkeys.passkey(credentialId: first.credentialId) == first)
         #expect(try await store.direct.passkeys.passkeys(userId: ada.id).map(\.name) == ["Laptop", "Phone"])
+        #expect(try await store.direct.passkeys.passkeys(userIds: [ada.id, eve.id, "nobody"]).map(\.name) == ["Laptop", "Phone"])
+        #expect(try await store.direct.passkeys.passkeys(userIds: []).isEmpty)
 
         // One credential id, registered by racing requests for two accounts: exactly one wins.
         let contested = Data(SecureRandom.bytes(32))

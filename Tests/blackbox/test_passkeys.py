@@ -285,3 +285,31 @@ def test_the_operator_lists_and_removes_passkeys_by_api_cli_and_console(server):
     assert requests.get(f"{server.admin_base}/admin/v1/users/{browser.email}/passkeys", headers=admin, timeout=10).json()["passkeys"] == []
     _, refused_now, _, _ = sign_in(server, device)
     refused(refused_now, 400, "not registered here")
+
+
+def test_export_and_import_carry_passkeys_that_still_sign_in(server, tmp_path):
+    browser, device, _, credential = register(server)
+    assert browser.call("/ui/passkeys/registration", credential, name="Carried").status_code == 200
+    export = tmp_path / "users.jsonl"
+    done = subprocess.run([BINARY, *server.args[1:], "export", str(export)], env=server.env, cwd=server.dir, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    [line] = [json.loads(text) for text in export.read_text().splitlines() if json.loads(text).get("email") == browser.email]
+    [carried] = line["passkeys"]
+    assert carried["name"] == "Carried" and carried["credential_id"] == credential["rawId"] and "private" not in json.dumps(carried)
+    # Another deployment under the same relying party id takes them in, and the passkey signs in there.
+    secret = tmp_path / "client.secret"
+    secret.write_text("s" * 64 + "\n")
+    other = Server(config_text=provider_config(str(secret), [4999]),
+                   env={"LATCHKEY_PASSKEYS_RP_ID": "localhost", "LATCHKEY_PASSKEYS_ORIGINS": server.origin}).start()
+    try:
+        imported = subprocess.run([BINARY, *other.args[1:], "import", "--format", "jsonl", str(export)], env=other.env, cwd=other.dir,
+                                  capture_output=True, text=True, timeout=120)
+        assert imported.returncode == 0 and "passkeys" in imported.stdout + imported.stderr, imported.stdout + imported.stderr
+        visitor = Browser(other)
+        options = visitor.call("/ui/passkeys/authentication/options").json()
+        answer = visitor.call("/ui/passkeys/authentication", authentication_json(device.get(request_options(options), server.origin)),
+                              interaction=True)
+        assert answer.status_code == 200 and answer.json()["location"].startswith(CALLBACK), answer.text
+    finally:
+        other.cleanup()

@@ -19,6 +19,8 @@ public struct ImportedUser: Sendable {
     public var lastLoginAt: Date?
     /// The identities the source held (Parse `authData`: provider and id), carried over as identities.
     public var identities: [ImportedIdentity]
+    /// The passkeys a Latchkey export carried.
+    public var passkeys: [ImportedPasskey] = []
 
     public init(line: Int, id: String? = nil, objectId: String? = nil, email: String? = nil, username: String? = nil,
                 passwordHash: String? = nil, emailVerified: Bool = false, status: UserRecord.Status = .active,
@@ -35,6 +37,21 @@ public struct ImportedIdentity: Sendable, Equatable {
     public var provider: String
     public var subject: String
     public init(provider: String, subject: String) { self.provider = provider; self.subject = subject }
+}
+
+/// One passkey of an exported account: what the store keeps, the account's id aside.
+public struct ImportedPasskey: Sendable, Equatable {
+    public var credentialId: Data
+    public var userHandle: Data
+    public var publicKey: Data
+    public var algorithm: Int64
+    public var signCount: Int64
+    public var name: String
+    public var aaguid: Data
+    public var backupEligible: Bool
+    public var backedUp: Bool
+    public var createdAt: Date
+    public var lastUsedAt: Date?
 }
 
 /// One open Parse session of an exported user. The token is only ever stored as the engine's HMAC of it.
@@ -71,6 +88,7 @@ public struct ImportTally: Sendable, Equatable {
     /// Identities carried over, and of those, the ones whose provider this server does not serve yet (kept: they
     /// work once it is configured).
     public var identitiesCarried = 0
+    public var passkeysCarried = 0
     public var identitiesUnconfigured = 0
     /// Custom field values left out: a name Latchkey's fields cannot carry, or a type other than the field's.
     public var fieldsDropped = 0
@@ -93,7 +111,7 @@ public struct ImportTally: Sendable, Equatable {
         imported += other.imported; skipped += other.skipped; conflicts += other.conflicts; invalid += other.invalid
         unsupportedHashes.merge(other.unsupportedHashes, uniquingKeysWith: +)
         withoutPassword += other.withoutPassword; identitiesCarried += other.identitiesCarried
-        identitiesUnconfigured += other.identitiesUnconfigured; fieldsDropped += other.fieldsDropped
+        identitiesUnconfigured += other.identitiesUnconfigured; passkeysCarried += other.passkeysCarried; fieldsDropped += other.fieldsDropped
         sessionsImported += other.sessionsImported; sessionsSkipped += other.sessionsSkipped
         sessionsExpired += other.sessionsExpired; sessionsOrphaned += other.sessionsOrphaned
         for problem in other.problems where problems.count < Self.problemsKept { problems.append(problem) }
@@ -105,6 +123,7 @@ public struct ImportTally: Sendable, Equatable {
                      "unsupported hashes \(unsupportedHashes.values.reduce(0, +))", "without password \(withoutPassword)",
                      "identities \(identitiesCarried) (\(identitiesUnconfigured) of providers not configured)", "fields dropped \(fieldsDropped)",
                      "sessions \(sessionsImported)"]
+        if passkeysCarried > 0 { parts.append("passkeys \(passkeysCarried)") }
         if sessionsSkipped + sessionsExpired + sessionsOrphaned > 0 {
             parts.append("sessions skipped \(sessionsSkipped), expired \(sessionsExpired), without user \(sessionsOrphaned)")
         }

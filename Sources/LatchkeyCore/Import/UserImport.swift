@@ -70,7 +70,7 @@ extension UserImporter {
                 if let username = candidate.username { keys.usernameKeys.append(UserRecord.usernameKey(username)) }
             }
             var holders = BatchHolders(try await tx.users.matching(keys))
-            var accepted: [UserRecord] = [], identities: [IdentityRecord] = []
+            var accepted: [UserRecord] = [], identities: [IdentityRecord] = [], passkeys: [PasskeyRecord] = []
             for candidate in candidates {
                 guard let user = try await self.importable(candidate, holders: holders, tally: &tally, ledger: ledger, in: tx) else { continue }
                 holders.add(user)
@@ -79,11 +79,17 @@ extension UserImporter {
                     IdentityRecord(provider: $0.provider, subject: $0.subject, userId: user.id, createdAt: user.createdAt,
                                    lastUsedAt: user.lastLoginAt ?? user.updatedAt)
                 }
+                passkeys += candidate.source.passkeys.map {
+                    PasskeyRecord(id: SecureRandom.uuidString(), userId: user.id, credentialId: $0.credentialId, userHandle: $0.userHandle, publicKey: $0.publicKey,
+                                  algorithm: $0.algorithm, signCount: $0.signCount, name: $0.name, aaguid: $0.aaguid,
+                                  backupEligible: $0.backupEligible, backedUp: $0.backedUp, createdAt: $0.createdAt, lastUsedAt: $0.lastUsedAt)
+                }
                 if dryRun { ledger.remember(user) }
             }
             try await tx.users.insert(contentsOf: accepted)
             tally.imported += accepted.count
             try await self.importIdentities(identities, tally: &tally, in: tx)
+            try await self.importPasskeys(passkeys, tally: &tally, in: tx)
             return tally
         }
     }
@@ -192,6 +198,20 @@ extension UserImporter {
         }
         try await tx.identities.link(contentsOf: free)
         tally.identitiesCarried += free.count
+    }
+
+    /// Passkeys of the accepted accounts; one whose credential id is registered here already stays where it is
+    /// (checked first: a refused insert would end the batch's transaction on PostgreSQL).
+    private func importPasskeys(_ passkeys: [PasskeyRecord], tally: inout ImportTally, in tx: any Repositories) async throws {
+        var seen = Set<Data>()
+        for passkey in passkeys {
+            guard seen.insert(passkey.credentialId).inserted, try await tx.passkeys.passkey(credentialId: passkey.credentialId) == nil else {
+                tally.problem(0, "a passkey is registered to another account already; not carried")
+                continue
+            }
+            try await tx.passkeys.insert(passkey)
+            tally.passkeysCarried += 1
+        }
     }
 
     private struct Candidate { var source: ImportedUser; var email: String?; var username: String? }

@@ -7,10 +7,11 @@ extension Passkeys {
         try requireEnabled()
         let challenge = try await newChallenge(.registration, userId: user.id, csrfCookie: csrfCookie)
         let existing = try await reader.passkeys.passkeys(userId: user.id)
+        let handle = existing.first.map { Array($0.userHandle) } ?? userHandle(user.id)
         let name = user.email ?? user.username ?? user.id
         return .object([
             "rp": .object(["id": .string(relyingParty.id), "name": .string(relyingParty.name)]),
-            "user": .object(["id": .string(Base64URL.encode(userHandle(user.id))), "name": .string(name),
+            "user": .object(["id": .string(Base64URL.encode(handle)), "name": .string(name),
                              "displayName": .string(user.attributes["name"]?.stringValue ?? name)]),
             "challenge": .string(Base64URL.encode(challenge)),
             "pubKeyCredParams": .array(COSEKey.Algorithm.allCases.map { .object(["type": "public-key", "alg": .int(Int($0.rawValue))]) }),
@@ -42,7 +43,8 @@ extension Passkeys {
             throw LatchkeyError.passkeyRefused("the credential id does not match the authenticator data")
         }
         let chosen = (name ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        let passkey = PasskeyRecord(id: SecureRandom.uuidString(), userId: user.id, credentialId: Data(registered.credentialId),
+        let handle = try await reader.passkeys.passkeys(userId: user.id).first?.userHandle ?? Data(userHandle(user.id))
+        let passkey = PasskeyRecord(id: SecureRandom.uuidString(), userId: user.id, credentialId: Data(registered.credentialId), userHandle: handle,
                                     publicKey: Data(registered.publicKey.encoded), algorithm: registered.publicKey.algorithm.rawValue,
                                     signCount: Int64(registered.signCount),
                                     name: chosen.isEmpty ? Self.defaultName(userAgent: caller.userAgent) : String(chosen.prefix(64)),

@@ -39,7 +39,7 @@ extension Passkeys {
               let user = try await reader.users.find(id: passkey.userId), user.status == .active else {
             throw LatchkeyError.passkeyRefused("this passkey is not registered here")
         }
-        if let handle = response.response.userHandle, Base64URL.decode(Substring(handle)) != userHandle(user.id) {
+        if let handle = response.response.userHandle, Base64URL.decode(Substring(handle)) != Array(passkey.userHandle) {
             throw LatchkeyError.passkeyRefused("the user handle is not this passkey's account")
         }
         let key = try COSEKey(encoded: Array(passkey.publicKey))

@@ -9,7 +9,8 @@ public struct Passkeys: EngineKernel {
     var settings: EngineSettings { engine.settings }
     var relyingParty: RelyingParty { settings.passkeys.relyingParty }
 
-    /// The account's WebAuthn user id: opaque and stable, never the address (an HMAC of the account id).
+    /// A new account's WebAuthn user id: opaque and stable, never the address (an HMAC of the account id). An account
+    /// that has passkeys keeps theirs (one imported from another deployment included).
     func userHandle(_ userId: String) -> [UInt8] { Array(engine.secretHash("passkey user handle \(userId)")) }
 
     /// How a challenge is kept: its HMAC, like every other secret handed out.

@@ -8,6 +8,8 @@ public protocol PasskeyRepository: Sendable {
     func passkey(credentialId: Data) async throws -> PasskeyRecord?
     /// The account's passkeys, oldest first.
     func passkeys(userId: String) async throws -> [PasskeyRecord]
+    /// The passkeys of many accounts (a page of an export), oldest first.
+    func passkeys(userIds: [String]) async throws -> [PasskeyRecord]
     /// A sign-in with the passkey: its new counter and backup state. False when it is gone.
     func recordUse(id: String, signCount: Int64, backedUp: Bool, at: Date) async throws -> Bool
     /// Marks a passkey whose counter went back (a cloned authenticator), once.
@@ -26,6 +28,8 @@ public struct PasskeyRecord: Codable, Sendable, Equatable {
     public var id: String
     public var userId: String
     public var credentialId: Data
+    /// The WebAuthn user handle the authenticator keeps with the credential (the same for every passkey of an account).
+    public var userHandle: Data
     public var publicKey: Data
     public var algorithm: Int64
     public var signCount: Int64
@@ -38,9 +42,9 @@ public struct PasskeyRecord: Codable, Sendable, Equatable {
     /// When its counter went back: a cloned authenticator; the console shows it.
     public var cloneFlaggedAt: Date?
 
-    public init(id: String, userId: String, credentialId: Data, publicKey: Data, algorithm: Int64, signCount: Int64, name: String,
+    public init(id: String, userId: String, credentialId: Data, userHandle: Data, publicKey: Data, algorithm: Int64, signCount: Int64, name: String,
                 aaguid: Data, backupEligible: Bool, backedUp: Bool, createdAt: Date, lastUsedAt: Date? = nil, cloneFlaggedAt: Date? = nil) {
-        self.id = id; self.userId = userId; self.credentialId = credentialId; self.publicKey = publicKey; self.algorithm = algorithm
+        self.id = id; self.userId = userId; self.credentialId = credentialId; self.userHandle = userHandle; self.publicKey = publicKey; self.algorithm = algorithm
         self.signCount = signCount; self.name = name; self.aaguid = aaguid; self.backupEligible = backupEligible; self.backedUp = backedUp
         self.createdAt = createdAt; self.lastUsedAt = lastUsedAt; self.cloneFlaggedAt = cloneFlaggedAt
     }
