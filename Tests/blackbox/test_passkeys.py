@@ -180,7 +180,9 @@ def test_the_relying_party_refuses_each_bad_value(server):
     stolen = authentication_json(device.get(request_options(handed), server.origin))
     refused(Browser(server).call("/ui/passkeys/authentication", stolen, interaction=True), 400, "challenge")
     # Without the visit's CSRF token.
-    refused(visitor.call("/ui/passkeys/authentication/options", csrf=False), 403, "")
+    refused(visitor.call("/ui/passkeys/authentication/options", csrf=False), 403, "X-CSRF-Token is missing")
+    # Without the visit, a sign-in has nowhere to go on to.
+    refused(visitor.call("/ui/passkeys/authentication", assertion), 400, "X-Latchkey-Interaction is missing")
     # Registration needs a browser signed in.
     refused(visitor.call("/ui/passkeys/registration/options"), 400, "sign in first")
 

@@ -34,7 +34,9 @@ extension InteractionPages {
         }
         router.post("/ui/passkeys/authentication") { request, context in
             await passkeyCall(request, context) { visit, body in
-                guard let interaction = visit.interaction else { return .refused(.badRequest, "expired_visit", text("expired_message", visit)) }
+                guard let interaction = visit.interaction else {
+                    return .refused(.badRequest, "expired_visit", "X-Latchkey-Interaction is missing, expired or from another browser: start the sign-in again")
+                }
                 let progress = try await engine.signInWithPasskey(body, interaction: interaction, csrfCookie: visit.csrfCookie, caller: visit.caller)
                 var cookies: [String] = []
                 if let cookie = progress.newSessionCookie {
@@ -76,7 +78,8 @@ extension InteractionPages {
         do {
             guard engine.passkeysEnabled else { throw LatchkeyError.passkeyRefused("passkeys are not enabled here") }
             guard !visit.newCSRFCookie, engine.csrfTokenMatches(request.headers[Self.csrfHeader], cookie: visit.csrfCookie) else {
-                return Self.json(.forbidden, ["error": "csrf", "error_description": .string(text("csrf_message", visit))], cookies: visit.cookies)
+                return Self.json(.forbidden, ["error": "csrf", "error_description": "X-CSRF-Token is missing or is not this browser's form token"],
+                                 cookies: visit.cookies)
             }
             var request = request
             let bytes = try await request.collectBody(upTo: 64 * 1024)
@@ -88,7 +91,10 @@ extension InteractionPages {
             case .secondFactor(.signInNotRecent): (.unauthorized, "sign_in_again", "sign in again: adding a passkey needs a recent sign-in")
             case .rateLimited: (PageStatus.of(error), "slow_down", "too many attempts; wait a moment")
             case .serverBusy, .storeFailure: (PageStatus.of(error), "temporarily_unavailable", "the server could not take this now; try again")
-            default: (PageStatus.of(error), "passkey_refused", "\(error)")
+            case .flowStepMismatch(let what): (PageStatus.of(error), "passkey_refused", what)
+            case .flowTokenInvalid, .flowTokenExpired: (PageStatus.of(error), "expired_visit", "this sign-in's step expired or was used: start again")
+            case .unknownClient: (PageStatus.of(error), "invalid_client", "the visit names no client registered here")
+            default: (PageStatus.of(error), "passkey_refused", "the passkey step was refused")
             }
             return Self.json(status, ["error": .string(code), "error_description": .string(description)], cookies: visit.cookies)
         } catch {
