@@ -62,9 +62,10 @@ extension Passkeys {
     /// A passkey's name when the person gives none: the browser and system it was made on.
     static func defaultName(userAgent: String?) -> String {
         let agent = userAgent ?? ""
-        let browser = ["Edg/": "Edge", "Firefox/": "Firefox", "Chrome/": "Chrome", "Safari/": "Safari"].first { agent.contains($0.key) }?.value
-        let system = ["iPhone": "iPhone", "iPad": "iPad", "Android": "Android", "Mac OS X": "macOS", "Windows": "Windows", "Linux": "Linux"]
-            .first { agent.contains($0.key) }?.value
+        // In order: every Chrome names Safari too, Edge names Chrome, an iPhone says "like Mac OS X", Android says Linux.
+        let browser = [("Edg/", "Edge"), ("Firefox/", "Firefox"), ("Chrome/", "Chrome"), ("Safari/", "Safari")].first { agent.contains($0.0) }?.1
+        let system = [("iPhone", "iPhone"), ("iPad", "iPad"), ("Android", "Android"), ("Mac OS X", "macOS"), ("Windows", "Windows"),
+                      ("Linux", "Linux")].first { agent.contains($0.0) }?.1
         switch (browser, system) {
         case let (browser?, system?): return "\(browser) on \(system)"
         case let (browser?, nil): return browser
