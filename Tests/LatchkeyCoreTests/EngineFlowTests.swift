@@ -160,13 +160,13 @@ import LatchkeySQLite
 
     @Test func passwordPolicy() async throws {
         let h = try await EngineHarness.make()
-        #expect(h.engine.passwordProblem("short", identifiers: ["a@b.co"]) == .tooShort)
-        #expect(h.engine.passwordProblem(String(repeating: "x", count: 257), identifiers: ["a@b.co"]) == .tooLong)
-        #expect(h.engine.passwordProblem("alice@example.com", identifiers: ["alice@example.com"]) == .banned)
-        #expect(h.engine.passwordProblem("alicealice", identifiers: ["alicealice@example.com"]) == .banned)
-        #expect(h.engine.passwordProblem("password123", identifiers: ["a@b.co"]) == .banned)
-        #expect(h.engine.passwordProblem("aaaaaaaaaa", identifiers: ["a@b.co"]) == .tooWeak)
-        #expect(h.engine.passwordProblem("correct horse battery", identifiers: ["a@b.co"]) == nil)
+        #expect(h.engine.accounts.passwordProblem("short", identifiers: ["a@b.co"]) == .tooShort)
+        #expect(h.engine.accounts.passwordProblem(String(repeating: "x", count: 257), identifiers: ["a@b.co"]) == .tooLong)
+        #expect(h.engine.accounts.passwordProblem("alice@example.com", identifiers: ["alice@example.com"]) == .banned)
+        #expect(h.engine.accounts.passwordProblem("alicealice", identifiers: ["alicealice@example.com"]) == .banned)
+        #expect(h.engine.accounts.passwordProblem("password123", identifiers: ["a@b.co"]) == .banned)
+        #expect(h.engine.accounts.passwordProblem("aaaaaaaaaa", identifiers: ["a@b.co"]) == .tooWeak)
+        #expect(h.engine.accounts.passwordProblem("correct horse battery", identifiers: ["a@b.co"]) == nil)
     }
 
     @Test func attributesAreCheckedAgainstTheSchema() async throws {
@@ -174,11 +174,11 @@ import LatchkeySQLite
             AttributeDefinition(name: "postalCode", kind: .string, required: true, regex: "^[1-9][0-9]*$"),
             AttributeDefinition(name: "newsletter", kind: .boolean),
         ])
-        #expect(try h.engine.validateAttributes(["postalCode": .int(123), "other": "ignored"]) == ["postalCode": "123"])
+        #expect(try h.engine.accounts.validateAttributes(["postalCode": .int(123), "other": "ignored"]) == ["postalCode": "123"])
         #expect(throws: LatchkeyError.invalidAttributes(["postalCode", "newsletter"])) {
-            _ = try h.engine.validateAttributes(["postalCode": "0123", "newsletter": "maybe"])
+            _ = try h.engine.accounts.validateAttributes(["postalCode": "0123", "newsletter": "maybe"])
         }
-        #expect(h.engine.missingRequiredAttributes([:]).map(\.name) == ["postalCode"])
+        #expect(h.engine.accounts.missingRequiredAttributes([:]).map(\.name) == ["postalCode"])
     }
 
     @Test func signingKeyAndServerKeySurviveRestart() async throws {

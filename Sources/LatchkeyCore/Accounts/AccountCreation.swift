@@ -19,7 +19,7 @@ public struct NewAccount: Sendable {
     }
 }
 
-extension LatchkeyEngine {
+extension AccountRules {
     /// A plausible address, normalized, or `.invalidEmail` saying what is wrong with it.
     func requireEmail(_ raw: String?) throws -> String {
         guard let raw, !raw.isEmpty else { throw LatchkeyError.invalidEmail(.empty) }

@@ -3,7 +3,7 @@ import Foundation
 /// Moving an account to another email address, the same way from every dialect: the new address is unverified,
 /// every link mailed to the old one dies, and the old address is told (with the new one masked), so a stolen
 /// session cannot quietly take the account over.
-extension LatchkeyEngine {
+extension AccountRules {
     /// Sets `email` (nil removes it) on `user`, in `tx`. Does nothing when the address stays the same. The caller
     /// writes the user; this deletes the outstanding links and queues the notice to the previous address.
     func changeEmail(of user: inout UserRecord, to email: String?, caller: CallerInfo, in tx: any Repositories) async throws {
@@ -14,8 +14,8 @@ extension LatchkeyEngine {
         user.emailVerified = false
         try await tx.linkTokens.deleteAll(userId: user.id)
         if let previous {
-            try await enqueue(mailComposer.compose(.emailChanged, to: previous, newEmail: email.map(EmailAddress.mask),
-                                                   locale: mailLocale(user.attributes, caller: caller), at: time.now()), in: tx)
+            try await engine.enqueue(engine.mailComposer.compose(.emailChanged, to: previous, newEmail: email.map(EmailAddress.mask),
+                                                   locale: engine.mailLocale(user.attributes, caller: caller), at: time.now()), in: tx)
         }
         try await audit(tx, "email_changed", caller: caller, userId: user.id, email: previous,
                         detail: email.map { "to \(EmailAddress.mask($0))" } ?? "removed")

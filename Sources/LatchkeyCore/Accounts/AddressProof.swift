@@ -11,7 +11,7 @@ import Foundation
 /// the second factors are removed, every session of every kind ends (refresh families, Parse sessions, browser
 /// sessions, and with them the App Services access tokens, which are checked against a live session), the event is
 /// audited and the owner is mailed what was removed.
-extension LatchkeyEngine {
+extension AccountRules {
     /// Marks the address of `user` proven through `journey` (`"code sign-in"`, `"password reset"`) and removes what
     /// the account held before; nothing happens when the address was proven already. The caller updates `user`.
     /// Returns what was removed, by kind, for the caller's own mail and audit.
@@ -38,12 +38,12 @@ extension LatchkeyEngine {
         removed += try await removeApiKeys(of: user.id, in: tx)
         let factors = try await tx.secondFactors.deleteSecondFactors(userId: user.id, kinds: SecondFactorRecord.Kind.allCases)
         if factors > 0 { removed.append(factors == 1 ? "a second factor" : "\(factors) second factors") }
-        try await tokens.revokeEverySession(userId: user.id, at: now, in: tx)
+        try await engine.tokens.revokeEverySession(userId: user.id, at: now, in: tx)
         try await audit(tx, "address_proven", caller: caller, userId: user.id, email: email,
                         detail: "\(journey); removed: \(removed.isEmpty ? "nothing" : removed.joined(separator: ", "))")
         if !removed.isEmpty {
-            try await enqueue(mailComposer.compose(.accessRemoved, to: email, removed: removed.joined(separator: ", "),
-                                                   locale: mailLocale(user.attributes, caller: caller), at: now), in: tx)
+            try await engine.enqueue(engine.mailComposer.compose(.accessRemoved, to: email, removed: removed.joined(separator: ", "),
+                                                   locale: engine.mailLocale(user.attributes, caller: caller), at: now), in: tx)
         }
         return removed
     }

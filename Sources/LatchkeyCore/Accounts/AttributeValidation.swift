@@ -1,7 +1,7 @@
 import Foundation
 
 /// Sign-up attributes against the operator's schema. Unknown names are ignored, as the native API does.
-extension LatchkeyEngine {
+extension AccountRules {
     /// The known attributes, normalized to their declared type; throws `.invalidAttributes` naming every bad one.
     func validateAttributes(_ given: [String: JSONValue]) throws -> [String: JSONValue] {
         var accepted: [String: JSONValue] = [:]

@@ -23,7 +23,7 @@ public enum GrantType: String, Sendable, CaseIterable {
     public static let firstPartyOnly: Set<GrantType> = [.password, .oob, .continuationToken]
 }
 
-extension LatchkeyEngine {
+extension AccountRules {
     /// `unauthorized_client` unless `client` was registered for `grant`.
     func requireGrant(_ grant: GrantType, for client: ClientApplication) throws {
         guard client.grantTypes.contains(grant) else {

@@ -4,7 +4,7 @@ import Foundation
 /// fixed by its first write in an app (Parse keeps one schema per app), as an insert-if-absent server value, so two
 /// first writes racing agree. A field named like a declared attribute is that attribute and must match its schema.
 /// A user's fields are capped in number and size, so one account cannot grow without bound.
-extension LatchkeyEngine {
+extension AccountRules {
     /// Names the dialect itself answers, which a client may not use for its own fields.
     static let reservedFieldNames: Set<String> = [
         "objectId", "createdAt", "updatedAt", "ACL", "username", "password", "email", "emailVerified", "authData",

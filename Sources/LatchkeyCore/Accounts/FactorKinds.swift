@@ -32,7 +32,7 @@ extension FlowRecord {
     }
 }
 
-extension LatchkeyEngine {
+extension AccountRules {
     /// Whether `factor` may be the second factor of a journey whose first factor gave `first`: not when the first
     /// was that same mailbox alone.
     static func isSecondFactor(_ factor: SecondFactorRecord, of user: UserRecord, after first: Set<FactorKind>) -> Bool {

@@ -20,7 +20,7 @@ struct AdmittedSignUp {
     var passwordHash: String?
 }
 
-extension LatchkeyEngine {
+extension AccountRules {
     /// The one preamble of every sign-up (native, App Services, Parse, the hosted pages): the per-IP limit (unless the
     /// journey took it already), identifiers checked and normalized, the password policy, identifiers taken by another
     /// account refused, and only then the password hashed, so a refusal costs no scrypt. The insert's unique indexes

@@ -9,7 +9,7 @@ extension OperatorService {
             guard try await !tx.apiKeys.serverApiKeys(appId: app.id).contains(where: { $0.name == name }) else {
                 throw LatchkeyError.apiKeyRefused("a server API key named \(name) exists for \(app.id)")
             }
-            let account = try await engine.createAccount(NewAccount(email: nil, username: SecureRandom.alphanumeric(25), passwordHash: nil,
+            let account = try await engine.accounts.createAccount(NewAccount(email: nil, username: SecureRandom.alphanumeric(25), passwordHash: nil,
                                                                   attributes: ["name": .string(name)], emailVerified: false, status: .active),
                                                        detail: "server api key", caller: caller, in: tx)
             let created = try await engine.identity.newApiKey(userId: account.id, kind: .server, appId: app.id, name: name, in: tx)

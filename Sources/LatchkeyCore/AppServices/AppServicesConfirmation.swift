@@ -13,11 +13,11 @@ extension AppServicesService {
     public func resendConfirmation(appId: String, email rawEmail: String?, caller: CallerInfo) async throws {
         let app = try requireApp(appId)
         try await limit(.mailPerIP, caller.ip, caller: caller)
-        let email = try engine.requireEmail(rawEmail)
+        let email = try engine.accounts.requireEmail(rawEmail)
         let hidden = settings.resetEnumerationProtection
         if hidden { try await limit(.mailPerAddress, email, caller: caller) }
         try await transaction { tx -> Result<Void, LatchkeyError> in
-            guard var user = try await tx.users.find(email: email), engine.holdsAddress(user) else {
+            guard var user = try await tx.users.find(email: email), engine.accounts.holdsAddress(user) else {
                 return hidden ? .success(()) : .failure(.userNotFound)
             }
             guard user.status == .pending else { return hidden ? .success(()) : .failure(.userAlreadyConfirmed) }
@@ -39,7 +39,7 @@ extension AppServicesService {
         try await transaction { tx in
             guard let current = try await tx.users.find(id: user.id) else { return }
             switch outcome.status {
-            case .success: try await engine.markVerified(current, detail: "function", caller: caller, in: tx)
+            case .success: try await engine.accounts.markVerified(current, detail: "function", caller: caller, in: tx)
             case .pending: return
             case .fail: if deleteOnFail { try await tx.users.delete(id: current.id) }
             }
@@ -51,7 +51,7 @@ extension AppServicesService {
     public func retryConfirmation(appId: String, email rawEmail: String?, caller: CallerInfo) async throws {
         let app = try requireApp(appId)
         try await limit(.mailPerIP, caller.ip, caller: caller)
-        let email = try engine.requireEmail(rawEmail)
+        let email = try engine.accounts.requireEmail(rawEmail)
         guard app.confirmation == .function else {
             throw LatchkeyError.noVerificationFunction(automatic: app.confirmation == .auto, email: email)
         }

@@ -146,9 +146,9 @@ extension AppServicesService {
         guard let password, !password.isEmpty else { throw LatchkeyError.invalidCredentials }
         guard let email = username.flatMap(EmailAddress.normalize), let registered = try await reader.users.find(email: email),
               registered.status == .active else {
-            try await engine.refuseAfterDummyCheck(password)
+            try await engine.accounts.refuseAfterDummyCheck(password)
         }
-        _ = try await engine.checkPassword(password, for: registered, caller: caller)
+        _ = try await engine.accounts.checkPassword(password, for: registered, caller: caller)
         try await transaction { tx in
             guard let source = try await tx.users.find(id: registered.id), var user = try await tx.users.find(id: target.id),
                   user.status == .active else { throw LatchkeyError.sessionInvalid }

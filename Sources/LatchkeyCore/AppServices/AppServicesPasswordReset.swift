@@ -7,7 +7,7 @@ extension AppServicesService {
     public func sendPasswordReset(appId: String, email rawEmail: String?, caller: CallerInfo) async throws {
         let app = try requireApp(appId)
         try await limit(.resetPerIP, caller.ip, caller: caller)
-        let email = try engine.requireEmail(rawEmail)
+        let email = try engine.accounts.requireEmail(rawEmail)
         guard app.reset == .email else { throw LatchkeyError.recoveryNotByMail }
         let hidden = settings.resetEnumerationProtection
         if hidden { try await limit(.mailPerAddress, email, caller: caller) }

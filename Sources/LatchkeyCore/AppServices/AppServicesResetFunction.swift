@@ -10,17 +10,17 @@ extension AppServicesService {
                                   caller: CallerInfo) async throws {
         let app = try requireApp(appId)
         try await limit(.resetPerIP, caller.ip, caller: caller)
-        let email = try engine.requireEmail(rawEmail)
+        let email = try engine.accounts.requireEmail(rawEmail)
         guard app.reset == .function else { throw LatchkeyError.noRecoveryFunction(email: email) }
         guard let user = try await reader.users.find(email: email), user.status != .disabled else {
             throw LatchkeyError.userNotFound
         }
-        let accepted = try engine.requireAcceptablePassword(password, identifiers: [email, user.username])
+        let accepted = try engine.accounts.requireAcceptablePassword(password, identifiers: [email, user.username])
         // The current-password check is a password check like any other: counted, locked, audited.
         var currentValid = false
         if user.passwordHash != nil {
-            currentValid = try await engine.countedPasswordCheck(accepted, for: user, caller: caller) != .mismatch
-            if currentValid { try await engine.releasePasswordAttempt(userId: user.id) }
+            currentValid = try await engine.accounts.countedPasswordCheck(accepted, for: user, caller: caller) != .mismatch
+            if currentValid { try await engine.accounts.releasePasswordAttempt(userId: user.id) }
         }
         let hash = try await engine.passwords.hash(accepted)
         let tokens = try await transaction { tx in try await engine.proofs.issueLinkToken(.reset, for: user, in: tx) }
@@ -31,7 +31,7 @@ extension AppServicesService {
         case .success:
             try await transaction { tx in
                 var current = try await engine.proofs.redeemLinkToken(.reset, token: tokens.token, tokenId: tokens.tokenId, in: tx)
-                try await engine.applyNewPassword(hash, to: &current, caller: caller, in: tx)
+                try await engine.accounts.applyNewPassword(hash, to: &current, caller: caller, in: tx)
             }
         case .pending: return
         case .fail: throw LatchkeyError.recoveryFunctionRefused(email: email)

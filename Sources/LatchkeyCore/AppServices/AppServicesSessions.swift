@@ -19,17 +19,17 @@ extension AppServicesService {
         guard let password, !password.isEmpty else { throw LatchkeyError.invalidCredentials }
         guard let email = username.flatMap(EmailAddress.normalize), let user = try await reader.users.find(email: email),
               user.status != .disabled else {
-            try await engine.refuseAfterDummyCheck(password)
+            try await engine.accounts.refuseAfterDummyCheck(password)
         }
-        let rehash = try await engine.checkPassword(password, for: user, caller: caller)
+        let rehash = try await engine.accounts.checkPassword(password, for: user, caller: caller)
         // Only after the password matched: a pending account is no secret to its owner.
         guard user.status == .active else {
-            try await engine.releasePasswordAttempt(userId: user.id)
+            try await engine.accounts.releasePasswordAttempt(userId: user.id)
             throw LatchkeyError.userPendingConfirmation
         }
         return try await transaction { tx in
             guard let stored = try await tx.users.find(id: user.id) else { throw LatchkeyError.invalidCredentials }
-            let current = try await engine.recordSignIn(stored, rehash: rehash, method: "app_services password", amr: AuthenticationMethods.password, caller: caller, in: tx)
+            let current = try await engine.accounts.recordSignIn(stored, rehash: rehash, method: "app_services password", amr: AuthenticationMethods.password, caller: caller, in: tx)
             return try await self.openAppSession(for: current, app: app, amr: AuthenticationMethods.password, in: tx)
         }
     }

@@ -16,7 +16,7 @@ extension Proofs {
         try await transaction { tx in
             let user = try await self.redeemLinkToken(.confirmation, token: token, tokenId: tokenId, in: tx)
             guard user.status == .pending else { throw LatchkeyError.userAlreadyConfirmed }
-            try await engine.markVerified(user, detail: nil, caller: caller, in: tx)
+            try await engine.accounts.markVerified(user, detail: nil, caller: caller, in: tx)
         }
     }
 
@@ -38,12 +38,12 @@ extension Proofs {
         let (token, tokenId) = try Self.requireLinkShape(token, tokenId)
         guard let record = try await reader.linkTokens.find(tokenId: tokenId.lowercased()),
               let owner = try await reader.users.find(id: record.userId) else { throw LatchkeyError.linkTokenInvalid }
-        let accepted = try engine.requireAcceptablePassword(password, identifiers: [owner.email, owner.username])
+        let accepted = try engine.accounts.requireAcceptablePassword(password, identifiers: [owner.email, owner.username])
         let hash = try await engine.passwords.hash(accepted)
         try await transaction { tx in
             var user = try await self.redeemLinkToken(.reset, token: token, tokenId: tokenId, in: tx)
             // The link reached the mailbox: the reset proves the address.
-            try await engine.applyNewPassword(hash, to: &user, provesAddress: true, caller: caller, in: tx)
+            try await engine.accounts.applyNewPassword(hash, to: &user, provesAddress: true, caller: caller, in: tx)
         }
     }
 }

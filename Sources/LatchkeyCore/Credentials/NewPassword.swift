@@ -1,6 +1,6 @@
 import Foundation
 
-extension LatchkeyEngine {
+extension AccountRules {
     /// What every recovery strategy does with the new password: stored, lock cleared, every session of every kind
     /// revoked, the user API keys too (`accounts.reset_revokes_api_keys`), a notice naming what ended mailed (also to
     /// `previousEmail`, the address the account held before this same change), audited. A reset that reached the
@@ -15,11 +15,11 @@ extension LatchkeyEngine {
         user.lockedUntil = nil
         user.updatedAt = now
         try await tx.users.update(user)
-        try await self.tokens.revokeEverySession(userId: user.id, at: now, in: tx)
+        try await engine.tokens.revokeEverySession(userId: user.id, at: now, in: tx)
         let ended = recovery ? try await resetEndsApiKeys(of: user.id, in: tx) : []
         for email in Set([user.email, previousEmail].compactMap { $0 }).sorted() {
-            try await enqueue(mailComposer.compose(.passwordChanged, to: email, removed: ended.isEmpty ? nil : ended.joined(separator: ", "),
-                                                   locale: mailLocale(user.attributes, caller: caller), at: now), in: tx)
+            try await engine.enqueue(engine.mailComposer.compose(.passwordChanged, to: email, removed: ended.isEmpty ? nil : ended.joined(separator: ", "),
+                                                   locale: engine.mailLocale(user.attributes, caller: caller), at: now), in: tx)
         }
         try await audit(tx, "password_reset", caller: caller, userId: user.id, email: user.email,
                         detail: ended.isEmpty ? nil : "ended: \(ended.joined(separator: ", "))")

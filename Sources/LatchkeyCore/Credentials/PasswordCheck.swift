@@ -1,7 +1,7 @@
 import Foundation
 
 /// The one password check, and what every successful sign-in records, for every dialect.
-extension LatchkeyEngine {
+extension AccountRules {
     /// Checks `password` for `user`. Returns a new hash when the cost changed; a wrong password is
     /// `.invalidCredentials`. A match leaves the attempt counted: the caller's sign-in clears it.
     func checkPassword(_ password: String, for user: UserRecord, caller: CallerInfo) async throws -> String? {
@@ -30,16 +30,16 @@ extension LatchkeyEngine {
         let verdict = try await passwords.verify(password, against: phc)
         if verdict == .mismatch {
             EngineMetrics.signIn(caller.dialect, "wrong_password")
-            if lockoutDelay(afterFailures: failures) != nil { EngineMetrics.lockouts.increment() }
+            if engine.lockoutDelay(afterFailures: failures) != nil { EngineMetrics.lockouts.increment() }
             try await transaction { tx in
-                if let delay = self.lockoutDelay(afterFailures: failures) {
+                if let delay = engine.lockoutDelay(afterFailures: failures) {
                     let until = (now + Double(delay)).formatted(.iso8601)
                     try await self.audit(tx, "lockout", caller: caller, userId: user.id, email: user.email,
                                          detail: "\(failures) failures, locked until \(until)")
                     // The first lock of a run is mailed (later ones only lengthen it): the pages do not say it.
-                    if self.lockoutDelay(afterFailures: failures - 1) == nil, let email = user.email {
-                        try await self.enqueue(self.mailComposer.compose(.accountLocked, to: email, validMinutes: max(1, delay / 60),
-                                                                         locale: self.mailLocale(user.attributes, caller: caller), at: now), in: tx)
+                    if engine.lockoutDelay(afterFailures: failures - 1) == nil, let email = user.email {
+                        try await engine.enqueue(engine.mailComposer.compose(.accountLocked, to: email, validMinutes: max(1, delay / 60),
+                                                                         locale: engine.mailLocale(user.attributes, caller: caller), at: now), in: tx)
                     }
                 }
                 try await self.audit(tx, "sign_in_failed", caller: caller, userId: user.id, email: user.email, detail: "wrong password")
@@ -53,7 +53,7 @@ extension LatchkeyEngine {
     func takeAttempt(userId: String, now: Date) async throws -> PasswordAttempt? {
         try await transaction { tx -> PasswordAttempt? in
             let attempt = try await tx.users.takePasswordAttempt(userId: userId, now: now)
-            if case .counted(let failures)? = attempt, let delay = self.lockoutDelay(afterFailures: failures) {
+            if case .counted(let failures)? = attempt, let delay = engine.lockoutDelay(afterFailures: failures) {
                 try await tx.users.lock(userId: userId, until: now + Double(delay))
             }
             return attempt

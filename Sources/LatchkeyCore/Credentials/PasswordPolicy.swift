@@ -1,7 +1,7 @@
 import Foundation
 
 /// NIST 800-63B style: length bounds, no composition rules, refuse the obvious.
-extension LatchkeyEngine {
+extension AccountRules {
     /// A floor that holds even without the shipped list (config/common-passwords.txt, 30,000 entries).
     static let commonPasswords: Set<String> = [
         "password", "password1", "password123", "12345678", "123456789", "1234567890", "qwertyui", "qwerty123",

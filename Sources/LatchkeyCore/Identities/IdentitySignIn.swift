@@ -32,14 +32,14 @@ extension Identities {
             try await tx.identities.touch(provider: identity.provider, subject: identity.subject, at: now)
             // Mapped claims are the issuer's to keep current: copied again on every sign-in.
             if !identity.profile.isEmpty { user.attributes[Self.profileAttribute] = Self.profileValue(identity.profile) }
-            let current = try await engine.recordSignIn(user, rehash: nil, method: identity.provider, amr: AuthenticationMethods.identity(identity.provider), caller: caller, in: tx)
+            let current = try await engine.accounts.recordSignIn(user, rehash: nil, method: identity.provider, amr: AuthenticationMethods.identity(identity.provider), caller: caller, in: tx)
             return IdentityLogin(user: current, created: false)
         }
         var email = identity.verifiedEmail
         if let address = email, let holder = try await tx.users.find(email: address) {
             if settings.identities.linkByVerifiedEmail, holder.emailVerified, holder.status == .active {
                 try await link(identity, to: holder, caller: caller, in: tx)
-                return IdentityLogin(user: try await engine.recordSignIn(holder, rehash: nil, method: identity.provider, amr: AuthenticationMethods.identity(identity.provider), caller: caller, in: tx),
+                return IdentityLogin(user: try await engine.accounts.recordSignIn(holder, rehash: nil, method: identity.provider, amr: AuthenticationMethods.identity(identity.provider), caller: caller, in: tx),
                                      created: false)
             }
             if holder.status != .pending { email = nil }
@@ -48,11 +48,11 @@ extension Identities {
         var attributes: [String: JSONValue] = [:]
         if let name = identity.name, !name.isEmpty { attributes["name"] = .string(String(name.prefix(256))) }
         if !identity.profile.isEmpty { attributes[Self.profileAttribute] = Self.profileValue(identity.profile) }
-        let user = try await engine.createAccount(NewAccount(email: email, username: SecureRandom.alphanumeric(25), passwordHash: nil,
+        let user = try await engine.accounts.createAccount(NewAccount(email: email, username: SecureRandom.alphanumeric(25), passwordHash: nil,
                                                       attributes: attributes, emailVerified: email != nil, status: .active),
                                            detail: "identity \(identity.provider)", caller: caller, in: tx)
         try await tx.identities.link(identity.record(userId: user.id, at: now))
-        return IdentityLogin(user: try await engine.recordSignIn(user, rehash: nil, method: identity.provider, amr: AuthenticationMethods.identity(identity.provider), caller: caller, in: tx), created: true)
+        return IdentityLogin(user: try await engine.accounts.recordSignIn(user, rehash: nil, method: identity.provider, amr: AuthenticationMethods.identity(identity.provider), caller: caller, in: tx), created: true)
     }
 
     /// `signIn(with:)` in a transaction of its own. Two first sign-ins of one identity racing each make an account;

@@ -19,8 +19,8 @@ public struct ImportedUser: Sendable {
     public var lastLoginAt: Date?
     /// The identities the source held (Parse `authData`: provider and id), carried over as identities.
     public var identities: [ImportedIdentity]
-    /// The passkeys a Latchkey export carried.
-    public var passkeys: [ImportedPasskey] = []
+    /// The passkeys a Latchkey export carried; their `userId` is the imported account's once it is accepted.
+    public var passkeys: [PasskeyRecord] = []
 
     public init(line: Int, id: String? = nil, objectId: String? = nil, email: String? = nil, username: String? = nil,
                 passwordHash: String? = nil, emailVerified: Bool = false, status: UserRecord.Status = .active,
@@ -37,21 +37,6 @@ public struct ImportedIdentity: Sendable, Equatable {
     public var provider: String
     public var subject: String
     public init(provider: String, subject: String) { self.provider = provider; self.subject = subject }
-}
-
-/// One passkey of an exported account: what the store keeps, the account's id aside.
-public struct ImportedPasskey: Sendable, Equatable {
-    public var credentialId: Data
-    public var userHandle: Data
-    public var publicKey: Data
-    public var algorithm: Int64
-    public var signCount: Int64
-    public var name: String
-    public var aaguid: Data
-    public var backupEligible: Bool
-    public var backedUp: Bool
-    public var createdAt: Date
-    public var lastUsedAt: Date?
 }
 
 /// One open Parse session of an exported user. The token is only ever stored as the engine's HMAC of it.

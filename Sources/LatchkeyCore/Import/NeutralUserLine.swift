@@ -76,7 +76,7 @@ public struct NeutralUserLine: Codable, Sendable {
             }
             times.append(date)
         }
-        var imported: [ImportedPasskey] = []
+        var imported: [PasskeyRecord] = []
         for (index, passkey) in (passkeys ?? []).enumerated() {
             guard let credential = Base64URL.decode(Substring(passkey.credentialId)), !credential.isEmpty,
                   credential.count <= AuthenticatorData.maxCredentialIdBytes, let handle = Base64URL.decode(Substring(passkey.userHandle)),
@@ -85,10 +85,11 @@ public struct NeutralUserLine: Codable, Sendable {
                   let created = ParseDate.parse(passkey.createdAt), passkey.signCount >= 0 else {
                 return .failure(ImportLineError(line: line, reason: "passkeys[\(index)] is not a passkey Latchkey can use"))
             }
-            imported.append(ImportedPasskey(credentialId: Data(credential), userHandle: Data(handle), publicKey: Data(cose), algorithm: key.algorithm.rawValue,
-                                            signCount: passkey.signCount, name: String(passkey.name.prefix(64)), aaguid: Data(aaguid),
-                                            backupEligible: passkey.backupEligible, backedUp: passkey.backedUp, createdAt: created,
-                                            lastUsedAt: passkey.lastUsedAt.flatMap(ParseDate.parse)))
+            imported.append(PasskeyRecord(id: SecureRandom.uuidString(), userId: "", credentialId: Data(credential), userHandle: Data(handle),
+                                          publicKey: Data(cose), algorithm: key.algorithm.rawValue, signCount: passkey.signCount,
+                                          name: String(passkey.name.prefix(64)), aaguid: Data(aaguid),
+                                          backupEligible: passkey.backupEligible, backedUp: passkey.backedUp, createdAt: created,
+                                          lastUsedAt: passkey.lastUsedAt.flatMap(ParseDate.parse)))
         }
         var user = ImportedUser(line: line, id: id, objectId: objectId, email: email, username: username, passwordHash: passwordHash,
                                 emailVerified: emailVerified ?? false, status: status, attributes: attributes ?? [:],

@@ -79,11 +79,7 @@ extension UserImporter {
                     IdentityRecord(provider: $0.provider, subject: $0.subject, userId: user.id, createdAt: user.createdAt,
                                    lastUsedAt: user.lastLoginAt ?? user.updatedAt)
                 }
-                passkeys += candidate.source.passkeys.map {
-                    PasskeyRecord(id: SecureRandom.uuidString(), userId: user.id, credentialId: $0.credentialId, userHandle: $0.userHandle, publicKey: $0.publicKey,
-                                  algorithm: $0.algorithm, signCount: $0.signCount, name: $0.name, aaguid: $0.aaguid,
-                                  backupEligible: $0.backupEligible, backedUp: $0.backedUp, createdAt: $0.createdAt, lastUsedAt: $0.lastUsedAt)
-                }
+                passkeys += candidate.source.passkeys.map { var passkey = $0; passkey.userId = user.id; return passkey }
                 if dryRun { ledger.remember(user) }
             }
             try await tx.users.insert(contentsOf: accepted)
@@ -220,8 +216,8 @@ extension UserImporter {
     private func identified(_ source: ImportedUser, tally: inout ImportTally) -> Candidate? {
         let email: String?, username: String?
         do {
-            email = try source.email.flatMap { $0.isEmpty ? nil : try engine.requireEmail($0) }
-            username = try source.username.flatMap { $0.isEmpty ? nil : try engine.requireUsername($0) }
+            email = try source.email.flatMap { $0.isEmpty ? nil : try engine.accounts.requireEmail($0) }
+            username = try source.username.flatMap { $0.isEmpty ? nil : try engine.accounts.requireUsername($0) }
         } catch {
             tally.invalid += 1
             if case .invalidEmail(let problem)? = error as? LatchkeyError {
@@ -308,13 +304,13 @@ extension UserImporter {
                                   in tx: any Repositories) async throws -> [String: JSONValue]? {
         var kept: [String: JSONValue] = [:]
         for (name, value) in fields.sorted(by: { $0.key < $1.key }) where value != .null {
-            guard LatchkeyEngine.isCustomFieldName(name) else {
+            guard AccountRules.isCustomFieldName(name) else {
                 tally.fieldsDropped += 1
                 tally.problem(line, "field \(name.prefix(64)) dropped: not a name custom fields may have")
                 continue
             }
             if let definition = settings.attributes.first(where: { $0.name == name }) {
-                guard let normalized = LatchkeyEngine.normalize(value, as: definition) else {
+                guard let normalized = AccountRules.normalize(value, as: definition) else {
                     tally.fieldsDropped += 1
                     tally.problem(line, "field \(name) dropped: it does not match the declared attribute's type or regex")
                     continue
@@ -322,7 +318,7 @@ extension UserImporter {
                 kept[name] = normalized
                 continue
             }
-            let type = LatchkeyEngine.fieldType(value)
+            let type = AccountRules.fieldType(value)
             let expected: String
             if let known = ledger.fieldTypes[name] {
                 expected = known
@@ -338,7 +334,7 @@ extension UserImporter {
             }
             kept[name] = value
         }
-        do { try engine.requireWithinFieldLimits(kept) } catch {
+        do { try engine.accounts.requireWithinFieldLimits(kept) } catch {
             let limits = settings.customFieldLimits
             tally.invalid += 1
             tally.problem(line, "not imported: its fields are over \(limits.count) fields or \(limits.bytes) bytes "

@@ -45,6 +45,6 @@ extension SignInJourney {
     /// The factors that may be this journey's second: of a different kind from its first (`FactorKinds`).
     func secondFactors(of user: UserRecord, after flow: FlowRecord, in tx: any Repositories) async throws -> [SecondFactorRecord] {
         let first = flow.firstFactorKinds(of: user)
-        return try await engine.factors.challengeableFactors(userId: user.id, in: tx).filter { LatchkeyEngine.isSecondFactor($0, of: user, after: first) }
+        return try await engine.factors.challengeableFactors(userId: user.id, in: tx).filter { AccountRules.isSecondFactor($0, of: user, after: first) }
     }
 }

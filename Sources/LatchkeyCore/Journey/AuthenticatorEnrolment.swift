@@ -107,12 +107,7 @@ extension SignInJourney {
     private func authenticatorEnrolmentParties(_ accessToken: String) async throws -> (ClientApplication, UserRecord) {
         let (claims, user) = try await engine.tokens.authenticatedAccess(accessToken, audience: .nativeClients)
         let client = try engine.requireClient(claims.aud)
-        // A way in changes only after a recent sign-in with a factor the account has: a stolen access or refresh
-        // token enrols nothing (RFC 9470: the client signs the user in again, then retries).
-        let window = engine.settings.mfa.recentSignInSeconds
-        guard let signedIn = claims.auth_time, time.now().timeIntervalSince1970 - Double(signedIn) <= Double(window) else {
-            throw LatchkeyError.secondFactor(.signInNotRecent(maxAgeSeconds: window))
-        }
+        try engine.accounts.requireRecentSignIn(at: claims.auth_time.map { Date(timeIntervalSince1970: Double($0)) })
         guard client.mfa != .off, engine.settings.mfa.methods.contains(.totp) else { throw LatchkeyError.secondFactor(.methodNotEnabled("totp")) }
         if try await reader.secondFactors.secondFactors(userId: user.id).contains(where: { $0.kind == .totp }) {
             throw LatchkeyError.secondFactor(.alreadyEnrolled)

@@ -57,7 +57,7 @@ extension SignInJourney {
             contact = number
         }
         // The mailbox the journey's only proof came from is no second factor.
-        if method == .email, !LatchkeyEngine.addsAKind(email: contact, of: user, after: flow.firstFactorKinds(of: user)) {
+        if method == .email, !AccountRules.addsAKind(email: contact, of: user, after: flow.firstFactorKinds(of: user)) {
             throw LatchkeyError.secondFactor(.sameKindAsFirstFactor)
         }
         // The address the first factor just proved needs no second code.

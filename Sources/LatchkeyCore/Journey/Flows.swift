@@ -20,9 +20,9 @@ extension SignInJourney {
         let client = try engine.requireClient(caller.clientId)
         // An app's native API call needs the native grants; the hosted pages end in a browser session, which the
         // client's authorization code grant governs at `/authorize`.
-        if caller.audience == .app, client.grantTypes.isDisjoint(with: [.password, .oob]) { try engine.requireGrant(.oob, for: client) }
+        if caller.audience == .app, client.grantTypes.isDisjoint(with: [.password, .oob]) { try engine.accounts.requireGrant(.oob, for: client) }
         try await limit(rule, caller.ip, caller: caller)
-        return (client, try engine.requireEmail(username), try requireRedirect(challengeTypes))
+        return (client, try engine.accounts.requireEmail(username), try requireRedirect(challengeTypes))
     }
 
     /// The SDKs must be able to fall back to the browser: every challenge list includes redirect.

@@ -70,7 +70,7 @@ extension SignInJourney {
         guard flow.state.stage == .codeVerified, let userId = flow.userId else {
             throw LatchkeyError.flowStepMismatch("this reset is not waiting for a new password")
         }
-        let accepted = try engine.requireAcceptablePassword(newPassword, identifiers: [flow.email], missing: .newPassword)
+        let accepted = try engine.accounts.requireAcceptablePassword(newPassword, identifiers: [flow.email], missing: .newPassword)
         guard let user = try await reader.users.find(id: userId), let current = user.passwordHash else {
             throw LatchkeyError.userNotFound
         }
@@ -81,7 +81,7 @@ extension SignInJourney {
         return try await transaction { tx in
             guard var account = try await tx.users.find(id: userId) else { throw LatchkeyError.flowTokenInvalid }
             // The code reached the mailbox: the reset proves the address.
-            try await engine.applyNewPassword(hash, to: &account, provesAddress: true, caller: caller, in: tx)
+            try await engine.accounts.applyNewPassword(hash, to: &account, provesAddress: true, caller: caller, in: tx)
             var live = flow
             try live.take(.passwordSet)  // `advance` fails, and all of this rolls back, if the token was used meanwhile
             return (try await self.advance(live, in: tx), engine.settings.resetPollIntervalSeconds)

@@ -53,7 +53,7 @@ extension SignInJourney {
     public func signInWithPassword(continuationToken: String?, username: String?, password: String?, scope: String?,
                                    caller: CallerInfo) async throws -> SignInOutcome {
         let client = try engine.requireClient(caller.clientId)
-        if caller.audience == .app { try engine.requireGrant(.password, for: client) }
+        if caller.audience == .app { try engine.accounts.requireGrant(.password, for: client) }
         guard let password, !password.isEmpty else { throw LatchkeyError.missing(.password) }
         _ = try engine.tokens.grantedScopes(scope, client: client)  // before the password is checked, so a bad scope costs no attempt
         try await limit(.credentialPerIP, caller.ip, caller: caller)
@@ -65,7 +65,7 @@ extension SignInJourney {
             throw LatchkeyError.userNotFound
         }
         if let username, EmailAddress.normalize(username) != flow.email { throw LatchkeyError.invalidCredentials }
-        let rehash = try await engine.checkPassword(password, for: user, caller: caller)
+        let rehash = try await engine.accounts.checkPassword(password, for: user, caller: caller)
         return try await transaction { tx in
             guard let current = try await tx.users.find(id: user.id) else { throw LatchkeyError.userNotFound }
             return try await self.afterFirstFactor(flow, user: current, passed: .password(rehash: rehash), client: client, scope: scope,
@@ -78,7 +78,7 @@ extension SignInJourney {
     public func signInWithCode(continuationToken: String?, code: String?, scope: String?, secondFactorOnly: Bool = false,
                                caller: CallerInfo) async throws -> SignInOutcome {
         let client = try engine.requireClient(caller.clientId)
-        if caller.audience == .app { try engine.requireGrant(.oob, for: client) }
+        if caller.audience == .app { try engine.accounts.requireGrant(.oob, for: client) }
         try await limit(.credentialPerIP, caller.ip, caller: caller)
         let pending = try await secondFactorFlow(continuationToken, caller: caller)
         if let flow = pending, flow.state.stage == .mfaChallenged {
@@ -103,7 +103,7 @@ extension SignInJourney {
             }
             if !user.emailVerified {
                 // The mailbox's owner proves it now: what whoever put the address there without proving it added goes.
-                try await engine.proveAddress(&user, through: "code sign-in", caller: caller, in: tx)
+                try await engine.accounts.proveAddress(&user, through: "code sign-in", caller: caller, in: tx)
                 try await tx.users.update(user)
             }
             return .success(try await self.afterFirstFactor(flow, user: user, passed: .mailedCode, client: client, scope: scope,
@@ -116,7 +116,7 @@ extension SignInJourney {
     public func signInWithContinuationToken(continuationToken: String?, username: String?, scope: String?,
                                             caller: CallerInfo) async throws -> SignInOutcome {
         let client = try engine.requireClient(caller.clientId)
-        if caller.audience == .app { try engine.requireGrant(.continuationToken, for: client) }
+        if caller.audience == .app { try engine.accounts.requireGrant(.continuationToken, for: client) }
         return try await transaction { tx in
             let flow = try await self.loadFlow(continuationToken, where: { _ in true }, client: client.id, in: tx)
             guard let userId = flow.userId, let user = try await tx.users.find(id: userId), user.status == .active else {
@@ -143,7 +143,7 @@ extension SignInJourney {
     func completeSignIn(_ flow: FlowRecord, user: UserRecord, rehash: String?, client: ClientApplication, scope: String?,
                         method: String, caller: CallerInfo, in tx: any Repositories) async throws -> SignInOutcome {
         let amr = flow.state.factors.amr.isEmpty ? AuthenticationMethods.password : flow.state.factors.amr
-        let user = try await engine.recordSignIn(user, rehash: rehash, method: method, amr: amr, caller: caller, in: tx)
+        let user = try await engine.accounts.recordSignIn(user, rehash: rehash, method: method, amr: amr, caller: caller, in: tx)
         if flow.state.client.audience == .browser { return .signedIn(BrowserSignIn(user: user, amr: amr)) }
         // The ID token says how this sign-in was proven, as the provider's do (`amr`, `acr`, `auth_time`).
         return .tokens(try await engine.tokens.issueTokens(for: user, client: client, scope: scope, familyId: nil,

@@ -24,10 +24,10 @@ extension SignInJourney {
     public func signUpStart(username: String?, password: String?, attributes given: [String: JSONValue]?, challengeTypes: ChallengeTypes?,
                             caller: CallerInfo) async throws -> SignUpStartResult {
         let (client, email, types) = try await beginFlow(.signUpPerIP, username: username, challengeTypes: challengeTypes, caller: caller)
-        let accepted = try engine.validateAttributes(given ?? [:])
+        let accepted = try engine.accounts.validateAttributes(given ?? [:])
         // A pending App Services registration does not block: proving the mailbox by code replaces it. Without the
         // code challenge the sign-up goes on in the browser, so nothing is hashed here.
-        let admitted = try await engine.admitSignUp(SignUpCandidate(email: email, emailRequired: true, username: nil, password: password,
+        let admitted = try await engine.accounts.admitSignUp(SignUpCandidate(email: email, emailRequired: true, username: nil, password: password,
                                                              passwordRequired: false, provesMailbox: true),
                                              limited: false, hashing: types.oob, caller: caller)
         guard types.oob else { return .redirect }
@@ -82,7 +82,7 @@ extension SignInJourney {
         _ = try engine.requireClient(caller.clientId)
         let flow = try await loadFlow(continuationToken, kind: .signUp, client: caller.clientId, in: reader)
         guard flow.state.stage == .passwordRequired else { throw LatchkeyError.flowStepMismatch("this sign-up is not waiting for a password") }
-        let accepted = try engine.requireAcceptablePassword(password, identifiers: [flow.email])
+        let accepted = try engine.accounts.requireAcceptablePassword(password, identifiers: [flow.email])
         let hash = try await engine.passwords.hash(accepted)
         var next = flow
         next.state.signUp?.passwordHash = hash
@@ -98,7 +98,7 @@ extension SignInJourney {
         return try await transaction { tx in
             var flow = try await self.loadFlow(continuationToken, kind: .signUp, client: caller.clientId, in: tx)
             guard flow.state.stage == .attributesRequired else { throw LatchkeyError.flowStepMismatch("this sign-up is not waiting for attributes") }
-            let accepted = try engine.validateAttributes(given)
+            let accepted = try engine.accounts.validateAttributes(given)
             flow.state.signUp?.attributes.merge(accepted) { _, new in new }
             return try await self.nextSignUpStep(flow, caller: caller, in: tx)
         }
@@ -112,12 +112,12 @@ extension SignInJourney {
             try flow.take(.passwordMissing)
             return .credentialRequired(continuationToken: try await advance(flow, in: tx))
         }
-        let missing = engine.missingRequiredAttributes(answers.attributes)
+        let missing = engine.accounts.missingRequiredAttributes(answers.attributes)
         if !missing.isEmpty {
             try flow.take(.attributesMissing)
             return .attributesRequired(continuationToken: try await advance(flow, in: tx), required: missing)
         }
-        let user = try await engine.createAccount(NewAccount(email: flow.email, passwordHash: answers.passwordHash,
+        let user = try await engine.accounts.createAccount(NewAccount(email: flow.email, passwordHash: answers.passwordHash,
                                                       attributes: answers.attributes, emailVerified: true, status: .active),
                                            detail: answers.passwordHash == nil ? "passwordless" : "password", caller: caller, in: tx)
         flow.userId = user.id

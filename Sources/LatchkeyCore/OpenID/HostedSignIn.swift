@@ -22,14 +22,14 @@ extension PagesService {
         } catch LatchkeyError.userNotFound {}
         guard let token else {
             try await limit(.credentialPerIP, caller.ip, caller: caller)
-            try await engine.refuseAfterDummyCheck(password)
+            try await engine.accounts.refuseAfterDummyCheck(password)
         }
         do {
             return try await signInWithPassword(continuationToken: token, username: nil, password: password, scope: nil, caller: caller)
         } catch LatchkeyError.accountLocked {
             // A locked account answers as a wrong password does, after the same work: the pages do not tell which
             // addresses have accounts through the lockout. The owner was mailed when the lock began.
-            try await engine.refuseAfterDummyCheck(password)
+            try await engine.accounts.refuseAfterDummyCheck(password)
         }
     }
 
@@ -73,7 +73,7 @@ extension PagesService {
         }
         // The policy first, so a refused password does not use up the code (reuse is known only after it).
         let flow = try await loadFlow(continuationToken, kind: .passwordReset, client: caller.clientId, in: reader)
-        _ = try engine.requireAcceptablePassword(newPassword, identifiers: [flow.email], missing: .newPassword)
+        _ = try engine.accounts.requireAcceptablePassword(newPassword, identifiers: [flow.email], missing: .newPassword)
         let (verified, _) = try await resetContinue(continuationToken: continuationToken, code: code, caller: caller)
         let (done, _) = try await resetSubmit(continuationToken: verified, newPassword: newPassword, caller: caller)
         return try await signInWithContinuationToken(continuationToken: done, username: nil, scope: nil, caller: caller)

@@ -10,10 +10,7 @@ extension PagesService {
         guard let (session, user) = try await browserSession(cookie: sessionCookie) else {
             throw LatchkeyError.passkeyRefused("sign in first: a passkey is added to the account signed in at this browser")
         }
-        let window = settings.mfa.recentSignInSeconds
-        guard time.now().timeIntervalSince(session.authTime) <= Double(window) else {
-            throw LatchkeyError.secondFactor(.signInNotRecent(maxAgeSeconds: window))
-        }
+        try engine.accounts.requireRecentSignIn(at: session.authTime)
         return user
     }
 

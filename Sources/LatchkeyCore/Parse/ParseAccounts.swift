@@ -82,10 +82,10 @@ extension ParseService {
         // The operator's master key is not limited; a session is (a stolen one must not rewrite accounts at will).
         if !actor.isMaster { try await limit(.updatePerIP, caller.ip, caller: caller) }
         let target = try await actor.writableUser(objectId: objectId, in: reader.users)
-        let username = try changes.username.map { try engine.requireUsername($0) }
-        let email = try changes.email.map { try $0.map { try engine.requireEmail($0) } }
+        let username = try changes.username.map { try engine.accounts.requireUsername($0) }
+        let email = try changes.email.map { try $0.map { try engine.accounts.requireEmail($0) } }
         let hash = try await changes.password.asyncMap { password in
-            try await engine.passwords.hash(engine.requireAcceptablePassword(password, identifiers: [username ?? target.username, (email ?? target.email) ?? nil]))
+            try await engine.passwords.hash(engine.accounts.requireAcceptablePassword(password, identifiers: [username ?? target.username, (email ?? target.email) ?? nil]))
         }
         return try await transaction { tx -> (user: UserRecord, sessionToken: String?, recoveryCodes: [String]?) in
             // The second factor's change, checked before, is written with everything else or not at all (first, so the
@@ -94,17 +94,17 @@ extension ParseService {
             guard var user = try await tx.users.find(id: target.id) else { throw LatchkeyError.objectNotFound }
             let applied = try Self.applying(changes.fields, to: user.attributes)
             // Names are checked for every written field, types and schemas for the values they end up with.
-            user.attributes = try await self.engine.checkCustomFields(
+            user.attributes = try await self.engine.accounts.checkCustomFields(
                 Dictionary(uniqueKeysWithValues: changes.fields.keys.map { ($0, applied[$0] ?? .null) }), into: user.attributes,
                 app: app.id, in: tx)
             let previousEmail = user.email
             if let username {
-                try await self.engine.requireNoIdentifierClash(username: username, email: nil, excluding: user.id, in: tx)
+                try await self.engine.accounts.requireNoIdentifierClash(username: username, email: nil, excluding: user.id, in: tx)
                 user.setUsername(username)
             }
             if let email {
                 guard email != nil || user.username != nil else { throw LatchkeyError.missing(.email) }
-                try await self.engine.changeEmail(of: &user, to: email, caller: caller, in: tx)
+                try await self.engine.accounts.changeEmail(of: &user, to: email, caller: caller, in: tx)
                 user.emailVerified = false  // as Parse Server: an email written, even the same one, is unverified again
             }
             if let verified = changes.emailVerified { user.emailVerified = verified && user.email != nil }
@@ -115,7 +115,7 @@ extension ParseService {
                 try await self.mailParseLink(.confirmation, to: user, app: app, caller: caller, in: tx)
             }
             if let hash {
-                try await self.engine.applyNewPassword(hash, to: &user, previousEmail: previousEmail, recovery: false, caller: caller, in: tx)
+                try await self.engine.accounts.applyNewPassword(hash, to: &user, previousEmail: previousEmail, recovery: false, caller: caller, in: tx)
             }
             for change in changes.identities {
                 switch change {
@@ -163,11 +163,11 @@ extension ParseService {
             case (.increment(let amount), let current):
                 let base = current == nil ? 0 : current?.doubleValue
                 guard let add = amount.doubleValue, let base else {
-                    throw LatchkeyError.fieldTypeMismatch(field: name, expected: "Number", got: LatchkeyEngine.fieldType(current ?? amount))
+                    throw LatchkeyError.fieldTypeMismatch(field: name, expected: "Number", got: AccountRules.fieldType(current ?? amount))
                 }
                 fields[name] = .double(base + add)
             case (.unsupported(let op), let current):
-                throw LatchkeyError.fieldTypeMismatch(field: name, expected: LatchkeyEngine.fieldType(current ?? .null), got: op)
+                throw LatchkeyError.fieldTypeMismatch(field: name, expected: AccountRules.fieldType(current ?? .null), got: op)
             }
         }
         return fields

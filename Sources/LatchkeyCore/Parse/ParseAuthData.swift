@@ -38,12 +38,12 @@ extension ParseService {
         // Checked and hashed before the transaction, only for a sign-up that brings them.
         var chosen: (username: String?, hash: String?) = (nil, nil)
         if !known, let username, !username.isEmpty {
-            let name = try engine.requireUsername(username)
+            let name = try engine.accounts.requireUsername(username)
             if try await reader.users.find(username: name) != nil { throw LatchkeyError.usernameTaken }
             chosen.username = name
         }
         if !known, let password, !password.isEmpty {
-            chosen.hash = try await engine.passwords.hash(engine.requireAcceptablePassword(password, identifiers: [chosen.username]))
+            chosen.hash = try await engine.passwords.hash(engine.accounts.requireAcceptablePassword(password, identifiers: [chosen.username]))
         }
         let account = chosen
         /// The session for the account `login` reached, after linking the body's other identities to it and giving

@@ -20,7 +20,7 @@ extension ParseService {
     /// alike, and the per-address mail quota counts both, so neither the answer nor a 429 tells them apart.
     public func parseRequestPasswordReset(app: ParseApp, email rawEmail: String?, caller: CallerInfo) async throws {
         try await limit(.resetPerIP, caller.ip, caller: caller)
-        let email = try engine.requireEmail(rawEmail)
+        let email = try engine.accounts.requireEmail(rawEmail)
         try await limit(.mailPerAddress, email, caller: caller)
         try await transaction { tx in
             guard let user = try await tx.users.find(email: email), user.status == .active else { return }
@@ -33,7 +33,7 @@ extension ParseService {
     /// With enumeration protection every address is answered alike (and counted against the same mail quota).
     public func parseResendVerification(app: ParseApp, email rawEmail: String?, caller: CallerInfo) async throws {
         try await limit(.mailPerIP, caller.ip, caller: caller)
-        let email = try engine.requireEmail(rawEmail)
+        let email = try engine.accounts.requireEmail(rawEmail)
         let hidden = settings.resetEnumerationProtection
         if hidden { try await limit(.mailPerAddress, email, caller: caller) }
         try await transaction { tx -> Result<Void, LatchkeyError> in
@@ -54,7 +54,7 @@ extension ParseService {
             let user = try await self.engine.proofs.redeemLinkToken(.confirmation, token: token, tokenId: tokenId, in: tx)
             guard user.status != .disabled else { throw LatchkeyError.linkTokenInvalid }
             guard !user.emailVerified else { return }
-            try await self.engine.markVerified(user, detail: "parse link", caller: caller, in: tx)
+            try await self.engine.accounts.markVerified(user, detail: "parse link", caller: caller, in: tx)
         }
     }
 

@@ -32,12 +32,12 @@ extension ParseService {
             try await limit(.signUpPerIP, caller.ip, caller: caller)
             throw LatchkeyError.missing(.username)
         }
-        let admitted = try await engine.admitSignUp(SignUpCandidate(email: rawEmail, emailRequired: false, username: rawUsername, password: password,
+        let admitted = try await engine.accounts.admitSignUp(SignUpCandidate(email: rawEmail, emailRequired: false, username: rawUsername, password: password,
                                                              passwordRequired: true, provesMailbox: false), caller: caller)
         let (email, username, hash) = (admitted.email, admitted.username, admitted.passwordHash)
         return try await transaction { tx in
-            let attributes = try await self.engine.checkCustomFields(fields, into: [:], app: app.id, in: tx)
-            let user = try await self.engine.createAccount(NewAccount(email: email, username: username, passwordHash: hash, attributes: attributes,
+            let attributes = try await self.engine.accounts.checkCustomFields(fields, into: [:], app: app.id, in: tx)
+            let user = try await self.engine.accounts.createAccount(NewAccount(email: email, username: username, passwordHash: hash, attributes: attributes,
                                                                emailVerified: email != nil && emailVerified == true, status: .active),
                                                     detail: "parse \(app.id)", caller: caller, in: tx)
             if app.verifyUserEmails, user.email != nil, !user.emailVerified {
@@ -55,7 +55,7 @@ extension ParseService {
         let step = try await parseSecondFactorAtLogin(app: app, user: user, fields: secondFactor, passwordCounted: true, caller: caller)
         var login = try await transaction { tx in
             guard let stored = try await tx.users.find(id: user.id) else { throw LatchkeyError.invalidCredentials }
-            let current = try await self.engine.recordSignIn(stored, rehash: rehash, method: "parse password", amr: AuthenticationMethods.password, caller: caller, in: tx)
+            let current = try await self.engine.accounts.recordSignIn(stored, rehash: rehash, method: "parse password", amr: AuthenticationMethods.password, caller: caller, in: tx)
             return try await self.openParseSession(for: current, app: app, installationId: installationId, action: "login", in: tx)
         }
         login.recoveryCodes = step.recoveryCodes
@@ -67,7 +67,7 @@ extension ParseService {
     public func parseVerifyPassword(app: ParseApp, username: String?, email: String?, password: String?,
                                     caller: CallerInfo) async throws -> UserRecord {
         let (user, _) = try await parseAuthenticate(app: app, username: username, email: email, password: password, caller: caller)
-        try await engine.releasePasswordAttempt(userId: user.id)
+        try await engine.accounts.releasePasswordAttempt(userId: user.id)
         return user
     }
 
@@ -89,11 +89,11 @@ extension ParseService {
         guard let password, !password.isEmpty else { throw LatchkeyError.missing(.password) }
         try await limit(.credentialPerIP, caller.ip, caller: caller)
         guard let user = try await findParseUser(username: username, email: email), user.status == .active else {
-            try await engine.refuseAfterDummyCheck(password)
+            try await engine.accounts.refuseAfterDummyCheck(password)
         }
-        let rehash = try await engine.checkPassword(password, for: user, caller: caller)
+        let rehash = try await engine.accounts.checkPassword(password, for: user, caller: caller)
         if keepsOut(user, app: app) {
-            try await engine.releasePasswordAttempt(userId: user.id)
+            try await engine.accounts.releasePasswordAttempt(userId: user.id)
             throw LatchkeyError.userPendingConfirmation
         }
         return (user, rehash)

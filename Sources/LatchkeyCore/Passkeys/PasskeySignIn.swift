@@ -17,7 +17,7 @@ extension Passkeys {
     public func authenticate(_ body: Data, csrfCookie: String, caller: CallerInfo) async throws -> BrowserSignIn {
         let (passkey, user, amr) = try await verifiedAssertion(body, csrfCookie: csrfCookie, caller: caller)
         let signedIn = try await transaction { tx in
-            try await self.engine.recordSignIn(user, rehash: nil, method: "passkey \(passkey.name)", amr: amr, caller: caller, in: tx)
+            try await self.engine.accounts.recordSignIn(user, rehash: nil, method: "passkey \(passkey.name)", amr: amr, caller: caller, in: tx)
         }
         return BrowserSignIn(user: signedIn, amr: amr)
     }

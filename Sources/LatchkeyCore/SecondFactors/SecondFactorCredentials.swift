@@ -101,7 +101,7 @@ extension SecondFactors {
     /// take a slot); a locked account is refused. The count clears on a completed sign-in.
     func countSecondFactorAttempt(_ user: UserRecord, caller: CallerInfo) async throws -> Int {
         let now = time.now()
-        switch try await engine.takeAttempt(userId: user.id, now: now) {
+        switch try await engine.accounts.takeAttempt(userId: user.id, now: now) {
         case nil: throw LatchkeyError.secondFactorInvalid
         case .locked(let until)?:
             EngineMetrics.secondFactor("locked", nil)

@@ -25,7 +25,7 @@ extension Tokens {
     /// revokes the refresh tokens its first use gave (RFC 6749 §4.1.2).
     public func exchangeAuthorizationCode(code: String?, redirectUri: String?, codeVerifier: String?, client: ClientApplication,
                                           caller: CallerInfo) async throws -> TokenSet {
-        try engine.requireGrant(.authorizationCode, for: client)
+        try engine.accounts.requireGrant(.authorizationCode, for: client)
         guard let code, !code.isEmpty else { throw LatchkeyError.openID(.invalidRequest("code is missing.")) }
         guard let redirectUri, !redirectUri.isEmpty else { throw LatchkeyError.openID(.invalidRequest("redirect_uri is missing.")) }
         guard code.utf8.count <= SecretToken.maxPresentedBytes else { throw LatchkeyError.openID(.invalidGrant("The code is not valid.")) }

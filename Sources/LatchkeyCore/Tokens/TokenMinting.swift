@@ -145,7 +145,7 @@ extension Tokens {
     /// two uses of one token only one is the first; a later use is judged inside a transaction.
     public func refresh(refreshToken: String?, scope: String?, caller: CallerInfo) async throws -> TokenSet {
         let client = try engine.requireClient(caller.clientId)
-        try engine.requireGrant(.refreshToken, for: client)
+        try engine.accounts.requireGrant(.refreshToken, for: client)
         guard let refreshToken, !refreshToken.isEmpty else { throw LatchkeyError.missing(.refreshToken) }
         // Whole milliseconds: the rotation time is stored and read back to derive the child again on a retry.
         let now = Date(timeIntervalSince1970: (time.now().timeIntervalSince1970 * 1000).rounded(.down) / 1000)

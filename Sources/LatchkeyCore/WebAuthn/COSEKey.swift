@@ -6,6 +6,7 @@ import Foundation
 /// EdDSA (-8, Ed25519) and RS256 (-257, RSA PKCS#1 v1.5 with SHA-256, at least 2048 bits). Anything else is refused
 /// at registration.
 public struct COSEKey: Sendable, Equatable {
+
     public enum Algorithm: Int64, Sendable, CaseIterable {
         case es256 = -7
         case edDSA = -8
@@ -15,6 +16,8 @@ public struct COSEKey: Sendable, Equatable {
     public let algorithm: Algorithm
     /// The COSE bytes as registered, stored and read back.
     public let encoded: [UInt8]
+    /// The parsed key's check, made once when the key is read.
+    private let verify: @Sendable ([UInt8], [UInt8]) -> Bool
 
     /// Reads and checks a COSE key (the key itself is parsed, so a bad point or modulus is refused here, not at the
     /// first sign-in).
@@ -25,15 +28,16 @@ public struct COSEKey: Sendable, Equatable {
         guard let algorithm = Algorithm(rawValue: alg) else { throw WebAuthnRefusal.unsupportedAlgorithm(alg) }
         self.algorithm = algorithm
         self.encoded = encoded
-        _ = try verifier(map)
+        verify = try Self.verifier(map, algorithm)
     }
+
+    /// Two keys are the same key when their COSE bytes are.
+    public static func == (a: COSEKey, b: COSEKey) -> Bool { a.encoded == b.encoded }
 
     /// Whether `signature` is this key's over `message`.
-    public func verifies(_ signature: [UInt8], over message: [UInt8]) throws -> Bool {
-        try verifier(try CBORReader.decode(encoded))(signature, message)
-    }
+    public func verifies(_ signature: [UInt8], over message: [UInt8]) -> Bool { verify(signature, message) }
 
-    private func verifier(_ map: CBOR) throws -> ([UInt8], [UInt8]) -> Bool {
+    private static func verifier(_ map: CBOR, _ algorithm: Algorithm) throws -> @Sendable ([UInt8], [UInt8]) -> Bool {
         let kty = map[1]?.int
         switch algorithm {
         case .es256:

@@ -48,7 +48,7 @@ public struct RelyingParty: Sendable {
         try ClientData.read(clientDataJSON).check(type: "webauthn.get", challenge: challenge, origins: origins)
         let data = try AuthenticatorData(authenticatorData)
         try checkCommon(data)
-        guard try publicKey.verifies(signature, over: authenticatorData + Digest.sha256(clientDataJSON)) else {
+        guard publicKey.verifies(signature, over: authenticatorData + Digest.sha256(clientDataJSON)) else {
             throw WebAuthnRefusal.badSignature
         }
         // A counter that does not go up means a cloned authenticator; synced passkeys that always send 0 are not checked.

@@ -10,7 +10,7 @@ enum ParseObjects {
     /// field can shadow the server's own keys.
     static func user(_ user: UserRecord, showEmail: Bool, sessionToken: String? = nil,
                      authData: [String: [String: String]] = [:]) -> [String: JSONValue] {
-        var body = user.attributes.filter { name, _ in LatchkeyEngine.isCustomFieldName(name) }
+        var body = user.attributes.filter { name, _ in AccountRules.isCustomFieldName(name) }
         body["objectId"] = .string(user.objectId)
         // Accounts made through the other dialects have no username: Parse's lookup takes their email in its place.
         body["username"] = .string(user.username ?? user.email ?? user.objectId)
