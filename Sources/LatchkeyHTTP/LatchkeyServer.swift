@@ -49,8 +49,8 @@ public enum LatchkeyServer {
         let openAPI = options.openAPIDocument.map { document in
             OpenAPIDocument.prepare(document, publicURL: engine.settings.publicURL, parseMount: parseMount, adminURL: options.adminURL,
                                     testingMailbox: options.testingMailbox != nil,
-                                    // The console's own client is not one for apps to use.
-                                    known: .init(clients: engine.settings.clients.map(\.id).filter { $0 != OperatorService.consoleClientId },
+                                    // The console's and the account page's own clients are not ones for apps to use.
+                                    known: .init(clients: engine.settings.clients.map(\.id).filter { $0 != OperatorService.consoleClientId && $0 != SelfService.clientId },
                                                  parseApps: engine.settings.parseApps.map(\.id),
                                                  appServicesApps: engine.settings.apps.map(\.id)))
         }
@@ -71,8 +71,11 @@ public enum LatchkeyServer {
         }
         OpenIDRoutes(engine: PagesService(engine: engine), clientAddress: clientAddress.serving(.openID), languages: options.pageStrings.keys.sorted())
             .addRoutes(to: router)
+        let pageCookies = PageCookies(secure: engine.settings.publicURL.lowercased().hasPrefix("https://"))
+        let account = AccountPage(engine: SelfService(engine: engine), pages: pages, clientAddress: clientAddress.serving(.openID), cookies: pageCookies)
+        account.addRoutes(to: router)
         InteractionPages(engine: PagesService(engine: engine), pages: pages, clientAddress: clientAddress.serving(.openID),
-                         cookies: PageCookies(secure: engine.settings.publicURL.lowercased().hasPrefix("https://")), style: options.pageBrand.styled(options.pageStyle), script: options.passkeyScript)
+                         cookies: pageCookies, style: options.pageBrand.styled(options.pageStyle), script: options.passkeyScript, account: account)
             .addRoutes(to: router)
         if let openAPI { router.get("/openapi.json") { _, _ in openAPI.document.response() } }
         OperatorRoutes(engine: OperatorService(engine: engine), testingMailbox: options.testingMailbox).addRoutes(to: router)

@@ -20,34 +20,16 @@ extension OperatorService {
         case consoleOff
     }
 
-    /// What the console's sign-in carries through the browser: sealed into a short-lived cookie.
-    struct ConsoleSignInState: Codable {
-        var state: String
-        var verifier: String
-        var next: String?
-        var expiresAt: Date
-    }
-
     /// Where to send the browser to sign in, and the sealed cookie that must come back with the callback.
     public func startConsoleSignIn(redirectURI: String, next: String?) -> (authorizeURL: String, cookie: String) {
-        let verifier = SecureRandom.token(byteCount: 32), state = SecureRandom.token(byteCount: 16)
-        let sealed = ConsoleSignInState(state: state, verifier: verifier, next: next,
-                                        expiresAt: time.now() + Double(settings.openID.interactionTTLSeconds))
-        // Encoding a plain Codable struct cannot fail.
-        let cookie = Base64URL.encode(keys.consoleSession.seal(Array((try? JSONEncoder().encode(sealed)) ?? Data())))
-        let url = PagesService.redirect("\(settings.publicURL)/oauth2/v2.0/authorize", [
-            "client_id": Self.consoleClientId, "redirect_uri": redirectURI, "response_type": "code", "scope": "openid offline_access",
-            "state": state, "code_challenge": Base64URL.encode(Digest.sha256(Array(verifier.utf8))), "code_challenge_method": "S256",
-        ])
-        return (url, cookie)
+        FirstPartySignIn.start(clientId: Self.consoleClientId, redirectURI: redirectURI, scope: "openid offline_access", next: next,
+                               sealedWith: keys.consoleSession, settings: settings, now: time.now())
     }
 
     /// Redeems the callback's code for an account that holds `operator`: a new console session, and where to go.
     public func finishConsoleSignIn(code: String?, state: String?, cookie: String?, redirectURI: String,
                                     caller: CallerInfo) async throws -> (session: ConsoleSession, next: String?) {
-        guard let cookie, cookie.utf8.count <= 2048, let sealed = Base64URL.decode(cookie), let plain = keys.consoleSession.open(sealed),
-              let started = try? JSONDecoder().decode(ConsoleSignInState.self, from: Data(plain)), started.expiresAt > time.now(),
-              let state, Digest.constantTimeEqual(Array(state.utf8), Array(started.state.utf8)) else {
+        guard let started = FirstPartySignIn.open(cookie: cookie, state: state, sealedWith: keys.consoleSession, now: time.now()) else {
             throw ConsoleSignInRefusal.stateMismatch
         }
         guard let client = engine.client(id: Self.consoleClientId) else { throw ConsoleSignInRefusal.consoleOff }

@@ -3,37 +3,9 @@ import Foundation
 /// What a user's page in the console shows besides the account: live sessions by dialect and client, the mails
 /// sent to them, their recent audit events.
 extension OperatorService {
-    /// One signed-in app: a refresh-token family (native), an App Services or Parse session, with its last use.
-    public struct SessionSummary: Sendable, Equatable {
-        public var familyId: String
-        public var kind: SessionRecord.Kind
-        /// The native client id, or the App Services or Parse app id.
-        public var audience: String
-        public var startedAt: Date
-        /// When the family last minted a token (a refresh), or the session began.
-        public var lastUsedAt: Date
-        public var expiresAt: Date
-        public var deviceId: String?
-    }
-
     /// The user's live sessions, one per family, most recently used first.
     public func adminSessions(_ key: String) async throws -> [SessionSummary] {
-        let user = try await adminFindUser(key)
-        var families: [String: SessionSummary] = [:]
-        for session in try await reader.sessions.live(userId: user.id, now: time.now()) {
-            let used = max(session.createdAt, session.rotatedAt ?? session.createdAt)
-            if var summary = families[session.familyId] {
-                summary.startedAt = min(summary.startedAt, session.createdAt)
-                summary.lastUsedAt = max(summary.lastUsedAt, used)
-                summary.expiresAt = max(summary.expiresAt, session.expiresAt)
-                families[session.familyId] = summary
-            } else {
-                families[session.familyId] = SessionSummary(familyId: session.familyId, kind: session.kind, audience: session.audience,
-                                                            startedAt: session.createdAt, lastUsedAt: used, expiresAt: session.expiresAt,
-                                                            deviceId: session.deviceId)
-            }
-        }
-        return families.values.sorted { ($0.lastUsedAt, $0.familyId) > ($1.lastUsedAt, $1.familyId) }
+        try await engine.tokens.sessionSummaries(userId: try await adminFindUser(key).id)
     }
 
     /// The newest mails to the user's address (the outbox keeps sent mail `sentMailRetentionDays`).

@@ -123,6 +123,8 @@ public final class LatchkeyEngine: Sendable {
             throw error
         } catch let error as AdminError {
             throw error
+        } catch let error as AccountPageRefusal {
+            throw error
         } catch let conflict as StoreConflict {
             switch conflict {
             case .emailTaken: throw LatchkeyError.emailTaken

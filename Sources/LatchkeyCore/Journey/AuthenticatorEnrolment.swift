@@ -31,7 +31,7 @@ extension SignInJourney {
         let (key, step) = try await checkOfferedAuthenticator(flow, user: user, code: code, caller: caller)
         return try await transaction { tx in
             try await self.finish(flow, in: tx)
-            return try await self.enrolAuthenticator(key, step: step, for: user, caller: caller, in: tx)
+            return try await self.engine.factors.enrolAuthenticator(key, step: step, for: user, caller: caller, in: tx)
         }
     }
 
@@ -61,7 +61,7 @@ extension SignInJourney {
             try next.take(.enrolmentVerified)
             next.state.factors.target = nil
             let token = try await self.advance(next, in: tx)
-            return (token, try await self.enrolAuthenticator(key, step: step, for: user, caller: caller, in: tx))
+            return (token, try await self.engine.factors.enrolAuthenticator(key, step: step, for: user, caller: caller, in: tx))
         }
     }
 
@@ -81,25 +81,8 @@ extension SignInJourney {
               let sealed = flow.state.factors.target.flatMap(Base64URL.decode), let key = keys.secondFactor.open(sealed) else {
             throw LatchkeyError.flowStepMismatch("this token is not an authenticator enrolment of this user")
         }
-        guard let code, !code.isEmpty else { throw LatchkeyError.missing(.code) }
-        let failures = try await engine.factors.countSecondFactorAttempt(user, caller: caller)
-        guard let step = TOTP.matchingStep(key: key, code: code, at: time.now()) else {
-            try await engine.factors.secondFactorFailed(user, failures: failures, what: "wrong code for a new authenticator", caller: caller)
-            throw LatchkeyError.invalidCode(attemptsLeft: 1)
-        }
+        let step = try await engine.factors.checkNewAuthenticatorCode(code, key: key, user: user, caller: caller)
         return (key, step)
-    }
-
-    private func enrolAuthenticator(_ key: [UInt8], step: Int, for user: UserRecord, caller: CallerInfo,
-                                    in tx: any Repositories) async throws -> [String] {
-        try await tx.users.clearPasswordAttempts(userId: user.id)
-        guard !(try await tx.secondFactors.secondFactors(userId: user.id)).contains(where: { $0.kind == .totp }) else {
-            throw LatchkeyError.secondFactor(.alreadyEnrolled)
-        }
-        var factor = engine.factors.newTOTPFactor(userId: user.id, key: key)
-        factor.lastStep = step  // the confirming code cannot also sign in
-        try await engine.factors.enrol(factor, for: user, caller: caller, in: tx)
-        return try await engine.factors.replaceRecoveryCodes(userId: user.id, in: tx)
     }
 
     /// The client and user behind a native access token, when the client asks for second factors and authenticators

@@ -14,6 +14,10 @@ public enum MailKind: String, Sendable, Codable, CaseIterable {
     case accountLocked = "account_locked"
     /// The owner is told a passkey was added, and when one's counter went back (a cloned authenticator).
     case passkeyAdded = "passkey_added", passkeyCloneSuspected = "passkey_clone_suspected"
+    /// From the account page: the code that proves a new address, and the notices of a passkey removed, a sign-in
+    /// with another issuer linked or unlinked, and the account deleted.
+    case addressChangeCode = "address_change_code", passkeyRemoved = "passkey_removed"
+    case signInLinked = "sign_in_linked", signInUnlinked = "sign_in_unlinked", accountDeleted = "account_deleted"
 }
 
 /// A rendered mail: what to send, not how.

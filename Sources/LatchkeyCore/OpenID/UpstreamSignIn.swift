@@ -11,6 +11,8 @@ public struct UpstreamVisit: Codable, Sendable {
     /// The sealed interaction to go on with.
     public var interaction: String
     var expiresAt: Date
+    /// Set when the account page links this issuer to the account signed in at the browser session of this id.
+    public var linking: String?
 }
 
 extension PagesService {
@@ -25,12 +27,17 @@ extension PagesService {
 
     /// The redirect to the issuer, and the sealed visit for the cookie.
     public func beginUpstreamSignIn(provider: String, interaction: String) throws -> (redirect: String, cookie: String) {
+        try beginUpstreamSignIn(provider: provider, interaction: interaction, linking: nil)
+    }
+
+    func beginUpstreamSignIn(provider: String, interaction: String, linking: String?) throws -> (redirect: String, cookie: String) {
         guard upstreamProviders.contains(provider), let issuer = settings.identities.providers[provider],
               let endpoint = issuer.authorizationURL, let exchange = issuer.codeExchange else {
             throw LatchkeyError.providerNotEnabled(provider)
         }
         let visit = UpstreamVisit(provider: provider, state: SecureRandom.token(), nonce: SecureRandom.token(), verifier: SecureRandom.token(byteCount: 48),
-                                  interaction: interaction, expiresAt: time.now() + Double(settings.openID.interactionTTLSeconds))
+                                  interaction: interaction, expiresAt: time.now() + Double(settings.openID.interactionTTLSeconds),
+                                  linking: linking)
         let challenge = Base64URL.encode(Digest.sha256(Array(visit.verifier.utf8)))
         // Apple names its scopes `name email` and answers a request for them only by form post.
         let apple = provider == "apple"
@@ -49,13 +56,21 @@ extension PagesService {
         return visit
     }
 
-    /// The issuer's answer: the state must be the visit's; the code is exchanged (outside any transaction), the ID token
-    /// checked with the nonce, and the identity signs in by P's rules (its account, a link by verified address when
+    /// The issuer's answer (`upstreamIdentity`): the identity signs in by P's rules (its account, a link by verified address when
     /// allowed, or a new account). A client that asks for a second factor then gets it asked, as after a password.
     /// `callback` is the issuer the answer came back for (its callback path; nil on the address every issuer shared
     /// before), `iss` the issuer the answer names (RFC 9207), checked when the issuer sends it.
     public func finishUpstreamSignIn(_ visit: UpstreamVisit, callback: String?, iss: String?, state: String?, code: String?, error: String?,
                                      client: ClientApplication, caller: CallerInfo) async throws -> SignInOutcome {
+        let identity = try await upstreamIdentity(visit, callback: callback, iss: iss, state: state, code: code, error: error)
+        let user = try await engine.identity.signIn(with: identity, caller: caller) { login, _ in login.user }
+        return try await afterUpstream(user, provider: visit.provider, client: client, caller: caller)
+    }
+
+    /// The identity the issuer's answer proves: the state must be the visit's, the answer from the issuer the visit
+    /// went to; the code is exchanged (outside any transaction) and the ID token checked with the nonce.
+    func upstreamIdentity(_ visit: UpstreamVisit, callback: String?, iss: String?, state: String?, code: String?,
+                          error: String?) async throws -> VerifiedIdentity {
         guard let state, Digest.constantTimeEqual(Array(state.utf8), Array(visit.state.utf8)) else {
             throw LatchkeyError.identityRefused("the answer does not belong to this sign-in (state)")
         }
@@ -76,8 +91,11 @@ extension PagesService {
             throw LatchkeyError.identityProviderUnavailable(visit.provider)
         }
         guard case .idToken(let token) = answer else { throw LatchkeyError.identityRefused("the authorization code was refused") }
-        let identity = try await engine.identity.verifyIDToken(token, provider: visit.provider, nonce: visit.nonce)
-        let user = try await engine.identity.signIn(with: identity, caller: caller) { login, _ in login.user }
+        return try await engine.identity.verifyIDToken(token, provider: visit.provider, nonce: visit.nonce)
+    }
+
+    /// A federated sign-in that needs a second factor goes on as a sign-in flow past its first factor.
+    private func afterUpstream(_ user: UserRecord, provider: String, client: ClientApplication, caller: CallerInfo) async throws -> SignInOutcome {
         guard try await engine.factors.secondFactorDue(for: client, userId: user.id) else { return .signedIn(BrowserSignIn(user: user, amr: AuthenticationMethods.federated)) }
         // The second factor runs as a sign-in flow that has passed its first factor.
         let pending = FlowState(stage: .started, client: JourneyClient(id: client.id, acceptsCode: true, acceptsPassword: false,
@@ -86,8 +104,17 @@ extension PagesService {
         let token2 = try await newFlow(.signIn, email: user.email ?? "", userId: user.id, state: pending)
         return try await transaction { tx in
             let flow = try await loadFlow(token2, kind: .signIn, client: client.id, in: tx)
-            return try await afterFirstFactor(flow, user: user, passed: .federated(by: visit.provider), client: client, scope: nil,
+            return try await afterFirstFactor(flow, user: user, passed: .federated(by: provider), client: client, scope: nil,
                                                    caller: caller, in: tx)
+        }
+    }
+
+    /// How an issuer is named to people: Apple and Google by their names, others by theirs, capitalized.
+    public static func providerLabel(_ provider: String) -> String {
+        switch provider {
+        case "apple": "Apple"
+        case "google": "Google"
+        default: provider.prefix(1).uppercased() + provider.dropFirst()
         }
     }
 }

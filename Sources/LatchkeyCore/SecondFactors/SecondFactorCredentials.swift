@@ -58,6 +58,31 @@ extension SecondFactors {
         try await notify(.secondFactorAdded, user: user, factor: Self.describe(factor), caller: caller, in: tx)
     }
 
+    /// The first code from a newly offered authenticator `key`: the time step it matches. A wrong code counts against
+    /// the account's lockout.
+    func checkNewAuthenticatorCode(_ code: String?, key: [UInt8], user: UserRecord, caller: CallerInfo) async throws -> Int {
+        guard let code, !code.isEmpty else { throw LatchkeyError.missing(.code) }
+        let failures = try await countSecondFactorAttempt(user, caller: caller)
+        guard let step = TOTP.matchingStep(key: key, code: code, at: time.now()) else {
+            try await secondFactorFailed(user, failures: failures, what: "wrong code for a new authenticator", caller: caller)
+            throw LatchkeyError.invalidCode(attemptsLeft: 1)
+        }
+        return step
+    }
+
+    /// Enrols the authenticator `key` whose first code matched `step` (that step cannot sign in again); returns the
+    /// account's new recovery codes, readable this once.
+    func enrolAuthenticator(_ key: [UInt8], step: Int, for user: UserRecord, caller: CallerInfo, in tx: any Repositories) async throws -> [String] {
+        try await tx.users.clearPasswordAttempts(userId: user.id)
+        guard !(try await tx.secondFactors.secondFactors(userId: user.id)).contains(where: { $0.kind == .totp }) else {
+            throw LatchkeyError.secondFactor(.alreadyEnrolled)
+        }
+        var factor = newTOTPFactor(userId: user.id, key: key)
+        factor.lastStep = step
+        try await enrol(factor, for: user, caller: caller, in: tx)
+        return try await replaceRecoveryCodes(userId: user.id, in: tx)
+    }
+
     /// Removes the account's factors of `kinds` (all when nil); audited and mailed when there were any.
     @discardableResult
     func removeFactors(of user: UserRecord, kinds: [SecondFactorRecord.Kind]? = nil, reason: String, caller: CallerInfo,

@@ -36,7 +36,7 @@ public protocol OperatorSurface: Sendable {
     func adminRotateClientSecret(_ id: String, caller: CallerInfo) async throws -> String
     func adminSecondFactors(_ key: String) async throws -> (UserRecord, [SecondFactorSummary])
     func adminSendPasswordReset(_ key: String, caller: CallerInfo) async throws
-    func adminSessions(_ key: String) async throws -> [OperatorService.SessionSummary]
+    func adminSessions(_ key: String) async throws -> [SessionSummary]
     func adminSetDisabled(_ key: String, disabled: Bool, caller: CallerInfo) async throws -> UserRecord
     func adminUnlink(_ key: String, provider: String, caller: CallerInfo) async throws
     func adminUnlock(_ key: String, caller: CallerInfo) async throws -> UserRecord

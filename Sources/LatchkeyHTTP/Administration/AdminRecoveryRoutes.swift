@@ -49,7 +49,7 @@ extension AdminRoutes {
         }
     }
 
-    static func session(_ session: OperatorService.SessionSummary) -> JSONValue {
+    static func session(_ session: SessionSummary) -> JSONValue {
         var object: [String: JSONValue] = [
             "family_id": .string(session.familyId), "dialect": .string(session.kind.rawValue), "client": .string(session.audience),
             "started_at": .string(session.startedAt.ISO8601Format()), "last_used_at": .string(session.lastUsedAt.ISO8601Format()),

@@ -66,6 +66,8 @@ struct OpenIDRoutes: Sendable {
             "end_session_endpoint": .string("\(base)/oauth2/v2.0/logout"),
             "introspection_endpoint": .string("\(base)/oidc/introspect"),
             "revocation_endpoint": .string("\(base)/oidc/revoke"),
+            // An extension field: where apps send people to manage their own account.
+            "account_url": .string("\(base)\(SelfService.path)"),
             "response_types_supported": ["code"],
             "response_modes_supported": ["query"],
             "subject_types_supported": ["public"],

@@ -13,6 +13,8 @@ struct InteractionPages: Sendable {
     let cookies: PageCookies
     let style: String
     let script: String
+    /// Finishes the links the account page begins (they come back on the same issuer callback).
+    let account: AccountPage?
 
     func addRoutes(to router: Router<LatchkeyRequestContext>) {
         for prefix in ["", "/:tenant"] {
@@ -158,14 +160,7 @@ struct InteractionPages: Sendable {
         return render("sign_in", status, context, visit)
     }
 
-    /// How a provider is named on its button: Apple and Google by their names, others by theirs, capitalized.
-    static func label(_ provider: String) -> String {
-        switch provider {
-        case "apple": "Apple"
-        case "google": "Google"
-        default: provider.prefix(1).uppercased() + provider.dropFirst()
-        }
-    }
+    static func label(_ provider: String) -> String { PagesService.providerLabel(provider) }
 
     /// A page that only explains (`key` in the pages' words).
     func problem(_ key: String, _ visit: PageVisit, status: HTTPResponse.Status) -> Response {

@@ -38,7 +38,11 @@ extension InteractionPages {
                                   code: String?, error: String?) async -> Response {
         var visit = visit(request, context)
         visit.cookies.append(cookies.clear(upstreamCookie))
-        guard let upstream = engine.openUpstreamVisit(PageCookies.read(upstreamCookie, from: request, limit: 4096)),
+        let upstream = engine.openUpstreamVisit(PageCookies.read(upstreamCookie, from: request, limit: 4096))
+        if let upstream, upstream.linking != nil, let account {
+            return await account.finishLink(request, context, upstream, callback: callback, iss: iss, state: state, code: code, error: error)
+        }
+        guard let upstream,
               let interaction = engine.openInteraction(upstream.interaction, csrfCookie: visit.newCSRFCookie ? nil : visit.csrfCookie) else {
             return problem("expired", visit, status: .badRequest)
         }

@@ -1,0 +1,44 @@
+import Foundation
+
+/// A new address, proven by a code mailed to it. The account model's address change applies (the old address is
+/// told, links mailed to it die); the code proves the new mailbox, so the address is verified without ending any
+/// other way in (the owner proved who they are by the recent sign-in).
+extension SelfService {
+    private func addressCodeName(_ user: UserRecord) -> String { "account-address:\(user.id)" }
+
+    /// Mails a code to `newEmail`; returns it normalized (the page shows it masked and posts it back with the code).
+    public func startAddressChange(_ holder: AccountHolder, newEmail: String?, caller: CallerInfo) async throws -> String {
+        try requireRecent(holder)
+        let caller = CallerInfo.selfService(caller)
+        let email = try engine.accounts.requireEmail(newEmail)
+        guard email != holder.user.email else { throw LatchkeyError.emailTaken }
+        try await limit(.mailPerIP, caller.ip, caller: caller)
+        try await limit(.mailPerAddress, email, caller: caller)
+        try await engine.accounts.requireNoIdentifierClash(username: nil, email: email, excluding: holder.user.id, in: reader)
+        if try await reader.users.find(email: email) != nil { throw LatchkeyError.emailTaken }
+        let code = engine.proofs.newCode()
+        try await engine.proofs.savePendingCode(code, name: addressCodeName(holder.user), target: email, channel: "email",
+                                                clientId: Self.clientId, user: holder.user)
+        try await engine.standaloneWrite { tx in
+            try await self.engine.enqueue(self.engine.mailComposer.compose(.addressChangeCode, to: email, code: code,
+                                                                           validMinutes: self.settings.codes.ttlSeconds / 60,
+                                                                           locale: self.engine.mailLocale(holder.user.attributes, caller: caller),
+                                                                           at: self.time.now()), in: tx)
+        }
+        return email
+    }
+
+    public func finishAddressChange(_ holder: AccountHolder, newEmail: String?, code: String?, caller: CallerInfo) async throws {
+        try requireRecent(holder)
+        let caller = CallerInfo.selfService(caller)
+        let email = try engine.accounts.requireEmail(newEmail)
+        if let wrong = try await engine.proofs.redeemPendingCode(name: addressCodeName(holder.user), target: email, code: code) { throw wrong }
+        try await transaction { tx in
+            var user = try await self.current(holder, in: tx)
+            try await self.engine.accounts.changeEmail(of: &user, to: email, caller: caller, in: tx)
+            user.updatedAt = self.time.now()
+            try await tx.users.update(user)
+            try await self.engine.accounts.markVerified(user, detail: "address change, code to the new address", caller: caller, in: tx)
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+/// The account page: what a person signed in at the hosted pages sees and changes of their own account. It is a
+/// built-in first-party client of this provider (`latchkey-account`), so reaching it signs in through the same pages,
+/// limits and second factors as any app; after that it works on the browser's SSO session. Every change is audited
+/// with the actor `self`; everything that changes a way in needs a recent sign-in (`mfa.recent_sign_in_seconds`).
+public struct SelfService: SelfServiceSurface, EngineKernel {
+    public let engine: LatchkeyEngine
+
+    public init(engine: LatchkeyEngine) { self.engine = engine }
+
+    public var settings: EngineSettings { engine.settings }
+
+    public static let clientId = "latchkey-account"
+    public static let path = "/ui/account"
+
+    /// The built-in client: first party, asking for a second factor when the account has one.
+    public static func accountClient(publicURL: String) -> ClientApplication {
+        ClientApplication(id: clientId, name: "Your account", mfa: .optional, redirectURIs: [callback(publicURL)], firstParty: true)
+    }
+
+    public static func callback(_ publicURL: String) -> String { publicURL + path + "/callback" }
+
+    /// The person signed in at this browser: their live SSO session and active account.
+    public func holder(cookie: String?) async throws -> AccountHolder? {
+        guard let (session, user) = try await PagesService(engine: engine).browserSession(cookie: cookie) else { return nil }
+        return AccountHolder(session: session, user: user)
+    }
+
+    /// Refuses a change to a way in unless the session's sign-in is recent (the page then asks to sign in again).
+    func requireRecent(_ holder: AccountHolder) throws {
+        try engine.accounts.requireRecentSignIn(at: holder.session.authTime)
+    }
+
+    /// The account as it is now, read in the transaction that changes it.
+    func current(_ holder: AccountHolder, in tx: any Repositories) async throws -> UserRecord {
+        guard let user = try await tx.users.find(id: holder.user.id), user.status == .active else { throw AccountPageRefusal.signedOut }
+        return user
+    }
+
+    /// Mails the owner about a change to a way in (in the transaction that makes it).
+    func notify(_ kind: MailKind, _ user: UserRecord, what: String, caller: CallerInfo, in tx: any Repositories) async throws {
+        guard let email = user.email else { return }
+        try await engine.enqueue(engine.mailComposer.compose(kind, to: email, factor: what, locale: engine.mailLocale(user.attributes, caller: caller),
+                                                             at: time.now()), in: tx)
+    }
+}
+
+/// Who is at the account page: the browser session and its account.
+public struct AccountHolder: Sendable {
+    public var session: BrowserSessionRecord
+    public var user: UserRecord
+}
+
+/// What the account page refuses that no other surface does, each named for the page to explain.
+public enum AccountPageRefusal: Error, Sendable, Equatable {
+    /// The session or account ended while the page was open.
+    case signedOut
+    /// The typed address does not match the account's (deleting it).
+    case confirmationMismatch
+    /// The passkey, session, consent or identity is not this account's (or is gone).
+    case notFound
+    /// A name that is empty or too long.
+    case badName
+    /// An authenticator offer that is not this account's or has expired.
+    case offerExpired
+}
+
+extension CallerInfo {
+    /// A caller acting on their own account at the account page.
+    static func selfService(_ caller: CallerInfo) -> CallerInfo {
+        var caller = caller
+        caller.dialect = .openID
+        caller.clientId = SelfService.clientId
+        caller.actor = "self"
+        return caller
+    }
+}
+
+extension SelfService {
+    /// The account page's forms carry the hosted pages' CSRF token (bound to the browser's CSRF cookie).
+    public func csrfToken(for cookie: String) -> String { PagesService(engine: engine).csrfToken(for: cookie) }
+    public func csrfTokenMatches(_ token: String?, cookie: String?) -> Bool { PagesService(engine: engine).csrfTokenMatches(token, cookie: cookie) }
+}
