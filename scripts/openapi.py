@@ -8,6 +8,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from openapi_account import add_account_paths  # noqa: E402
 from openapi_openid import add_openid_admin_paths, add_openid_paths  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
@@ -61,7 +62,7 @@ SCHEMAS = {
         "client_secret": {**S, "description": "client_secret_post (or send it by HTTP Basic)."}}},
     "UserInfo": obj(["sub", "preferred_username"], sub=S, preferred_username=S, email=S, email_verified=B, name=S),
     "Discovery": obj(["issuer", "token_endpoint", "jwks_uri"], issuer=S, authorization_endpoint=S, token_endpoint=S, jwks_uri=S,
-                     userinfo_endpoint=S),
+                     userinfo_endpoint=S, account_url=S),
     "JWKS": obj(["keys"], keys={"type": "array", "items": obj(["kty", "kid", "crv", "x", "y"], kty=S, kid=S, crv=S, x=S, y=S,
                                                               use=S, alg=S)}),
     "Status": obj(["status"], status=S),
@@ -177,6 +178,7 @@ def paths():
     p["/oidc/userinfo"]["post"]["requestBody"] = {"required": False, "content": {"application/x-www-form-urlencoded": {
         "schema": obj(["access_token"], access_token=S)}}}
     add_openid_paths(p, tenant, S, I, B, obj, json_body, html, ref)
+    add_account_paths(p, S, obj, html)
     p["/health/live"] = {"get": {"summary": "Liveness", "tags": ["operations"], "responses": {"200": json_body(ref("Status"))}}}
     p["/health/ready"] = {"get": {"summary": "Readiness: the database answers and is migrated", "tags": ["operations"],
                                   "responses": {"200": json_body(ref("Status")), "503": json_body(ref("Status"))}}}

@@ -49,8 +49,8 @@ public enum LatchkeyServer {
         let openAPI = options.openAPIDocument.map { document in
             OpenAPIDocument.prepare(document, publicURL: engine.settings.publicURL, parseMount: parseMount, adminURL: options.adminURL,
                                     testingMailbox: options.testingMailbox != nil,
-                                    // The console's and the account page's own clients are not ones for apps to use.
-                                    known: .init(clients: engine.settings.clients.map(\.id).filter { $0 != OperatorService.consoleClientId && $0 != SelfService.clientId },
+                                    // The console's own client is not one for apps to use.
+                                    known: .init(clients: engine.settings.clients.map(\.id).filter { $0 != OperatorService.consoleClientId },
                                                  parseApps: engine.settings.parseApps.map(\.id),
                                                  appServicesApps: engine.settings.apps.map(\.id)))
         }

@@ -90,8 +90,6 @@ struct LatchkeyConfig {
                                 attributes: try AttributeList.read(root))
         // Operators sign in to the console through the hosted pages as this built-in client.
         if let callback = admin.consoleCallbackURL { engine.clients.append(OperatorService.consoleClient(redirectURI: callback)) }
-        // People reach their account page through the hosted pages as this built-in client.
-        engine.clients.append(SelfService.accountClient(publicURL: server.publicURL))
         engine.codes = try CodePolicy(source.section(CodePolicy.section))
         let passwords = try PasswordSettings(source.section(PasswordSettings.section))
         engine.passwords = passwords.policy

@@ -38,6 +38,8 @@ extension LatchkeyEngine {
     public func client(id: String) -> ClientApplication? {
         settings.clients.first(where: { ClientApplication.sameID($0.id, id) })
             ?? clientRegistry.clients.first(where: { ClientApplication.sameID($0.id, id) })
+            // The account page's built-in client: always there, never listed among the apps.
+            ?? (id == SelfService.clientId ? SelfService.accountClient(publicURL: settings.publicURL) : nil)
     }
 
     /// Every client: the configuration file's, then the stored ones.
