@@ -1,7 +1,6 @@
 """The account page over HTTP (docs/account.md): reached through the hosted pages as the built-in client, each change
 with its audit event (actor `self`) and mail, the refusals in the page's own words, a step-up when the sign-in is
 older than `mfa.recent_sign_in_seconds`, linking an upstream issuer by redirect, the data download and deletion."""
-import json
 import time
 import uuid
 
