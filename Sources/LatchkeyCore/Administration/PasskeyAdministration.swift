@@ -13,12 +13,10 @@ extension OperatorService {
             guard let user = try await tx.users.find(id: found.id) else { throw AdminError.userNotFound }
             let passkeys = try await tx.passkeys.passkeys(userId: user.id)
             guard let passkey = passkeys.first(where: { $0.id == id }) else { throw AdminError.passkeyNotFound }
-            let identities = try await tx.identities.identities(userId: user.id)
-            guard user.email != nil || user.passwordHash != nil || !identities.isEmpty || passkeys.count > 1 else {
-                throw LatchkeyError.lastWayIn
-            }
+            try await self.engine.accounts.requireAnotherWayIn(user, removing: .passkey(passkey.id), in: tx)
             _ = try await tx.passkeys.deletePasskey(id: passkey.id, userId: user.id)
             try await self.audit(tx, "admin.passkey_removed", caller: caller, userId: user.id, email: user.email, detail: passkey.name)
+            try await self.engine.passkeys.notify(.passkeyRemoved, user: user, passkey: passkey, caller: caller, in: tx)
         }
     }
 }

@@ -108,13 +108,11 @@ extension Identities {
         try await audit(tx, "identity_linked", caller: caller, userId: user.id, email: user.email, detail: identity.provider)
     }
 
-    /// Removes the account's identity of `provider`, unless it is the last way in (a password, an address to mail a
-    /// code or link to, or another identity). False when the account had none of that provider.
+    /// Removes the account's identity of `provider`, unless it is the last way in (`requireAnotherWayIn`). False when the account had none of that provider.
     func unlink(provider: String, from user: UserRecord, caller: CallerInfo, in tx: any Repositories) async throws -> Bool {
         let identities = try await tx.identities.identities(userId: user.id)
         guard identities.contains(where: { $0.provider == provider }) else { return false }
-        let othersRemain = identities.contains { $0.provider != provider }
-        guard othersRemain || user.passwordHash != nil || user.email != nil else { throw LatchkeyError.lastWayIn }
+        try await engine.accounts.requireAnotherWayIn(user, removing: .identity(provider), in: tx)
         _ = try await tx.identities.unlink(provider: provider, userId: user.id)
         try await audit(tx, "identity_unlinked", caller: caller, userId: user.id, email: user.email, detail: provider)
         return true

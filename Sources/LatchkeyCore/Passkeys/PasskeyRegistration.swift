@@ -47,7 +47,7 @@ extension Passkeys {
         let passkey = PasskeyRecord(id: SecureRandom.uuidString(), userId: user.id, credentialId: Data(registered.credentialId), userHandle: handle,
                                     publicKey: Data(registered.publicKey.encoded), algorithm: registered.publicKey.algorithm.rawValue,
                                     signCount: Int64(registered.signCount),
-                                    name: chosen.isEmpty ? Self.defaultName(userAgent: caller.userAgent) : String(chosen.prefix(64)),
+                                    name: chosen.isEmpty ? Self.defaultName(aaguid: registered.aaguid, userAgent: caller.userAgent) : String(chosen.prefix(64)),
                                     aaguid: Data(registered.aaguid), backupEligible: registered.backupEligible,
                                     backedUp: registered.backedUp, createdAt: time.now())
         try await transaction { tx in
@@ -59,7 +59,12 @@ extension Passkeys {
         return passkey
     }
 
-    /// A passkey's name when the person gives none: the browser and system it was made on.
+    /// A passkey's name when the person gives none: its provider's, when the AAGUID is a known one; else the browser
+    /// and system it was made on.
+    static func defaultName(aaguid: [UInt8], userAgent: String?) -> String {
+        AuthenticatorNames.name(aaguid) ?? defaultName(userAgent: userAgent)
+    }
+
     static func defaultName(userAgent: String?) -> String {
         let agent = userAgent ?? ""
         // In order: every Chrome names Safari too, Edge names Chrome, an iPhone says "like Mac OS X", Android says Linux.

@@ -29,7 +29,6 @@ extension SelfService {
         let caller = CallerInfo.selfService(caller)
         try await transaction { tx in
             let user = try await self.current(holder, in: tx)
-            try await self.requireAnotherWayIn(user, removing: .identity(provider), in: tx)
             guard try await self.engine.identity.unlink(provider: provider, from: user, caller: caller, in: tx) else { throw AccountPageRefusal.notFound }
             try await self.notify(.signInUnlinked, user, what: PagesService.providerLabel(provider), caller: caller, in: tx)
         }

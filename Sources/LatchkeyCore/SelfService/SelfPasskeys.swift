@@ -17,10 +17,10 @@ extension SelfService {
         try await transaction { tx in
             let user = try await self.current(holder, in: tx)
             guard let passkey = try await tx.passkeys.passkeys(userId: user.id).first(where: { $0.id == id }) else { throw AccountPageRefusal.notFound }
-            try await self.requireAnotherWayIn(user, removing: .passkey(id), in: tx)
+            try await self.engine.accounts.requireAnotherWayIn(user, removing: .passkey(id), in: tx)
             _ = try await tx.passkeys.deletePasskey(id: id, userId: user.id)
             try await self.audit(tx, "passkey_removed", caller: .selfService(caller), userId: user.id, email: user.email, detail: passkey.name)
-            try await self.notify(.passkeyRemoved, user, what: passkey.name, caller: caller, in: tx)
+            try await self.engine.passkeys.notify(.passkeyRemoved, user: user, passkey: passkey, caller: caller, in: tx)
         }
     }
 }

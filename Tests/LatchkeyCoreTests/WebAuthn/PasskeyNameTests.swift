@@ -1,8 +1,9 @@
 import Testing
 @testable import LatchkeyCore
 
-/// A passkey the person did not name is named after the browser and system it was made on, whatever order the
-/// user agent lists them in (every Chrome also says Safari, Edge says Chrome, an iPhone "like Mac OS X").
+/// A passkey the person did not name is named after its provider when its AAGUID is a known one, else after the
+/// browser and system it was made on, whatever order the user agent lists them in (every Chrome also says Safari,
+/// Edge says Chrome, an iPhone "like Mac OS X").
 @Suite struct PasskeyNameTests {
     @Test(arguments: [
         ("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/156.0.0.0 Safari/537.36", "Chrome on Linux"),
@@ -15,5 +16,13 @@ import Testing
     ])
     func namedAfterTheBrowserAndSystem(_ agent: String, _ name: String) {
         #expect(Passkeys.defaultName(userAgent: agent) == name)
+    }
+
+    @Test func aKnownAAGUIDNamesItsProviderAndAnUnknownOneTheBrowser() {
+        let chrome = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36"
+        let googlePasswordManager: [UInt8] = [0xea, 0x9b, 0x8d, 0x66, 0x4d, 0x01, 0x1d, 0x21, 0x3c, 0xe4, 0xb6, 0xb4, 0x8c, 0xb5, 0x75, 0xd4]
+        #expect(Passkeys.defaultName(aaguid: googlePasswordManager, userAgent: chrome) == "Google Password Manager")
+        #expect(Passkeys.defaultName(aaguid: [UInt8](repeating: 0, count: 16), userAgent: chrome) == "Chrome on Linux")
+        #expect(Passkeys.defaultName(aaguid: [UInt8](repeating: 7, count: 16), userAgent: nil) == "Passkey")
     }
 }
