@@ -37,10 +37,10 @@ extension PostgresRepositories {
     func insert(_ session: SessionRecord) async throws {
         try await rows("""
             INSERT INTO sessions (id, family_id, user_id, kind, audience, scope, token_hash, created_at, expires_at, rotated_at,
-                                  revoked_at, parent_id, device_id)
+                                  revoked_at, parent_id, device_id, ip, user_agent)
             VALUES (\(session.id), \(session.familyId), \(session.userId), \(session.kind.rawValue), \(session.audience),
                     \(session.scope), \(session.tokenHash), \(session.createdAt), \(session.expiresAt), \(session.rotatedAt),
-                    \(session.revokedAt), \(session.parentId), \(session.deviceId))
+                    \(session.revokedAt), \(session.parentId), \(session.deviceId), \(session.ip), \(session.userAgent))
             """)
     }
 

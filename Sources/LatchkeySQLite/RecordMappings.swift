@@ -39,7 +39,7 @@ extension SessionRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
         self.init(id: row["id"], familyId: row["family_id"], userId: row["user_id"],
                   kind: try Self.column(row, "kind", Kind.init(rawValue:)), audience: row["audience"], scope: row["scope"],
                   tokenHash: row["token_hash"], createdAt: row["created_at"], expiresAt: row["expires_at"],
-                  parentId: row["parent_id"], deviceId: row["device_id"])
+                  parentId: row["parent_id"], deviceId: row["device_id"], ip: row["ip"], userAgent: row["user_agent"])
         rotatedAt = row["rotated_at"]
         revokedAt = row["revoked_at"]
     }
@@ -51,7 +51,7 @@ extension SessionRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
         container["token_hash"] = tokenHash; container["created_at"] = StoredDate.text(createdAt)
         container["expires_at"] = StoredDate.text(expiresAt); container["rotated_at"] = rotatedAt.map(StoredDate.text)
         container["revoked_at"] = revokedAt.map(StoredDate.text); container["parent_id"] = parentId
-        container["device_id"] = deviceId
+        container["device_id"] = deviceId; container["ip"] = ip; container["user_agent"] = userAgent
     }
 }
 

@@ -9,8 +9,8 @@ import pytest
 import requests
 
 from account_support import ACCOUNT, Account, account_server, upstream  # noqa: F401 (the fixture)
-from openid_support import PASSWORD, THIRD, Pages
-from test_openid import authorize_url
+from openid_support import PASSWORD, PUBLIC, THIRD, Pages
+from test_openid import authorize_url, query
 
 ADMIN = "a" * 48
 
@@ -110,9 +110,18 @@ def test_sessions_consents_and_the_data_download(server):
     consent = third.follow(third.sign_in(url, email))
     assert consent.status_code == 200 and "Allow access?" in consent.text, consent.text[:500]
     assert third.submit(consent, "/ui/consent", decision="allow").status_code == 303
+    # An app's session (a native app's refresh token, by single sign-on in the other browser), listed with where its
+    # token request came from.
+    url, verifier = authorize_url(server, client=PUBLIC)
+    code = query(other.get(url))["code"]
+    app = requests.post(server.base + "/oauth2/v2.0/token", timeout=30, headers={"User-Agent": "ExampleApp/1.0 (iPhone; iOS 18)"},
+                        data={"grant_type": "authorization_code", "code": code, "code_verifier": verifier, "client_id": PUBLIC,
+                              "redirect_uri": "http://127.0.0.1:4999/callback"})
     page = account.get(ACCOUNT)
     assert page.text.count('action="/ui/account/sessions/end"') == 3 and "this browser" in page.text
     assert "Partner tool" in page.text
+    assert app.status_code == 200, app.text
+    assert "(native app) · iOS · 127.0.0.1" in page.text, page.text[page.text.find('id="sessions"'):][:1500]
 
     page = account.act("/ui/account/consents/withdraw", containing=THIRD)
     assert "The app no longer has access." in page.text and "Partner tool" not in page.text

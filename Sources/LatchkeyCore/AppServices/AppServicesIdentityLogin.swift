@@ -44,12 +44,13 @@ extension AppServicesService {
             // Like a refresh: single writes joining the group commit, no transaction.
             try await engine.identity.noteSignIn(&user, method: "api-key \(key.id)", amr: AuthenticationMethods.apiKey, caller: caller)
             let signedIn = user
-            return try await engine.standaloneWrite { direct in try await self.openAppSession(for: signedIn, app: app, amr: AuthenticationMethods.apiKey, in: direct) }
+            return try await engine.standaloneWrite { direct in try await self.openAppSession(for: signedIn, app: app, amr: AuthenticationMethods.apiKey, caller: caller, in: direct) }
         }
         let identity = try await appIdentity(app: app, providerType: providerType, credential: credential, caller: caller)
         let anonymous = identity.provider == VerifiedIdentity.anonymousProvider
         return try await engine.identity.signIn(with: identity, caller: caller) { login, tx in
-            try await self.openAppSession(for: login.user, app: app, amr: AuthenticationMethods.identity(identity.provider), anonymous: anonymous, in: tx)
+            try await self.openAppSession(for: login.user, app: app, amr: AuthenticationMethods.identity(identity.provider), anonymous: anonymous,
+                                    caller: caller, in: tx)
         }
     }
 

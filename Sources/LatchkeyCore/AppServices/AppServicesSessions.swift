@@ -30,14 +30,14 @@ extension AppServicesService {
         return try await transaction { tx in
             guard let stored = try await tx.users.find(id: user.id) else { throw LatchkeyError.invalidCredentials }
             let current = try await engine.accounts.recordSignIn(stored, rehash: rehash, method: "app_services password", amr: AuthenticationMethods.password, caller: caller, in: tx)
-            return try await self.openAppSession(for: current, app: app, amr: AuthenticationMethods.password, in: tx)
+            return try await self.openAppSession(for: current, app: app, amr: AuthenticationMethods.password, caller: caller, in: tx)
         }
     }
 
     /// A new App Services session for `user`: its refresh token (a JWT, `AppRefreshTokens`, stored as a key made of
     /// its issue time and HMAC) and a first access token. Anonymous sessions live `appAnonymousSessionTTLSeconds`,
     /// as the hosted service's anonymous sessions outlive the others (idle anonymous accounts are purged apart).
-    func openAppSession(for user: UserRecord, app: AppServicesApp, amr: [String], anonymous: Bool = false,
+    func openAppSession(for user: UserRecord, app: AppServicesApp, amr: [String], anonymous: Bool = false, caller: CallerInfo,
                         in tx: any Repositories) async throws -> AppLogin {
         let now = time.now()
         let (jti, _) = engine.tokens.newSessionToken(at: now)
@@ -48,7 +48,8 @@ extension AppServicesService {
                                                   jti: jti, issuedAt: now, expiresAt: expiresAt, amr: amr))
         try await tx.sessions.insert(SessionRecord(
             id: sessionId, familyId: sessionId, userId: user.id, kind: .appServices, audience: app.id, scope: Self.appSessionScope,
-            tokenHash: engine.tokens.sessionKey(refresh, prefix: Tokens.timePrefix(of: jti)), createdAt: now, expiresAt: expiresAt, deviceId: deviceId))
+            tokenHash: engine.tokens.sessionKey(refresh, prefix: Tokens.timePrefix(of: jti)), createdAt: now, expiresAt: expiresAt, deviceId: deviceId,
+            ip: caller.ip, userAgent: caller.userAgent))
         return AppLogin(accessToken: try appAccessToken(user: user, appId: app.id, sessionId: sessionId, deviceId: deviceId, amr: amr),
                         refreshToken: refresh, userId: user.id, deviceId: deviceId)
     }

@@ -147,6 +147,7 @@ extension SignInJourney {
         if flow.state.client.audience == .browser { return .signedIn(BrowserSignIn(user: user, amr: amr)) }
         // The ID token says how this sign-in was proven, as the provider's do (`amr`, `acr`, `auth_time`).
         return .tokens(try await engine.tokens.issueTokens(for: user, client: client, scope: scope, familyId: nil,
-                                             authentication: Tokens.Authentication(nonce: nil, authTime: time.now(), amr: amr), in: tx))
+                                             authentication: Tokens.Authentication(nonce: nil, authTime: time.now(), amr: amr),
+                                             caller: caller, in: tx))
     }
 }

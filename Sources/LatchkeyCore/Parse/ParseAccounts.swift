@@ -124,7 +124,7 @@ extension ParseService {
                 }
             }
             guard hash != nil, !actor.isMaster else { return (user, nil, recoveryCodes) }
-            let login = try await self.openParseSession(for: user, app: app, installationId: installationId, action: "login", in: tx)
+            let login = try await self.openParseSession(for: user, app: app, installationId: installationId, action: "login", caller: caller, in: tx)
             return (login.user, login.sessionToken, recoveryCodes)
         }
     }

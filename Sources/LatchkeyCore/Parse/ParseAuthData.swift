@@ -58,7 +58,7 @@ extension ParseService {
             }
             for identity in verified where identity != first { try await self.engine.identity.link(identity, to: user, caller: caller, in: tx) }
             let session = try await self.openParseSession(for: user, app: app, installationId: installationId,
-                                                          action: login.created ? "signup" : "login", authProvider: first.provider, in: tx)
+                                                          action: login.created ? "signup" : "login", authProvider: first.provider, caller: caller, in: tx)
             return (session, login.created)
         }
         // One identity: the shared sign-in (a known one without a transaction, a race between first sign-ins settled).

@@ -43,7 +43,7 @@ extension ParseService {
             if app.verifyUserEmails, user.email != nil, !user.emailVerified {
                 try await self.mailParseLink(.confirmation, to: user, app: app, caller: caller, in: tx)
             }
-            return try await self.openParseSession(for: user, app: app, installationId: installationId, action: "signup", in: tx)
+            return try await self.openParseSession(for: user, app: app, installationId: installationId, action: "signup", caller: caller, in: tx)
         }
     }
 
@@ -56,7 +56,7 @@ extension ParseService {
         var login = try await transaction { tx in
             guard let stored = try await tx.users.find(id: user.id) else { throw LatchkeyError.invalidCredentials }
             let current = try await self.engine.accounts.recordSignIn(stored, rehash: rehash, method: "parse password", amr: AuthenticationMethods.password, caller: caller, in: tx)
-            return try await self.openParseSession(for: current, app: app, installationId: installationId, action: "login", in: tx)
+            return try await self.openParseSession(for: current, app: app, installationId: installationId, action: "login", caller: caller, in: tx)
         }
         login.recoveryCodes = step.recoveryCodes
         login.secondFactorEnabled = step.enabled
@@ -77,7 +77,7 @@ extension ParseService {
             guard let user = try await tx.users.find(objectId: objectId), user.status == .active else { throw LatchkeyError.objectNotFound }
             try await self.audit(tx, "sign_in", caller: caller, userId: user.id, email: user.email, detail: "parse master key")
             return try await self.openParseSession(for: user, app: app, installationId: installationId, action: "login",
-                                                   authProvider: "masterkey", in: tx)
+                                                   authProvider: "masterkey", caller: caller, in: tx)
         }
     }
 
@@ -172,7 +172,7 @@ extension ParseService {
     /// A new session (none when the app keeps the user out: the token is nil then); the user's other sessions from the same installation end (one per installation, as Parse).
     /// The session's `scope` keeps Parse's `createdWith` as `action:authProvider`.
     func openParseSession(for user: UserRecord, app: ParseApp, installationId: String?, action: String, authProvider: String = "password",
-                          in tx: any Repositories) async throws -> ParseLogin {
+                          caller: CallerInfo, in tx: any Repositories) async throws -> ParseLogin {
         if authProvider != "masterkey" && keepsOut(user, app: app) { return ParseLogin(user: user, sessionToken: nil) }
         let now = time.now()
         if let installationId, !installationId.isEmpty {
@@ -182,7 +182,8 @@ extension ParseService {
         let id = SecureRandom.alphanumeric(10)
         let session = SessionRecord(id: id, familyId: id, userId: user.id, kind: .parse, audience: app.id, scope: "\(action):\(authProvider)",
                                     tokenHash: engine.tokens.sessionKey(token), createdAt: now,
-                                    expiresAt: now + Double(settings.parseSessionTTLSeconds), deviceId: installationId)
+                                    expiresAt: now + Double(settings.parseSessionTTLSeconds), deviceId: installationId,
+                                    ip: caller.ip, userAgent: caller.userAgent)
         try await tx.sessions.insert(session)
         return ParseLogin(user: user, sessionToken: token)
     }

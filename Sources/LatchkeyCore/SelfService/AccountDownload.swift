@@ -16,7 +16,7 @@ struct AccountDownload: Encodable {
     struct Factor: Encodable { var kind: String; var target: String?; var addedAt: Date }
     struct Passkey: Encodable { var name: String; var createdAt: Date; var lastUsedAt: Date?; var synced: Bool; var backedUp: Bool }
     struct BrowserSession: Encodable { var signedInAt, expiresAt: Date; var methods: String; var ip, userAgent: String? }
-    struct AppSession: Encodable { var dialect, app: String; var startedAt, lastUsedAt, expiresAt: Date }
+    struct AppSession: Encodable { var dialect, app: String; var startedAt, lastUsedAt, expiresAt: Date; var ip, userAgent: String? }
     struct Consent: Encodable { var client, scope: String; var grantedAt: Date }
     struct Event: Encodable { var at: Date; var kind: String; var detail, dialect, ip, userAgent, actor: String? }
 
@@ -50,7 +50,7 @@ extension SelfService {
             browserSessions: view.browserSessions.map { .init(signedInAt: $0.authTime, expiresAt: $0.expiresAt, methods: $0.amr, ip: $0.ip,
                                                               userAgent: $0.userAgent) },
             appSessions: view.appSessions.map { .init(dialect: $0.kind.rawValue, app: $0.audience, startedAt: $0.startedAt,
-                                                      lastUsedAt: $0.lastUsedAt, expiresAt: $0.expiresAt) },
+                                                      lastUsedAt: $0.lastUsedAt, expiresAt: $0.expiresAt, ip: $0.ip, userAgent: $0.userAgent) },
             consents: view.consents.map { .init(client: $0.clientId, scope: $0.scope, grantedAt: $0.grantedAt) },
             auditEvents: events.map { .init(at: $0.at, kind: $0.kind, detail: $0.detail, dialect: $0.dialect, ip: $0.clientIp,
                                             userAgent: $0.userAgent, actor: $0.actor) })

@@ -118,12 +118,16 @@ public struct SessionRecord: Codable, Sendable, Equatable {
     public var parentId: String? = nil
     /// App Services sessions: the device id their login answered, repeated on every refresh.
     public var deviceId: String? = nil
+    /// Where the request that made this token came from (the account page shows a family's newest).
+    public var ip: String? = nil
+    public var userAgent: String? = nil
 
     public init(id: String, familyId: String, userId: String, kind: Kind, audience: String, scope: String, tokenHash: Data,
-                createdAt: Date, expiresAt: Date, parentId: String? = nil, deviceId: String? = nil) {
+                createdAt: Date, expiresAt: Date, parentId: String? = nil, deviceId: String? = nil, ip: String? = nil,
+                userAgent: String? = nil) {
         self.id = id; self.familyId = familyId; self.userId = userId; self.kind = kind; self.audience = audience
         self.scope = scope; self.tokenHash = tokenHash; self.createdAt = createdAt; self.expiresAt = expiresAt
-        self.parentId = parentId; self.deviceId = deviceId
+        self.parentId = parentId; self.deviceId = deviceId; self.ip = ip; self.userAgent = userAgent.map { String($0.prefix(256)) }
     }
 }
 

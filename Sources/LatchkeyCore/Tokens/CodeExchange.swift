@@ -71,7 +71,7 @@ extension Tokens {
         return try await transaction { tx in
             try await self.audit(tx, "token_issued", caller: caller, userId: user.id, detail: "authorization_code for \(client.id)")
             return try await self.issueTokens(for: user, client: client, scope: record.scope, familyId: record.familyId,
-                                              authentication: authentication, in: tx)
+                                              authentication: authentication, caller: caller, in: tx)
         }
     }
 }

@@ -11,6 +11,9 @@ public struct SessionSummary: Sendable, Equatable {
     public var lastUsedAt: Date
     public var expiresAt: Date
     public var deviceId: String?
+    /// Where the family's newest token was asked for from.
+    public var ip: String?
+    public var userAgent: String?
 }
 
 /// The sessions an account's apps hold, summarised for the console and the account page.
@@ -22,13 +25,14 @@ extension Tokens {
             let used = max(session.createdAt, session.rotatedAt ?? session.createdAt)
             if var summary = families[session.familyId] {
                 summary.startedAt = min(summary.startedAt, session.createdAt)
+                if session.createdAt >= summary.lastUsedAt { summary.ip = session.ip; summary.userAgent = session.userAgent }
                 summary.lastUsedAt = max(summary.lastUsedAt, used)
                 summary.expiresAt = max(summary.expiresAt, session.expiresAt)
                 families[session.familyId] = summary
             } else {
                 families[session.familyId] = SessionSummary(familyId: session.familyId, kind: session.kind, audience: session.audience,
                                                             startedAt: session.createdAt, lastUsedAt: used, expiresAt: session.expiresAt,
-                                                            deviceId: session.deviceId)
+                                                            deviceId: session.deviceId, ip: session.ip, userAgent: session.userAgent)
             }
         }
         return families.values.sorted { ($0.lastUsedAt, $0.familyId) > ($1.lastUsedAt, $1.familyId) }

@@ -35,10 +35,10 @@ extension Tokens {
     }
 
     func issueTokens(for user: UserRecord, client: ClientApplication, scope: String?, familyId: String?, parentId: String? = nil,
-                     authentication: Authentication? = nil, in tx: any Repositories) async throws -> TokenSet {
+                     authentication: Authentication? = nil, caller: CallerInfo, in tx: any Repositories) async throws -> TokenSet {
         let scopes = try grantedScopes(scope, client: client)
         let refresh = scopes.contains("offline_access")
-            ? newRefreshToken(for: user, client: client, scopes: scopes, familyId: familyId, parentId: parentId) : nil
+            ? newRefreshToken(for: user, client: client, scopes: scopes, familyId: familyId, parentId: parentId, caller: caller) : nil
         if let refresh { try await tx.sessions.insert(refresh.session) }
         return try signTokens(for: user, client: client, scopes: scopes, refreshToken: refresh?.token, authentication: authentication,
                               authTime: authentication?.authTime ?? refresh.flatMap { TimeOrderedID.date(of: $0.session.familyId) })
@@ -58,14 +58,14 @@ extension Tokens {
     }
 
     func newRefreshToken(for user: UserRecord, client: ClientApplication, scopes: [String], familyId: String?,
-                         parentId: String?, token given: (token: String, key: Data)? = nil) -> NewRefreshToken {
+                         parentId: String?, caller: CallerInfo, token given: (token: String, key: Data)? = nil) -> NewRefreshToken {
         let now = time.now()
         let (token, key) = given ?? newSessionToken(at: now)
         return NewRefreshToken(token: token, session: SessionRecord(
             // A family's id is made at its sign-in, so every access token it refreshes into still says when that was.
             id: TimeOrderedID.make(at: now), familyId: familyId ?? TimeOrderedID.make(at: now), userId: user.id,
             kind: .native, audience: client.id, scope: scopes.joined(separator: " "), tokenHash: key, createdAt: now,
-            expiresAt: now + Double(settings.tokens.refreshTTLSeconds), parentId: parentId))
+            expiresAt: now + Double(settings.tokens.refreshTTLSeconds), parentId: parentId, ip: caller.ip, userAgent: caller.userAgent))
     }
 
     /// The signed access token (and ID token with `openid`); pure computation, kept out of write transactions.
@@ -164,7 +164,7 @@ extension Tokens {
         // tokens are signed after it is durable and outside any write, so signing never holds up other writers.
         if record.rotatedAt == nil {
             let child = newRefreshToken(for: user, client: client, scopes: scopes, familyId: record.familyId, parentId: record.id,
-                                        token: childToken(of: refreshToken, rotatedAt: now))
+                                        caller: caller, token: childToken(of: refreshToken, rotatedAt: now))
             if try await engine.standaloneWrite({ try await $0.sessions.rotate(id: record.id, at: now, child: child.session) }) {
                 EngineMetrics.refreshRotated.increment()
                 return try signTokens(for: user, client: client, scopes: scopes, refreshToken: child.token,

@@ -48,7 +48,8 @@ extension AccountPage {
             },
             "appSessions": view.appSessions.map { session -> [String: Any] in
                 ["id": session.familyId, "app": clientName(session.audience), "dialect": text("dialect_\(session.kind.rawValue)", visit),
-                 "started": Self.when(session.startedAt), "lastUsed": Self.when(session.lastUsedAt)]
+                 "started": Self.when(session.startedAt), "lastUsed": Self.when(session.lastUsedAt), "ip": session.ip ?? "—",
+                 "agent": session.userAgent.map(Self.shortAgent) ?? "—"]
             },
             "consents": view.consents.map { ["client": $0.clientId, "name": clientName($0.clientId), "scope": $0.scope,
                                              "granted": Self.when($0.grantedAt)] },
