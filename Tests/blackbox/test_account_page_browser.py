@@ -164,8 +164,7 @@ def test_every_item_without_javascript(server, upstream, tmp_path):
         # Deleting: the address typed again.
         fill(driver, confirm=moved)
         submit_in(driver, "delete", "Delete account")
-        wait_heading(driver, "Your account")
-        assert "Your account is deleted" in driver.page_source
+        WebDriverWait(driver, 10, ignored_exceptions=(WebDriverException,)).until(lambda d: "Your account is deleted" in d.page_source)
         shot("deleted")
         driver.get(server.base + ACCOUNT)
         wait_heading(driver, "Sign in")
