@@ -46,6 +46,7 @@ class DevServer:
         self.port = free_port()
         env = {k: v for k, v in os.environ.items() if not k.startswith("LATCHKEY_")}
         env["LATCHKEY_SERVER_PORT"] = str(self.port)  # README's 8080 may be taken on a test machine
+        env["LATCHKEY_SERVER_PUBLIC_URL"] = f"http://localhost:{self.port}"  # the dev config's public URL, on that port
         self.admin_port = free_port()
         env["LATCHKEY_ADMIN_LISTEN"] = f"127.0.0.1:{self.admin_port}"  # and so may 9464
         self.proc = subprocess.Popen([BINARY, *first.split()[3:]], cwd=self.folder, env=env,

@@ -6,7 +6,7 @@ done by Authlib, an unmodified OpenID client library. docs/openid.md walks throu
     pip install Authlib requests      # Authlib brings joserfc
     python3 examples/oidc-webapp/app.py        # then open http://127.0.0.1:8000
 
-Settings (environment): LATCHKEY_ISSUER (http://127.0.0.1:8080), CLIENT_ID and CLIENT_SECRET_FILE (the dev
+Settings (environment): LATCHKEY_ISSUER (http://localhost:8080), CLIENT_ID and CLIENT_SECRET_FILE (the dev
 configuration's web client), APP_PORT (8000)."""
 import html
 import http.server
@@ -129,7 +129,7 @@ if __name__ == "__main__":
     secret_file = os.environ.get("CLIENT_SECRET_FILE", os.path.join(root, "config", "dev-web-client.secret"))
     with open(secret_file) as f:
         secret = f.read().strip()
-    app = WebApp(os.environ.get("LATCHKEY_ISSUER", "http://127.0.0.1:8080"),
+    app = WebApp(os.environ.get("LATCHKEY_ISSUER", "http://localhost:8080"),
                  os.environ.get("CLIENT_ID", "33333333-3333-3333-3333-333333333333"), secret, int(os.environ.get("APP_PORT", "8000")))
     print(f"example app on {app.base}: open it in a browser and sign in")
     app.server.serve_forever()
