@@ -51,3 +51,15 @@ def fill(browser, **fields):
         field = browser.find_element(By.NAME, name)
         field.clear()
         field.send_keys(value)
+
+
+def create_account(browser, server, email, password):
+    """From a sign-in page: "Create an account", the form, and the code mailed to `email` (read from `server`)."""
+    wait_heading(browser, "Sign in")
+    browser.find_element(By.XPATH, "//a[normalize-space()='Create an account']").click()
+    wait_heading(browser, "Create your account")
+    fill(browser, email=email, password=password)
+    browser.find_element(By.XPATH, "//button[normalize-space()='Create account']").click()
+    wait_heading(browser, "Enter your code")
+    fill(browser, code=server.wait_for_code(email))
+    browser.find_element(By.XPATH, "//button[normalize-space()='Continue']").click()

@@ -21,7 +21,7 @@ from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.support.ui import WebDriverWait
 
 from account_support import ACCOUNT, account_server, upstream  # noqa: F401 (the fixture)
-from browser_support import chromium, fill, screenshots, wait_heading
+from browser_support import chromium, create_account, fill, screenshots, wait_heading
 from openid_support import PASSWORD, PUBLIC, THIRD
 from test_openid import authorize_url
 
@@ -50,18 +50,6 @@ def wait_notice(driver, text):
     WebDriverWait(driver, 10, ignored_exceptions=(WebDriverException,)).until(shown)
 
 
-def sign_up(driver, server, email):
-    """From the account page, through the sign-in pages' "Create an account" and the mailed code, and back."""
-    wait_heading(driver, "Sign in")
-    driver.find_element(By.XPATH, "//a[normalize-space()='Create an account']").click()
-    wait_heading(driver, "Create your account")
-    fill(driver, email=email, password=PASSWORD)
-    click(driver, "Create account")
-    wait_heading(driver, "Enter your code")
-    fill(driver, code=server.wait_for_code(email))
-    click(driver, "Continue")
-
-
 def test_every_item_without_javascript(server, upstream, tmp_path):
     driver = chromium(javascript=False)
     driver.set_window_size(1000, 1600)
@@ -69,7 +57,7 @@ def test_every_item_without_javascript(server, upstream, tmp_path):
     try:
         email = f"acb-{uuid.uuid4().hex[:10]}@example.com"
         driver.get(server.base + ACCOUNT)
-        sign_up(driver, server, email)
+        create_account(driver, server, email, PASSWORD)
         wait_heading(driver, "Sign in faster next time")  # no passkey button without JavaScript: "Not now"
         driver.find_element(By.ID, "passkey-later").click()
         wait_heading(driver, "Your account")
@@ -119,13 +107,7 @@ def test_every_item_without_javascript(server, upstream, tmp_path):
         # An upstream issuer linked by redirect (an account made at the issuer's own pages), then unlinked.
         submit_in(driver, "identities", "Continue with Corp")
         WebDriverWait(driver, 10).until(lambda d: d.current_url.startswith(upstream.base))
-        driver.find_element(By.XPATH, "//a[normalize-space()='Create an account']").click()
-        wait_heading(driver, "Create your account")
-        fill(driver, email=email, password=PASSWORD)
-        click(driver, "Create account")
-        wait_heading(driver, "Enter your code")
-        fill(driver, code=upstream.wait_for_code(email))
-        click(driver, "Continue")
+        create_account(driver, upstream, email, PASSWORD)
         wait_heading(driver, "Your account")
         wait_notice(driver, "The sign-in is linked.")
         shot("linked")
@@ -193,7 +175,7 @@ def test_a_passkey_added_renamed_used_and_removed(local_server, tmp_path):
     try:
         email = f"acp-{uuid.uuid4().hex[:10]}@example.com"
         driver.get(local + ACCOUNT)
-        sign_up(driver, server, email)
+        create_account(driver, server, email, PASSWORD)
         wait_heading(driver, "Sign in faster next time")
         driver.find_element(By.ID, "passkey-later").click()
         wait_heading(driver, "Your account")

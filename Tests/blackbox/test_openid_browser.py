@@ -13,7 +13,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from browser_support import browser, fill, heading, screenshots, wait_heading  # noqa: F401
+from browser_support import browser, create_account, fill, heading, screenshots, wait_heading  # noqa: F401
 from harness import Server, free_port
 from openid_support import PASSWORD, SECRET, WEB, WebApp, oidc, provider_config, signed_in_session  # noqa: F401
 
@@ -30,14 +30,7 @@ def click(browser, text):
 def sign_up(browser, server, app, email):
     """From the app's "Sign in" through the sign-up page and the mailed code, back in the app."""
     browser.get(app.base + "/login")
-    wait_heading(browser, "Sign in")
-    click(browser, "Create an account")
-    wait_heading(browser, "Create your account")
-    fill(browser, email=email, password=PASSWORD)
-    click(browser, "Create account")
-    wait_heading(browser, "Enter your code")
-    fill(browser, code=server.wait_for_code(email))
-    click(browser, "Continue")
+    create_account(browser, server, email, PASSWORD)
 
 
 def sign_in_again(browser, app, email):

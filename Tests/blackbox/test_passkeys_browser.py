@@ -11,7 +11,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.virtual_authenticator import Protocol, Transport, VirtualAuthenticatorOptions
 from selenium.webdriver.support.ui import WebDriverWait
 
-from browser_support import chromium, fill, screenshots, wait_heading
+from browser_support import chromium, create_account, fill, screenshots, wait_heading
 from openid_support import PASSWORD, PUBLIC, STRICT
 from test_openid import authorize_url
 from test_passkeys import ADMIN_TOKEN, CALLBACK, server  # noqa: F401 (the fixture)
@@ -34,17 +34,6 @@ def local(server, url):
     return url.replace(f"127.0.0.1:{server.port}", f"localhost:{server.port}")
 
 
-def create_account(driver, server, email):
-    """From the sign-in page through "Create an account" and the mailed code."""
-    driver.find_element(By.XPATH, "//a[normalize-space()='Create an account']").click()
-    wait_heading(driver, "Create your account")
-    fill(driver, email=email, password=PASSWORD)
-    driver.find_element(By.XPATH, "//button[normalize-space()='Create account']").click()
-    wait_heading(driver, "Enter your code")
-    fill(driver, code=server.wait_for_code(email))
-    driver.find_element(By.XPATH, "//button[normalize-space()='Continue']").click()
-
-
 def sign_out(driver, server):
     """A new browser session at the pages: their cookies gone (cookies are deleted for the page shown, so one of theirs)."""
     driver.get(local(server, server.base + "/ui/style.css"))
@@ -58,7 +47,7 @@ def test_add_a_passkey_then_sign_in_with_it_without_an_address(driver, server, t
     driver.get(url)
     wait_heading(driver, "Sign in")
     assert driver.find_element(By.ID, "email").get_attribute("autocomplete") == "username webauthn"
-    create_account(driver, server, email)
+    create_account(driver, server, email, PASSWORD)
 
     # Signed up, no passkey yet: the offer. The browser's own WebAuthn makes one on the virtual authenticator.
     wait_heading(driver, "Sign in faster next time")
@@ -113,7 +102,7 @@ def test_without_javascript_no_passkey_control_shows_and_the_password_still_work
         wait_heading(driver, "Sign in")
         assert not driver.find_element(By.ID, "passkey-sign-in").is_displayed()
         screenshots(driver, tmp_path, "passkeys")("sign-in-without-javascript")
-        create_account(driver, server, email)
+        create_account(driver, server, email, PASSWORD)
         # The offer shows no passkey button without JavaScript; "Not now" goes on, and this browser is not asked again.
         wait_heading(driver, "Sign in faster next time")
         assert not driver.find_element(By.ID, "passkey-add").is_displayed()

@@ -20,7 +20,11 @@ extension PagesService {
 
     public func registerPasskey(_ body: Data, name: String?, sessionCookie: String?, csrfCookie: String,
                                 caller: CallerInfo) async throws -> PasskeyRecord {
-        try await engine.passkeys.register(body, for: try await recentlySignedIn(sessionCookie), name: name, csrfCookie: csrfCookie, caller: caller)
+        // The account holder adds it to their own account (after a sign-in, or on the account page): the actor is `self`.
+        var caller = caller
+        caller.actor = "self"
+        return try await engine.passkeys.register(body, for: try await recentlySignedIn(sessionCookie), name: name, csrfCookie: csrfCookie,
+                                                  caller: caller)
     }
 
     public func passkeyAuthenticationOptions(csrfCookie: String) async throws -> JSONValue {
