@@ -29,7 +29,7 @@ clients:
     s.cleanup()
 
 
-def account_server(upstream, extra_env=None, public_host=None):
+def account_server(upstream, extra_env=None, public_host=None, extra=""):
     secret = upstream.secret_file
     s = Server(config_text=provider_config(secret, [free_port()], extra=f"""
 identities:
@@ -41,7 +41,7 @@ identities:
       client_secret_file: "{secret}"
       token_url: "{upstream.base}/oauth2/v2.0/token"
       authorization_url: "{upstream.base}/oauth2/v2.0/authorize"
-"""), env={"LATCHKEY_PASSKEYS_RP_ID": "localhost", **(extra_env or {})})
+{extra}"""), env={"LATCHKEY_PASSKEYS_RP_ID": "localhost", **(extra_env or {})})
     s.env["LATCHKEY_PASSKEYS_ORIGINS"] = f"http://localhost:{s.port}"
     if public_host:
         s.env["LATCHKEY_SERVER_PUBLIC_URL"] = f"http://{public_host}:{s.port}"

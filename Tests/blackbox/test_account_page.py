@@ -9,6 +9,7 @@ import pytest
 import requests
 
 from account_support import ACCOUNT, Account, account_server, upstream  # noqa: F401 (the fixture)
+from mfa_support import TextMessages
 from openid_support import PASSWORD, PUBLIC, THIRD, Pages
 from test_openid import authorize_url, query
 
@@ -201,6 +202,27 @@ def test_deleting_the_account_ends_everything(server):
     again = Pages(server)
     url, _ = authorize_url(server)
     assert "The email address or password is wrong" in again.sign_in(url, email).text
+
+
+def test_a_second_factor_by_text_message(upstream):
+    sms = TextMessages()
+    server = account_server(upstream, {"LATCHKEY_MFA_METHODS": "email,totp,sms", "LATCHKEY_MFA_SMS_FUNCTION": "send_sms"}, extra=f"""
+functions:
+  send_sms: {{kind: webhook, url: "{sms.hook.url}", secret: "{sms.hook.secret}", timeout_seconds: 2}}
+""")
+    try:
+        account = Account(server)
+        account.sign_up_here(new_email())
+        page = account.act("/ui/account/factors/code", containing='value="sms"', target="+1 (555) 010-0123")
+        assert "Enter your code" in page.text and "*********23" in page.text, page.text[:2000]
+        number = account.form(page, "/ui/account/factors/code/confirm")["target"]
+        page = account.act("/ui/account/factors/code/confirm", page=page, code=sms.wait_for_code(number))
+        assert "The second factor is added." in page.text and "Code by text message to" in page.text
+        sms.failing = True
+        refused = account.act("/ui/account/factors/code", containing='value="sms"', target="+1 555 010 0199")
+        assert refused.status_code >= 400 and "could not be sent" in refused.text
+    finally:
+        server.cleanup()
 
 
 def test_a_change_to_a_way_in_asks_to_sign_in_again_when_the_sign_in_is_old(upstream):

@@ -26,10 +26,12 @@ extension SignInJourney {
         guard try await passkeyIsSecondFactor(for: user, after: flow, in: reader) else {
             throw LatchkeyError.passkeyRefused("this sign-in cannot take a passkey as its second step")
         }
-        let (passkey, owner, passkeyMethods) = try await engine.passkeys.verifiedAssertion(body, csrfCookie: csrfCookie, caller: caller)
-        guard owner.id == user.id else { throw LatchkeyError.passkeyRefused("this passkey belongs to another account") }
+        let asserted = try await engine.passkeys.verifiedAssertion(body, csrfCookie: csrfCookie, caller: caller)
+        let passkey = asserted.passkey, passkeyMethods = asserted.amr
+        guard asserted.user.id == user.id else { throw LatchkeyError.passkeyRefused("this passkey belongs to another account") }
         return try await transaction { tx in
             guard let current = try await tx.users.find(id: user.id) else { throw LatchkeyError.userNotFound }
+            try await self.engine.passkeys.recordUse(asserted, in: tx)
             try await self.finish(flow, in: tx)
             try await self.audit(tx, "mfa_passed", caller: caller, userId: user.id, email: user.email, detail: "passkey \(passkey.name)")
             var passed = flow

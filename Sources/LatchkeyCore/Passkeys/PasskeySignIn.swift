@@ -15,16 +15,19 @@ extension Passkeys {
 
     /// Checks the browser's `AuthenticationResponseJSON`; the account it signs in, and how (`amr`).
     public func authenticate(_ body: Data, csrfCookie: String, caller: CallerInfo) async throws -> BrowserSignIn {
-        let (passkey, user, amr) = try await verifiedAssertion(body, csrfCookie: csrfCookie, caller: caller)
+        let asserted = try await verifiedAssertion(body, csrfCookie: csrfCookie, caller: caller)
         let signedIn = try await transaction { tx in
-            try await self.engine.accounts.recordSignIn(user, rehash: nil, method: "passkey \(passkey.name)", amr: amr, caller: caller, in: tx)
+            try await self.recordUse(asserted, in: tx)
+            return try await self.engine.accounts.recordSignIn(asserted.user, rehash: nil, method: "passkey \(asserted.passkey.name)",
+                                                               amr: asserted.amr, caller: caller, in: tx)
         }
-        return BrowserSignIn(user: signedIn, amr: amr)
+        return BrowserSignIn(user: signedIn, amr: asserted.amr)
     }
 
-    /// The assertion checked and its use recorded (counter, backup state): the passkey, its account and the methods
-    /// it proves. What the sign-in then is (a first factor, or a second) is the caller's.
-    func verifiedAssertion(_ body: Data, csrfCookie: String, caller: CallerInfo) async throws -> (PasskeyRecord, UserRecord, [String]) {
+    /// The assertion checked: the passkey, its account, the methods it proves and the counter to record. What the
+    /// sign-in then is (a first factor, or a second) is the caller's, which records the use (`recordUse`) in the
+    /// transaction that ends its step.
+    func verifiedAssertion(_ body: Data, csrfCookie: String, caller: CallerInfo) async throws -> VerifiedAssertion {
         try requireEnabled()
         try await limit(.credentialPerIP, caller.ip, caller: caller)
         guard let response = AuthenticationResponse.read(body), response.type == "public-key" else {
@@ -51,10 +54,14 @@ extension Passkeys {
             if case .counterWentBack = refusal { try await flagClone(passkey, user: user, caller: caller) }
             throw LatchkeyError.passkeyRefused(refusal.reason)
         }
-        _ = try await engine.standaloneWrite {
-            try await $0.passkeys.recordUse(id: passkey.id, signCount: Int64(asserted.signCount), backedUp: asserted.backedUp, at: self.time.now())
-        }
-        return (passkey, user, AuthenticationMethods.passkey(synced: passkey.backupEligible))
+        return VerifiedAssertion(passkey: passkey, user: user, amr: AuthenticationMethods.passkey(synced: passkey.backupEligible),
+                                 signCount: asserted.signCount, backedUp: asserted.backedUp)
+    }
+
+    /// The passkey's new counter, backup state and last use.
+    func recordUse(_ asserted: VerifiedAssertion, in tx: any Repositories) async throws {
+        _ = try await tx.passkeys.recordUse(id: asserted.passkey.id, signCount: Int64(asserted.signCount), backedUp: asserted.backedUp,
+                                            at: time.now())
     }
 
     /// A counter that went back: the passkey is flagged for the operator and the owner is told, once.
@@ -65,4 +72,13 @@ extension Passkeys {
             try await self.notify(.passkeyCloneSuspected, user: user, passkey: passkey, caller: caller, in: tx)
         }
     }
+}
+
+/// A passkey assertion that passed every check, before its use is recorded.
+struct VerifiedAssertion {
+    var passkey: PasskeyRecord
+    var user: UserRecord
+    var amr: [String]
+    var signCount: UInt32
+    var backedUp: Bool
 }
