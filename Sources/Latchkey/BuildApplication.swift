@@ -136,6 +136,9 @@ func consoleOptions(_ policy: ConsoleSessionPolicy) throws -> ConsoleOptions {
     return ConsoleOptions(templates: library, strings: strings, style: EmbeddedDefaults.consoleStyle, policy: policy)
 }
 
+/// The pages that came after `app_services.pages` folders were first copied (the passkey offer, the account page).
+private let laterPages: Set<String> = ["passkey_offer", "account", "account_code", "account_authenticator", "account_recovery"]
+
 /// The hosted pages: their templates, their words by language (`<language>.strings`) and their style sheet, from
 /// `app_services.pages` when set (a missing words file or style sheet falls back to the built-in one), else built in.
 private func pages(_ config: LatchkeyConfig) throws -> (MustacheLibrary, [String: [String: String]], String) {
@@ -144,6 +147,10 @@ private func pages(_ config: LatchkeyConfig) throws -> (MustacheLibrary, [String
         let files = try folder.map { try TemplateFiles.read(directory: $0, suffix: ".mustache") } ?? EmbeddedDefaults.pages
         var library = MustacheLibrary()
         for (name, text) in files { try library.register(text, named: name) }
+        // Pages added after an operator copied the folder come from the built-in set until the folder has its own.
+        for (name, text) in EmbeddedDefaults.pages where laterPages.contains(name) && library.getTemplate(named: name) == nil {
+            try library.register(text, named: name)
+        }
         let required = ["reset_form", "confirm_form", "message", "sign_in", "code", "sign_up", "reset", "second_factor", "enrol", "authenticator", "recovery",
                         "consent", "logout"]
         if let missing = required.first(where: { library.getTemplate(named: $0) == nil }) {
@@ -151,7 +158,9 @@ private func pages(_ config: LatchkeyConfig) throws -> (MustacheLibrary, [String
         }
         let stringFiles = (try? folder.map { try TemplateFiles.read(directory: $0, suffix: ".strings") }) ?? nil
         var strings: [String: [String: String]] = [:]
-        for (language, text) in stringFiles ?? EmbeddedDefaults.pageStrings { strings[language] = PageStrings.parse(text) }
+        for (language, text) in EmbeddedDefaults.pageStrings { strings[language] = PageStrings.parse(text) }
+        // A folder's words replace the built-in ones key by key: words for pages added later stay available.
+        for (language, text) in stringFiles ?? [] { strings[language, default: [:]].merge(PageStrings.parse(text)) { _, custom in custom } }
         guard let english = strings["en"] else { throw TemplateFiles.Missing(description: "en.strings is required") }
         for (language, table) in strings {
             if let missing = Set(english.keys).subtracting(table.keys).sorted().first {
