@@ -245,3 +245,26 @@ def test_a_change_to_a_way_in_asks_to_sign_in_again_when_the_sign_in_is_old(upst
         assert "data:image/svg+xml" in offer.text
     finally:
         server.cleanup()
+
+
+def test_a_pages_folder_copied_before_the_account_page_still_gets_it(upstream, tmp_path):
+    """An operator's `app_services.pages` folder without the account page's templates and words: the built-in ones
+    fill in, key by key, and the server starts."""
+    import os
+    import shutil
+    from harness import ROOT
+    folder = tmp_path / "pages"
+    shutil.copytree(os.path.join(ROOT, "config", "pages"), folder)
+    for name in os.listdir(folder):
+        if name.startswith("account") or name == "passkey_offer.mustache":
+            os.remove(folder / name)
+    for language in ("en", "de"):
+        path = folder / f"{language}.strings"
+        path.write_text("".join(line for line in path.read_text().splitlines(keepends=True)
+                                if not line.startswith(("account_", "dialect_", "passkey_offer"))))
+    server = account_server(upstream, {"LATCHKEY_APP_SERVICES_PAGES": str(folder)})
+    try:
+        page = Account(server).sign_up_here(new_email())
+        assert "<h1>Your account</h1>" in page.text and "Download your data (JSON)" in page.text
+    finally:
+        server.cleanup()
