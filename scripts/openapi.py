@@ -10,6 +10,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from openapi_account import add_account_paths  # noqa: E402
 from openapi_openid import add_openid_admin_paths, add_openid_paths  # noqa: E402
+from openapi_testing import add_testing_paths  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 OUT = os.path.join(ROOT, "openapi", "openapi.json")
@@ -305,6 +306,8 @@ def paths():
         "parameters": [{"name": "to", "in": "query", "required": True, "schema": S}],
         "responses": {"200": json_body(obj(["messages"], messages={"type": "array"})),
                       "400": json_body(obj(["error", "error_description"], error=S, error_description=S))}}}
+
+    add_testing_paths(p, S, I, B, obj, json_body)
 
     # The admin listener: Prometheus metrics, then the admin API.
     p["/metrics"] = {"get": {"summary": "Prometheus metrics (admin listener, no token)", "tags": ["admin"],

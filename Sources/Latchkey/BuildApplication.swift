@@ -12,7 +12,12 @@ import ServiceLifecycle
 /// The whole server from one configuration: store, engine, mail transport and worker, the three dialects' routes.
 /// `serve` runs it; the in-process router tests build the same thing and drive it with `app.test(.router)`.
 func buildApplication(_ config: LatchkeyConfig) async throws -> Application<RouterResponder<LatchkeyRequestContext>> {
-    try DevelopmentDefaults.check(config)  // before the database is created: a refused start leaves nothing behind
+    // Before the database is created: a refused start leaves nothing behind. Test mode has its own rule (loopback,
+    // unless testing.allow_remote), which lifts the development defaults' one.
+    if let testMode = config.testMode { try testMode.check(config) } else { try DevelopmentDefaults.check(config) }
+    if let folder = config.testMode?.temporaryFolder(config) {
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    }
     let runtime = try await Runtime.open(config, chatty: true)
     let logger = runtime.logger
     var settings = config.engine
@@ -27,8 +32,11 @@ func buildApplication(_ config: LatchkeyConfig) async throws -> Application<Rout
         case .command(let argv, let timeout): return CommandFunction(argv: argv, timeoutSeconds: timeout)
         }
     }
+    let clock = AdjustableTime()
+    if config.testMode != nil { try await TestMode.claim(runtime.store) }
     let engine = try await LatchkeyEngine.start(store: runtime.store, settings: settings, mailComposer: composer,
-                                                functions: functions, issuerClient: IssuerHTTPClient(), logger: logger)
+                                                functions: functions, issuerClient: IssuerHTTPClient(),
+                                                time: config.testMode != nil ? clock as any TimeSource : SystemTime(), logger: logger)
 
     let transport: any MailTransport
     switch config.mail.transport {
@@ -50,7 +58,12 @@ func buildApplication(_ config: LatchkeyConfig) async throws -> Application<Rout
         mailbox = TestingMailbox()
         logger.warning("testing.mailbox is ON: GET /testing/v1/mail shows every mail, codes included, to anyone. Never enable in production.")
     }
-    if config.engine.passwords.scrypt.logN < 15 {
+    if config.testMode != nil {
+        let banner = "TEST MODE: for automated tests only. Ready apps (GET /testing/v1/config), mails captured at /testing/v1/mail, "
+            + "password hashing at scrypt 2^\(TestMode.passwordLogN) (production: 2^17), a clock tests can move, and the testing API "
+            + "under /testing/v1/. Never with real accounts."
+        logger.critical("\(banner)")
+    } else if config.engine.passwords.scrypt.logN < 15 {
         logger.warning("passwords.scrypt_log_n=\(config.engine.passwords.scrypt.logN) is below the OWASP minimum (17 recommended).")
     }
     var worker = BackgroundWorker(engine: engine, transport: transport, mailbox: mailbox, policy: config.mail.outbox, logger: logger)
@@ -88,6 +101,7 @@ func buildApplication(_ config: LatchkeyConfig) async throws -> Application<Rout
     serverOptions.parseMasterKeyIPs = config.parse.masterKeyIPs
     serverOptions.openAPIDocument = EmbeddedDefaults.openAPIDocument
     serverOptions.requestLog = requestLog
+    if config.testMode != nil { serverOptions.testMode = TestModeOptions(clock: clock, config: TestMode.document(config)) }
     serverOptions.adminURL = config.admin.host.map { host in "http://\(host.contains(":") ? "[\(host)]" : host):\(config.admin.port)" }
     if let certificate = config.server.tlsCertificate, let key = config.server.tlsKey { serverOptions.listener.tls = (certificate, key) }
     let app: Application<RouterResponder<LatchkeyRequestContext>>

@@ -136,9 +136,10 @@ struct Runtime {
         OperatorService(engine: try await engine(options))
     }
 
-    static func loadConfig(_ options: ConfigOption) throws -> LatchkeyConfig {
+    /// `environment` adds to (and wins over) the process's: a command-line switch that stands for a key.
+    static func loadConfig(_ options: ConfigOption, environment extra: [String: String] = [:]) throws -> LatchkeyConfig {
         do {
-            return try LatchkeyConfig.load(path: options.config, environment: ProcessInfo.processInfo.environment)
+            return try LatchkeyConfig.load(path: options.config, environment: ProcessInfo.processInfo.environment.merging(extra) { _, flag in flag })
         } catch let error as ConfigError {
             throw StartupError(key: error.key, message: error.message, exitCode: .config)
         }

@@ -6,9 +6,14 @@ import ServiceLifecycle
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "serve", abstract: "Run the server (the default).")
     @OptionGroup var options: ConfigOption
+    @Flag(name: .long, help: "Test mode for app teams' integration tests (docs/testing.md): the same as testing.enabled: true.")
+    var testing = false
 
     func run() async throws {
-        let config = try Runtime.loadConfig(options)
+        let config = try Runtime.loadConfig(options, environment: testing ? ["LATCHKEY_TESTING_ENABLED": "true"] : [:])
+        // Test mode's temporary database goes at exit, however the server stops.
+        let temporary = config.testMode?.temporaryFolder(config)
+        defer { if let temporary { try? FileManager.default.removeItem(atPath: temporary) } }
         // Probed before either listener starts, so a taken port is one clean line, not one listener's shutdown noise.
         if !Self.canBind(config.server.host, config.server.port)
             || config.admin.host.map({ !Self.canBind($0, config.admin.port) }) == true { throw Self.busy(config) }

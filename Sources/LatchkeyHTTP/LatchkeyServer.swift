@@ -33,22 +33,32 @@ public struct ServerOptions: Sendable {
     public var adminURL: String?
     /// Writes each request's log line; nil when the log level is above `info`.
     public var requestLog: RequestLog?
+    /// Test mode: its clock and the ready apps' document; nil otherwise (no `/testing/v1/` beyond the mailbox).
+    public var testMode: TestModeOptions?
     public init(host: String, port: Int, testingMailbox: TestingMailbox?) {
         self.host = host; self.port = port; self.testingMailbox = testingMailbox
     }
 }
 
+/// What test mode hands the HTTP side: the clock its API moves, and the ready apps for `GET /testing/v1/config`.
+public struct TestModeOptions: Sendable {
+    public var clock: AdjustableTime
+    public var config: JSONValue
+    public init(clock: AdjustableTime, config: JSONValue) { self.clock = clock; self.config = config }
+}
+
 public enum LatchkeyServer {
     public static func router(engine: LatchkeyEngine, options: ServerOptions) -> Router<LatchkeyRequestContext> {
         let router = Router(context: LatchkeyRequestContext.self)
-        let pages = HTMLPages(templates: options.pages, strings: options.pageStrings, brand: options.pageBrand)
+        var pages = HTMLPages(templates: options.pages, strings: options.pageStrings, brand: options.pageBrand)
+        pages.testMode = options.testMode != nil
         let clientAddress = ClientAddress(trustedProxies: options.trustedProxies)
         let appServicesErrors = AppServicesError(passwords: engine.settings.passwords)
         // Server-wide: what no dialect's own middleware answered (404, 405, 413, broken framing), in the path's dialect.
         let parseMount = engine.settings.parseApps.isEmpty ? nil : options.parseMount
         let openAPI = options.openAPIDocument.map { document in
             OpenAPIDocument.prepare(document, publicURL: engine.settings.publicURL, parseMount: parseMount, adminURL: options.adminURL,
-                                    testingMailbox: options.testingMailbox != nil,
+                                    testingMailbox: options.testingMailbox != nil, testMode: options.testMode != nil,
                                     // The console's own client is not one for apps to use.
                                     known: .init(clients: engine.settings.clients.map(\.id).filter { $0 != OperatorService.consoleClientId },
                                                  parseApps: engine.settings.parseApps.map(\.id),
@@ -79,6 +89,10 @@ public enum LatchkeyServer {
             .addRoutes(to: router)
         if let openAPI { router.get("/openapi.json") { _, _ in openAPI.document.response() } }
         OperatorRoutes(engine: OperatorService(engine: engine), testingMailbox: options.testingMailbox).addRoutes(to: router)
+        if let testMode = options.testMode {
+            TestingRoutes(engine: TestingService(engine: engine, clock: testMode.clock), config: testMode.config, mailbox: options.testingMailbox)
+                .addRoutes(to: router)
+        }
         return router
     }
 

@@ -123,6 +123,10 @@ extension PostgresRepositories {
         return try await rows("SELECT value FROM server_values WHERE name = \(name)").first?.columns.value("value") ?? value
     }
 
+    func value(name: String) async throws -> Data? {
+        try await rows("SELECT value FROM server_values WHERE name = \(name)").first?.columns.value("value")
+    }
+
     func signingKeys() async throws -> [SigningKeyRecord] {
         try SigningKeyRecord.decode(try await rows("SELECT * FROM signing_keys ORDER BY created_at DESC"))
     }
@@ -141,6 +145,12 @@ extension PostgresRepositories {
 
 // MARK: MaintenanceRepository
 extension PostgresRepositories {
+    func wipe(keepAccounts: Bool) async throws {
+        // One statement: TRUNCATE takes the tables together (and is instant at any size).
+        let tables = WipedTables.tables(keepAccounts: keepAccounts).joined(separator: ", ")
+        try await rows(PostgresQuery(unsafeSQL: "TRUNCATE \(tables)"))
+    }
+
     func purge(_ cutoffs: PurgeCutoffs, limit: Int) async throws -> Int {
         // Counted in the database: only the number of rows comes back. ctid picks the rows found through the
         // cutoff's index without naming each table's key. `condition` compares with $1, the bound cutoff.

@@ -119,6 +119,10 @@ extension SQLiteRepositories {
         }
     }
 
+    func value(name: String) async throws -> Data? {
+        try await read { try Data.fetchOne($0, sql: "SELECT value FROM server_values WHERE name = ?", arguments: [name]) }
+    }
+
     func signingKeys() async throws -> [SigningKeyRecord] {
         try await read { try SigningKeyRecord.order(Column("created_at").desc).fetchAll($0) }
     }
@@ -161,6 +165,12 @@ extension SQLiteRepositories {
             // Idle buckets are bookkeeping, not data: dropped, not counted.
             _ = try delete("rate_buckets", "updated_at < ?", [cutoffs.rateBucketsIdleBefore.timeIntervalSince1970], key: "key")
             return removed
+        }
+    }
+
+    func wipe(keepAccounts: Bool) async throws {
+        try await write { db in
+            for table in WipedTables.tables(keepAccounts: keepAccounts) { try db.execute(sql: "DELETE FROM \(table)") }
         }
     }
 }

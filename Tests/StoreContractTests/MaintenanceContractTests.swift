@@ -45,6 +45,34 @@ import Testing
         #expect(try await store.direct.audit.events(since: .distantPast, limit: 10).map(\.kind) == ["new"])
     }
 
+    /// Test mode's wipe: with `keepAccounts` only sessions and flows go; without, accounts, mail and audit too, and the
+    /// server's values stay.
+    @Test(arguments: StoreUnderTest.allCases)
+    func aWipeTakesWhatItSaysAndKeepsTheServersValues(_ kind: StoreUnderTest) async throws {
+        let store = try await kind.make()
+        let user = Fixtures.user(email: "wiped@example.com")
+        try await store.direct.users.insert(user)
+        let flow = Fixtures.flow(userId: user.id), session = Fixtures.session(userId: user.id)
+        try await store.direct.flows.insert(flow)
+        try await store.direct.sessions.insert(session)
+        try await store.direct.outbox.enqueue(Fixtures.mail(1))
+        try await store.direct.audit.append(AuditEvent(id: nil, at: Fixtures.now, kind: "kept until the full wipe"))
+        _ = try await store.direct.serverValues.insertIfAbsent(name: "marker", value: Data([1]))
+
+        try await store.direct.maintenance.wipe(keepAccounts: true)
+        #expect(try await store.direct.flows.find(tokenHash: flow.tokenHash) == nil)
+        #expect(try await store.direct.sessions.find(id: session.id) == nil)
+        #expect(try await store.direct.users.find(id: user.id) == user)
+        #expect(try await store.direct.audit.events(since: .distantPast, limit: 10).count == 1)
+
+        try await store.direct.maintenance.wipe(keepAccounts: false)
+        #expect(try await store.direct.users.find(id: user.id) == nil)
+        #expect(try await store.direct.outbox.list(status: .pending, limit: 10).isEmpty)
+        #expect(try await store.direct.audit.events(since: .distantPast, limit: 10).isEmpty)
+        #expect(try await store.direct.serverValues.value(name: "marker") == Data([1]))
+        #expect(try await store.direct.serverValues.value(name: "absent") == nil)
+    }
+
     /// A purge removes at most `limit` rows of a table per call; repeated calls drain the rest, then find nothing.
     @Test(arguments: StoreUnderTest.allCases)
     func purgeIsBounded(_ kind: StoreUnderTest) async throws {

@@ -16,6 +16,8 @@ struct LatchkeyConfig {
     /// A file overriding the built-in common-password list.
     var commonPasswordsPath: String?
     var testingMailbox: Bool
+    /// Set in test mode (`testing.enabled`): what it changed, for the banner and the testing API.
+    var testMode: TestMode?
     var logLevel: String
     /// The operator's product on the pages and in mails (`pages.brand`).
     var brand: PageBrand
@@ -77,7 +79,10 @@ struct LatchkeyConfig {
         development = try DevelopmentSettings(source.section(DevelopmentSettings.section)).development
         database = try DatabaseSettings(source.section(DatabaseSettings.section))
         mail = try MailSettings(source.section(MailSettings.section), publicHost: server.publicHost)
-        testingMailbox = try TestingSettings(source.section(TestingSettings.section)).mailbox
+        let testing = try TestingSettings(source.section(TestingSettings.section))
+        testingMailbox = testing.mailbox
+        testMode = testing.enabled ? TestMode(allowRemote: testing.allowRemote,
+                                              databaseChosen: source.isSet("database.path") || source.isSet("database.url")) : nil
         let log = try LogSettings(source.section(LogSettings.section))
         logLevel = log.level
         brand = try PageBrandSettings(source.section(PageBrandSettings.section)).brand
@@ -125,5 +130,6 @@ struct LatchkeyConfig {
                                               defaults: (engine.auditRetentionDays, engine.sentMailRetentionDays))
         engine.auditRetentionDays = retention.auditDays
         engine.sentMailRetentionDays = retention.sentMailDays
+        if let testMode { try testMode.apply(to: &self) }
     }
 }

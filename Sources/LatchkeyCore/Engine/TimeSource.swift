@@ -18,3 +18,17 @@ public final class ManualTime: TimeSource, @unchecked Sendable {
     public func now() -> Date { lock.withLock { current } }
     public func advance(seconds: Double) { lock.withLock { current += seconds } }
 }
+
+/// Real time plus an offset that only grows until it is reset: test mode's clock, which an app team's tests move
+/// forward (`POST /testing/v1/clock`) so codes, tokens and lockouts expire as they would, without waiting.
+public final class AdjustableTime: TimeSource, @unchecked Sendable {
+    private let lock = NSLock()
+    private var offset: Double = 0
+    public init() {}
+    public func now() -> Date { Date() + lock.withLock { offset } }
+    public var offsetSeconds: Double { lock.withLock { offset } }
+    /// Moves the clock forward by `seconds` (never back: what expired stays expired).
+    public func advance(seconds: Double) { lock.withLock { offset += max(0, seconds) } }
+    /// Back to real time.
+    public func reset() { lock.withLock { offset = 0 } }
+}

@@ -49,4 +49,10 @@ public struct LimitSettings: Sendable, Equatable {
     public var lockoutMaxSeconds = 900
 
     public init() {}
+
+    /// Every rate allowed `factor` times as many requests in its window (test mode: limits present, but roomy). The
+    /// lockout is kept as it is: tests of it must see it.
+    public mutating func scale(by factor: Int) {
+        for (rule, rate) in rules { rules[rule] = rate.scaled(factor) }
+    }
 }

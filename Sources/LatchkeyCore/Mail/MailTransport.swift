@@ -85,6 +85,9 @@ public final class TestingMailbox: @unchecked Sendable {
         }
     }
 
+    /// Forgets every mail (test mode's wipe).
+    public func clear() { lock.withLock { messages.removeAll() } }
+
     public func messages(to address: String) -> [MailMessage] {
         let wanted = EmailAddress.normalize(address) ?? address.lowercased()
         return lock.withLock { messages.filter { $0.to == wanted } }

@@ -11,6 +11,8 @@ struct HTMLPages: Sendable {
     /// Language -> key -> text (config/pages/<language>.strings).
     var strings: [String: [String: String]] = [:]
     var brand = PageBrand()
+    /// Test mode: every page says so.
+    var testMode = false
     /// No form-action: browsers apply it to every redirect a form post leads to, and a sign-in's post ends in a
     /// chain of them through origins the page cannot know (the app's callback and wherever it sends the user next,
     /// an upstream issuer, a second Latchkey). Every value on a page is escaped by Mustache; the one script is the
@@ -30,6 +32,7 @@ struct HTMLPages: Sendable {
         context["t"] = strings[language] ?? strings["en"] ?? [:]
         context["lang"] = language
         if let brand = brand.templateContext { context["brand"] = brand }
+        if testMode { context["testMode"] = true }
         let html = templates.render(context, withTemplate: name) ?? "<!doctype html><title>Latchkey</title>"
         var headers: HTTPFields = [
             .contentType: "text/html; charset=utf-8", .cacheControl: "no-store", HTTPField.Name("Referrer-Policy")!: "no-referrer",

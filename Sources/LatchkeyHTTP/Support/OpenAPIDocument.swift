@@ -17,7 +17,8 @@ enum OpenAPIDocument {
     }
 
     /// The document to serve, and the public listener's routes (the admin paths are served elsewhere).
-    static func prepare(_ text: String, publicURL: String, parseMount: String?, adminURL: String?, testingMailbox: Bool, known: KnownIds)
+    static func prepare(_ text: String, publicURL: String, parseMount: String?, adminURL: String?, testingMailbox: Bool, testMode: Bool = false,
+                        known: KnownIds)
         -> (document: JSONResponse.Prepared, routes: RouteTable) {
         guard case .object(var document)? = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)),
               case .object(let paths)? = document["paths"] else { return (JSONResponse.Prepared(["error": "no document"]), .empty) }
@@ -29,7 +30,9 @@ enum OpenAPIDocument {
                 adjusted[parseMount + path.dropFirst("/parse".count)] = item
             } else if path.hasPrefix(AppServicesRoutes.prefix + "/app/") && known.appServicesApps.isEmpty {
                 continue
-            } else if path.hasPrefix("/testing/") && !testingMailbox {
+            } else if path == "/testing/v1/mail" && !testingMailbox {
+                continue
+            } else if path.hasPrefix("/testing/") && path != "/testing/v1/mail" && !testMode {
                 continue
             } else if isAdmin(path) {
                 guard let adminURL, case .object(var operations) = item else { continue }

@@ -10,11 +10,19 @@ struct DevelopmentSettings: ConfigSection {
 
 struct TestingSettings: ConfigSection {
     static let section = "testing"
-    static let keys = ["mailbox"]
+    static let keys = ["mailbox", "enabled", "allow_remote"]
 
     var mailbox: Bool
+    /// Test mode (`latchkey serve --testing`): see `TestMode`.
+    var enabled: Bool
+    var allowRemote: Bool
 
-    init(_ config: SectionReader) throws { mailbox = try config.bool("mailbox", default: false) }
+    init(_ config: SectionReader) throws {
+        mailbox = try config.bool("mailbox", default: false)
+        enabled = try config.bool("enabled", default: false)
+        allowRemote = try config.bool("allow_remote", default: false)
+        if allowRemote && !enabled { throw config.error("allow_remote", "only applies to test mode (testing.enabled: true)") }
+    }
 }
 
 struct LogSettings: ConfigSection {

@@ -1,0 +1,103 @@
+import Foundation
+import LatchkeyCore
+
+/// `latchkey serve --testing` (`testing.enabled`): the real server as app teams' integration tests want it. A
+/// throwaway SQLite database (unless `database.*` names one), a ready app in every dialect with fixed ids, mails
+/// captured in the testing mailbox instead of sent, a password hash cost far below production's, limits kept but
+/// roomy, a clock tests can move forward, and the testing API under `/testing/v1/`. It listens on loopback only unless
+/// `testing.allow_remote`, and refuses a database that holds accounts made outside test mode.
+struct TestMode: Sendable {
+    var allowRemote: Bool
+    /// Whether `database.path` or `database.url` was given: otherwise the database is a temporary file.
+    var databaseChosen: Bool
+
+    static let nativeClient = "11111111-1111-1111-1111-111111111111"
+    static let strictClient = "22222222-2222-2222-2222-222222222222"
+    static let webClient = "test-web"
+    static let webSecret = "test-web-secret"
+    static let appServicesApp = "test-app"
+    static let parseApp = "testAppId"
+    static let parseMasterKey = "test-master-key"
+    /// scrypt's cost in test mode: 2^8 (production's default is 2^17). The configuration refuses anything below 2^10.
+    static let passwordLogN = 8
+    /// The redirect URIs the web client takes: any port on loopback (RFC 8252), these paths.
+    static let webRedirects = ["http://127.0.0.1/callback", "http://localhost/callback", "http://127.0.0.1/", "http://localhost/"]
+
+    /// The ready apps (next to any the configuration has), the capturing mailbox, the cost and the limits.
+    func apply(to config: inout LatchkeyConfig) throws {
+        var engine = config.engine
+        let ready = [
+            ClientApplication(id: Self.nativeClient, name: "test native app"),
+            ClientApplication(id: Self.strictClient, name: "test native app with a second factor", mfa: .required),
+            ClientApplication(id: Self.webClient, name: "test web app", redirectURIs: Self.webRedirects, postLogoutRedirectURIs: Self.webRedirects,
+                              secretDigest: Digest.sha256(Array(Self.webSecret.utf8))),
+        ]
+        for client in ready where !engine.clients.contains(where: { ClientApplication.sameID($0.id, client.id) }) { engine.clients.append(client) }
+        if !engine.apps.contains(where: { $0.id == Self.appServicesApp }) {
+            var app = AppServicesApp(id: Self.appServicesApp)
+            app.providers = ["local-userpass", "anon-user", "api-key"]
+            engine.apps.append(app)
+        }
+        if !engine.parseApps.contains(where: { $0.id == Self.parseApp }) {
+            var app = ParseApp(id: Self.parseApp, masterKey: Self.parseMasterKey)
+            app.verifyUserEmails = true
+            app.mfa = .optional
+            engine.parseApps.append(app)
+        }
+        engine.passwords.scrypt = ScryptParameters(logN: Self.passwordLogN, r: 8, p: 1)
+        // Present but roomy: a suite signs up hundreds of accounts from one address in a minute.
+        engine.limits.scale(by: 100)
+        config.engine = engine
+        config.testingMailbox = true
+        config.mail.transport = .log
+        if !databaseChosen {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-test-mode-\(UUID().uuidString)").path
+            config.database.path = folder + "/latchkey.sqlite"
+            config.database.postgres = nil
+        }
+    }
+
+    /// Where test mode may run: loopback, unless `testing.allow_remote` (a CI service container).
+    func check(_ config: LatchkeyConfig) throws {
+        guard allowRemote || DevelopmentDefaults.isLoopback(config.server.host) else {
+            throw StartupError(key: "testing.enabled", message: "test mode listens on loopback only (server.host is \(config.server.host)); "
+                               + "set testing.allow_remote: true (LATCHKEY_TESTING_ALLOW_REMOTE=true) for a CI service container", exitCode: .config)
+        }
+    }
+
+    /// The folder of the temporary database, removed at exit; nil when the configuration chose the database.
+    func temporaryFolder(_ config: LatchkeyConfig) -> String? {
+        databaseChosen ? nil : (config.database.path as NSString).deletingLastPathComponent
+    }
+}
+
+extension TestMode {
+    /// The marker a test-mode start leaves in the database: a database without it that holds accounts is someone's
+    /// real one, and test mode (which wipes data on request) refuses it.
+    static let marker = "test_mode"
+
+    static func claim(_ store: any Store) async throws {
+        let reader = store.direct
+        if try await reader.serverValues.value(name: marker) == nil, try await reader.users.count(UserQuery(limit: 1)) > 0 {
+            throw StartupError(key: "testing.enabled", message: "the database holds accounts made outside test mode; test mode wipes data "
+                               + "on request, so it needs a database of its own (leave database.* unset for a temporary one)", exitCode: .config)
+        }
+        _ = try await store.direct.serverValues.insertIfAbsent(name: marker, value: Data("1".utf8))
+    }
+
+    /// `GET /testing/v1/config`: the ready apps' ids and where everything is.
+    static func document(_ config: LatchkeyConfig) -> JSONValue {
+        let base = config.server.publicURL
+        return .object([
+            "base_url": .string(base),
+            "issuer": .string(config.engine.issuer),
+            "native_client_id": .string(nativeClient), "native_mfa_client_id": .string(strictClient),
+            "web_client_id": .string(webClient), "web_client_secret": .string(webSecret),
+            "web_redirect_uris": .array(webRedirects.map(JSONValue.string)),
+            "app_services_app_id": .string(appServicesApp), "app_services_base_url": .string(base + "/api/client/v2.0/app/" + appServicesApp),
+            "parse_app_id": .string(parseApp), "parse_master_key": .string(parseMasterKey), "parse_server_url": .string(base + config.parse.mount),
+            "mail": .string(base + "/testing/v1/mail"), "clock": .string(base + "/testing/v1/clock"),
+            "password_hash_cost": .string("scrypt 2^\(passwordLogN)"),
+        ])
+    }
+}

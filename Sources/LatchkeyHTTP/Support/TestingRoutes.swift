@@ -1,0 +1,147 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LatchkeyCore
+import NIOCore
+
+/// The testing API under `/testing/v1/` (test mode only, docs/testing.md): the ready apps' ids, the clock, wiping the
+/// data, making accounts in the state a test needs. JSON in and out; a refusal is `{"error", "error_description"}`.
+struct TestingRoutes: Sendable {
+    let engine: any TestingSurface
+    /// `GET /testing/v1/config`: the ready apps, as test mode made them.
+    let config: JSONValue
+    let mailbox: TestingMailbox?
+
+    /// A bulk `POST /users` may carry ten thousand accounts.
+    static let maxBody = 32 * 1024 * 1024
+
+    func addRoutes(to router: Router<LatchkeyRequestContext>) {
+        router.get("/testing/v1/config") { _, _ in JSONResponse.make(.ok, value: config) }
+        router.get("/testing/v1/clock") { _, _ in clock() }
+        router.post("/testing/v1/clock") { request, _ in
+            guard case .object(let body)? = try await json(request), let seconds = body["advance_seconds"]?.doubleValue, seconds >= 0,
+                  seconds <= 10 * 365 * 86400 else {
+                return refuse("advance_seconds must be a number of seconds from 0 to ten years (the clock only moves forward)")
+            }
+            engine.advanceClock(seconds: seconds)
+            return clock()
+        }
+        router.delete("/testing/v1/clock") { _, _ in
+            engine.resetClock()
+            return clock()
+        }
+        router.delete("/testing/v1/data") { request, _ in
+            let keep = request.uri.queryParameters["keep_accounts"].map { $0 == "true" || $0 == "1" } ?? false
+            let started = ContinuousClock.now
+            try await engine.wipe(keepAccounts: keep)
+            if !keep { mailbox?.clear() }
+            let elapsed = ContinuousClock.now - started
+            return JSONResponse.ok(["wiped": .string(keep ? "sessions and flows" : "everything"),
+                                    "milliseconds": .double(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)])
+        }
+        router.post("/testing/v1/users") { request, _ in
+            let body = try await json(request)
+            let many: Bool, entries: [JSONValue]
+            switch body {
+            case .array(let items)?: (many, entries) = (true, items)
+            case .object?: (many, entries) = (false, [body!])
+            default: return refuse("the body is one account as a JSON object, or a JSON array of them")
+            }
+            let specs: [TestAccount]
+            do { specs = try entries.enumerated().map { try Self.account($1, at: many ? $0 : nil) } } catch let refusal as TestingRefusal {
+                return refuse(refusal)
+            }
+            do {
+                let made = try await engine.createUsers(specs).map { JSONValue.object(["id": .string($0.id), "object_id": .string($0.objectId)]) }
+                return JSONResponse.make(.created, value: many ? .array(made) : made[0])
+            } catch let refusal as TestingRefusal {
+                return refuse(refusal)
+            } catch let error as LatchkeyError {
+                return refuse("\(error)", status: error == .emailTaken || error == .usernameTaken ? .conflict : .badRequest)
+            }
+        }
+        router.post("/testing/v1/users/:user/:state") { _, context in
+            guard let state = TestAccountState(rawValue: context.parameters.get("state") ?? "") else {
+                return refuse("the state is one of \(TestAccountState.allCases.map(\.rawValue).joined(separator: ", "))", status: .notFound)
+            }
+            do {
+                let user = try await engine.setState(try context.parameters.require("user"), state)
+                return JSONResponse.ok(["id": .string(user.id), "status": .string(user.status.rawValue), "email_verified": .bool(user.emailVerified),
+                                        "locked": .bool((user.lockedUntil ?? .distantPast) > engine.now())])
+            } catch LatchkeyEngine.AdminError.userNotFound {
+                return refuse("no account with that id, email or username", status: .notFound)
+            }
+        }
+    }
+
+    private func clock() -> Response {
+        JSONResponse.ok(["now": .string(engine.now().ISO8601Format()), "offset_seconds": .double(engine.clockOffsetSeconds)])
+    }
+
+    private func json(_ request: Request) async throws -> JSONValue? {
+        var request = request
+        let buffer = try await request.collectBody(upTo: Self.maxBody)
+        return try? JSONDecoder().decode(JSONValue.self, from: Data(buffer: buffer))
+    }
+
+    private func refuse(_ refusal: TestingRefusal) -> Response {
+        switch refusal { case .badField(let words): refuse(words) }
+    }
+
+    private func refuse(_ description: String, status: HTTPResponse.Status = .badRequest) -> Response {
+        JSONResponse.make(status, ["error": .string(status == .notFound ? "not_found" : status == .conflict ? "conflict" : "invalid_request"),
+                                   "error_description": .string(description)])
+    }
+
+    /// One account of the body; `index` names it in a refusal when the body is a list.
+    static func account(_ value: JSONValue, at index: Int?) throws -> TestAccount {
+        let at = index.map { "[\($0)] " } ?? ""
+        guard case .object(let fields) = value else { throw TestingRefusal.badField("\(at)an account is a JSON object") }
+        func string(_ name: String) throws -> String? {
+            switch fields[name] {
+            case nil, .null?: return nil
+            case .string(let text)?: return text
+            default: throw TestingRefusal.badField("\(at)\(name) must be a string")
+            }
+        }
+        var account = TestAccount(email: try string("email"), username: try string("username"), password: try string("password"))
+        if let verified = fields["email_verified"] {
+            guard case .bool(let flag) = verified else { throw TestingRefusal.badField("\(at)email_verified must be true or false") }
+            account.emailVerified = flag
+        }
+        if let attributes = fields["attributes"] {
+            guard case .object(let map) = attributes else { throw TestingRefusal.badField("\(at)attributes must be an object") }
+            account.attributes = map
+        }
+        for identity in try list(fields["identities"], "identities", at) {
+            guard case .object(let item) = identity, let provider = item["provider"]?.stringValue, let subject = item["subject"]?.stringValue,
+                  !provider.isEmpty, !subject.isEmpty else { throw TestingRefusal.badField("\(at)identities: each is {\"provider\", \"subject\"}") }
+            account.identities.append((provider, subject))
+        }
+        for factor in try list(fields["second_factors"], "second_factors", at) {
+            guard case .object(let item) = factor else { throw TestingRefusal.badField("\(at)second_factors: each is an object") }
+            switch item["kind"]?.stringValue {
+            case "totp"?:
+                guard let secret = item["secret"]?.stringValue else { throw TestingRefusal.badField("\(at)second_factors: totp needs its secret (Base32)") }
+                account.authenticatorSecret = secret
+            case "email"?:
+                guard let target = item["target"]?.stringValue else { throw TestingRefusal.badField("\(at)second_factors: email needs its target") }
+                account.emailFactors.append(target)
+            default: throw TestingRefusal.badField("\(at)second_factors: kind is totp or email")
+            }
+        }
+        account.roles = try list(fields["roles"], "roles", at).map { role in
+            guard let name = role.stringValue else { throw TestingRefusal.badField("\(at)roles: each is a string") }
+            return name
+        }
+        return account
+    }
+
+    private static func list(_ value: JSONValue?, _ name: String, _ at: String) throws -> [JSONValue] {
+        switch value {
+        case nil, .null?: return []
+        case .array(let items)?: return items
+        default: throw TestingRefusal.badField("\(at)\(name) must be a list")
+        }
+    }
+}

@@ -1,0 +1,154 @@
+"""Test mode (`latchkey serve --testing`, docs/testing.md) over real sockets: the ready apps answer in every dialect,
+the clock moves forward and a code expires in the dialect's own words, accounts are made in the state a test needs,
+the data is wiped; the testing API is absent outside test mode; test mode refuses to listen off loopback and to open
+a database with accounts made outside it; its temporary database goes at exit."""
+import os
+import re
+import subprocess
+import uuid
+
+import pytest
+import requests
+
+from harness import ALL_TYPES, BINARY, Server
+
+NATIVE = "11111111-1111-1111-1111-111111111111"
+APP = "/api/client/v2.0/app/test-app"
+PARSE = {"X-Parse-Application-Id": "testAppId"}
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture(scope="module")
+def server():
+    s = Server(args=("serve", "--testing")).start()
+    yield s
+    s.cleanup()
+
+
+def new_email():
+    return f"tm-{uuid.uuid4().hex[:10]}@example.com"
+
+
+def app_login(server, email, password=PASSWORD):
+    return requests.post(server.base + APP + "/auth/providers/local-userpass/login", json={"username": email, "password": password}, timeout=10)
+
+
+def test_the_ready_apps_and_the_banner(server):
+    config = server.get("/testing/v1/config").json()
+    assert config["native_client_id"] == NATIVE and config["native_mfa_client_id"].startswith("22222222")
+    assert (config["app_services_app_id"], config["parse_app_id"], config["parse_master_key"]) == ("test-app", "testAppId", "test-master-key")
+    assert (config["web_client_id"], config["web_client_secret"]) == ("test-web", "test-web-secret")
+    # A hosted page says test mode.
+    page = server.get("/oauth2/v2.0/authorize", params={"client_id": "test-web", "redirect_uri": "http://127.0.0.1:5555/callback",
+                                                         "response_type": "code", "scope": "openid", "code_challenge": "x" * 43,
+                                                         "code_challenge_method": "S256"})
+    assert page.status_code == 200 and "Test mode: this server is for automated tests." in page.text
+
+
+def test_an_account_made_directly_signs_in_everywhere_and_takes_its_states(server):
+    email = new_email()
+    made = requests.post(server.base + "/testing/v1/users", json={"email": email, "password": PASSWORD, "roles": []}, timeout=10)
+    assert made.status_code == 201 and set(made.json()) == {"id", "object_id"}, made.text
+    assert app_login(server, email).status_code == 200
+    parse = requests.post(server.base + "/parse/login", headers=PARSE, json={"username": email, "password": PASSWORD}, timeout=10)
+    assert parse.status_code == 200 and parse.json()["objectId"] == made.json()["object_id"], parse.text
+    locked = requests.post(f"{server.base}/testing/v1/users/{email}/lock", timeout=10)
+    assert locked.status_code == 200 and locked.json()["locked"] is True
+    assert app_login(server, email).status_code != 200
+    assert requests.post(f"{server.base}/testing/v1/users/{email}/unlock", timeout=10).json()["locked"] is False
+    assert requests.post(f"{server.base}/testing/v1/users/{email}/disable", timeout=10).json()["status"] == "disabled"
+    assert app_login(server, email).status_code != 200
+    assert requests.post(f"{server.base}/testing/v1/users/{email}/enable", timeout=10).json()["status"] == "active"
+    assert app_login(server, email).status_code == 200
+    # Refusals, in the API's shape.
+    assert requests.post(f"{server.base}/testing/v1/users/{email}/explode", timeout=10).status_code == 404
+    assert requests.post(f"{server.base}/testing/v1/users/nobody@example.com/lock", timeout=10).status_code == 404
+    again = requests.post(server.base + "/testing/v1/users", json={"email": email}, timeout=10)
+    assert again.status_code == 409 and again.json()["error"] == "conflict"
+    bad = requests.post(server.base + "/testing/v1/users", json=[{"email": new_email()}, {"email": 7}], timeout=10)
+    assert bad.status_code == 400 and bad.json()["error_description"] == "[1] email must be a string"
+    assert requests.post(server.base + "/testing/v1/users", data="not json", timeout=10).status_code == 400
+
+
+def test_an_authenticator_the_test_holds_the_secret_of(server):
+    import pyotp
+    email, secret = new_email(), pyotp.random_base32()
+    made = requests.post(server.base + "/testing/v1/users", timeout=10, json={
+        "email": email, "password": PASSWORD, "second_factors": [{"kind": "totp", "secret": secret}]})
+    assert made.status_code == 201, made.text
+    # Parse asks for the second factor, and the test computes it.
+    parse = requests.post(server.base + "/parse/login", headers=PARSE, timeout=10,
+                          json={"username": email, "password": PASSWORD, "authData": {"mfa": {"token": pyotp.TOTP(secret).now()}}})
+    assert parse.status_code == 200, parse.text
+
+
+def test_the_clock_moves_forward_and_a_code_expires_in_the_dialects_words(server):
+    email = new_email()
+    start = server.post("/signup/v1.0/start", {"username": email, "password": PASSWORD, "challenge_type": ALL_TYPES})
+    challenge = server.post("/signup/v1.0/challenge", {"continuation_token": start.json()["continuation_token"], "challenge_type": ALL_TYPES})
+    code = server.wait_for_code(email)
+    before = server.get("/testing/v1/clock").json()
+    moved = requests.post(server.base + "/testing/v1/clock", json={"advance_seconds": 7200}, timeout=10).json()
+    assert moved["offset_seconds"] == before["offset_seconds"] + 7200
+    late = server.post("/signup/v1.0/continue", {"continuation_token": challenge.json()["continuation_token"], "grant_type": "oob", "oob": code})
+    assert late.status_code == 400 and late.json()["error"] == "expired_token", late.text
+    assert requests.post(server.base + "/testing/v1/clock", json={"advance_seconds": -5}, timeout=10).status_code == 400
+    back = requests.delete(server.base + "/testing/v1/clock", timeout=10).json()
+    assert back["offset_seconds"] == 0
+
+
+def test_wiping_keeps_accounts_when_asked_and_otherwise_everything_goes(server):
+    email = new_email()
+    requests.post(server.base + "/testing/v1/users", json={"email": email, "password": PASSWORD}, timeout=10)
+    session = app_login(server, email).json()
+    kept = requests.delete(server.base + "/testing/v1/data", params={"keep_accounts": "true"}, timeout=10)
+    assert kept.status_code == 200 and kept.json()["wiped"] == "sessions and flows"
+    refresh = requests.post(server.base + "/api/client/v2.0/auth/session", headers={"Authorization": "Bearer " + session["refresh_token"]}, timeout=10)
+    assert refresh.status_code == 401  # the session ended
+    assert app_login(server, email).status_code == 200  # the account stayed
+    many = requests.post(server.base + "/testing/v1/users", json=[{"email": new_email()} for _ in range(50)], timeout=30)
+    assert many.status_code == 201 and len(many.json()) == 50
+    gone = requests.delete(server.base + "/testing/v1/data", timeout=10)
+    assert gone.status_code == 200 and gone.json()["wiped"] == "everything"
+    assert app_login(server, email).status_code == 401
+    assert server.mails(email) == []
+
+
+def test_without_test_mode_the_testing_api_is_absent():
+    s = Server().start()
+    try:
+        for path in ("/testing/v1/config", "/testing/v1/clock"):
+            assert s.get(path).status_code == 404
+        assert requests.delete(s.base + "/testing/v1/data", timeout=10).status_code in (404, 405)
+    finally:
+        s.cleanup()
+
+
+def test_test_mode_refuses_off_loopback_and_a_database_with_real_accounts(tmp_path):
+    off = Server(args=("serve", "--testing"), env={"LATCHKEY_SERVER_HOST": "0.0.0.0"})
+    out = subprocess.run([BINARY, *off.args], env=off.env, capture_output=True, text=True, timeout=30)
+    assert out.returncode == 78 and "test mode listens on loopback only" in out.stderr, out.stderr
+    remote = Server(args=("serve", "--testing"), env={"LATCHKEY_SERVER_HOST": "0.0.0.0", "LATCHKEY_TESTING_ALLOW_REMOTE": "true"})
+    remote.start()
+    remote.cleanup()
+    # A database of a server not in test mode, with an account in it (written as an import would): refused.
+    real = Server().start()
+    real.stop()
+    import sqlite3
+    with sqlite3.connect(real.db_path) as db:
+        db.execute("INSERT INTO users (id, object_id, email, email_verified, status, attributes, failed_login_count, created_at, updated_at) "
+                   "VALUES ('u1', 'abcdefghij', 'real@example.com', 1, 'active', '{}', 0, '2026-01-01 00:00:00.000', '2026-01-01 00:00:00.000')")
+    refused = subprocess.run([BINARY, "serve", "--testing"], env=real.env, capture_output=True, text=True, timeout=30)
+    assert refused.returncode == 78 and "holds accounts made outside test mode" in refused.stderr, refused.stderr
+    real.cleanup()
+
+
+def test_the_temporary_database_goes_at_exit():
+    s = Server(args=("serve", "--testing"))
+    del s.env["LATCHKEY_DATABASE_PATH"]
+    s.start()
+    path = re.search(r"database (\S+latchkey-test-mode-\S+/latchkey\.sqlite)", s.read_log()).group(1)
+    assert os.path.exists(path)
+    s.stop()
+    assert not os.path.exists(os.path.dirname(path))
+    s.cleanup()

@@ -1,0 +1,35 @@
+"""Test mode's part of openapi/openapi.json: the testing API under /testing/v1/ (docs/testing.md), served only by
+`latchkey serve --testing`. Imported by scripts/openapi.py, which owns the helpers."""
+
+
+def add_testing_paths(p, S, I, B, obj, json_body):
+    error = json_body(obj(["error", "error_description"], error=S, error_description=S), "Refused, saying why")
+    clock = json_body(obj(["now", "offset_seconds"], now=S, offset_seconds={"type": "number"}), "The server's clock")
+    tag = ["testing"]
+    p["/testing/v1/config"] = {"get": {"summary": "The ready apps' ids and secrets (test mode only)", "tags": tag,
+                                       "responses": {"200": json_body({"type": "object"}, "Ids, secrets and addresses")}}}
+    p["/testing/v1/clock"] = {
+        "get": {"summary": "The server's clock and how far it was moved", "tags": tag, "responses": {"200": clock}},
+        "post": {"summary": "Move the clock forward: codes, tokens, lockouts and sessions expire as they would", "tags": tag,
+                 "requestBody": {"required": True, "content": {"application/json": {"schema": obj(["advance_seconds"], advance_seconds={"type": "number"})}}},
+                 "responses": {"200": clock, "400": error}},
+        "delete": {"summary": "Back to real time", "tags": tag, "responses": {"200": clock}}}
+    p["/testing/v1/data"] = {"delete": {
+        "summary": "Wipe every account, session, flow, code, mail and audit event (keep_accounts=true: only sessions and flows)", "tags": tag,
+        "parameters": [{"name": "keep_accounts", "in": "query", "required": False, "schema": B}],
+        "responses": {"200": json_body(obj(["wiped", "milliseconds"], wiped=S, milliseconds={"type": "number"}), "What went, and how long it took")}}}
+    account = obj([], email=S, email_verified=B, username=S, password=S, attributes={"type": "object"},
+                  identities={"type": "array", "items": obj(["provider", "subject"], provider=S, subject=S)},
+                  second_factors={"type": "array", "items": obj(["kind"], kind={"enum": ["totp", "email"]}, secret=S, target=S)},
+                  roles={"type": "array", "items": S})
+    made = obj(["id", "object_id"], id=S, object_id=S)
+    p["/testing/v1/users"] = {"post": {
+        "summary": "Make an account directly (or many: a JSON array)", "tags": tag,
+        "requestBody": {"required": True, "content": {"application/json": {"schema": {"oneOf": [account, {"type": "array", "items": account}]}}}},
+        "responses": {"201": json_body({"oneOf": [made, {"type": "array", "items": made}]}, "The accounts' ids"), "400": error, "409": error}}}
+    p["/testing/v1/users/{user}/{state}"] = {
+        "parameters": [{"name": "user", "in": "path", "required": True, "schema": S, "description": "Id, email or username"},
+                       {"name": "state", "in": "path", "required": True, "schema": {"enum": ["lock", "unlock", "disable", "enable", "verify"]}}],
+        "post": {"summary": "Put an account in a state a test needs", "tags": tag,
+                 "responses": {"200": json_body(obj(["id", "status", "email_verified", "locked"], id=S, status=S, email_verified=B, locked=B),
+                                                "The account now"), "404": error}}}
