@@ -25,15 +25,24 @@ func buildApplication(_ config: LatchkeyConfig) async throws -> Application<Rout
     if !settings.limits.enabled {
         logger.critical("limits.enabled is FALSE: no rate limits, mail quotas or lockouts. Test rigs only, never production.")
     }
-    let composer = try mailComposer(config)
-    let functions = config.functions.mapValues { definition -> any OperatorFunction in
+    var composer = try mailComposer(config)
+    let clock = AdjustableTime(), captured = CapturedProofs()
+    if config.testMode != nil { composer.capture = captured }
+    var functions = config.functions.mapValues { definition -> any OperatorFunction in
         switch definition {
         case .webhook(let url, let secret, let timeout): return WebhookFunction(url: url, secret: secret, timeoutSeconds: timeout)
         case .command(let argv, let timeout): return CommandFunction(argv: argv, timeoutSeconds: timeout)
         }
     }
-    let clock = AdjustableTime()
-    if config.testMode != nil { try await TestMode.claim(runtime.store) }
+    if config.testMode != nil {
+        try await TestMode.claim(runtime.store)
+        // Text messages are captured too: with no sender of the operator's, test mode's own stands in.
+        if settings.mfa.smsFunction == nil {
+            functions[TestMode.textSender] = CapturingTextSender(capture: captured, time: clock)
+            settings.mfa.smsFunction = TestMode.textSender
+            settings.mfa.methods.insert(.sms)
+        }
+    }
     let engine = try await LatchkeyEngine.start(store: runtime.store, settings: settings, mailComposer: composer,
                                                 functions: functions, issuerClient: IssuerHTTPClient(),
                                                 time: config.testMode != nil ? clock as any TimeSource : SystemTime(), logger: logger)
@@ -101,7 +110,9 @@ func buildApplication(_ config: LatchkeyConfig) async throws -> Application<Rout
     serverOptions.parseMasterKeyIPs = config.parse.masterKeyIPs
     serverOptions.openAPIDocument = EmbeddedDefaults.openAPIDocument
     serverOptions.requestLog = requestLog
-    if config.testMode != nil { serverOptions.testMode = TestModeOptions(clock: clock, config: TestMode.document(config)) }
+    if config.testMode != nil {
+        serverOptions.testMode = TestModeOptions(clock: clock, config: TestMode.document(config), captured: captured)
+    }
     serverOptions.adminURL = config.admin.host.map { host in "http://\(host.contains(":") ? "[\(host)]" : host):\(config.admin.port)" }
     if let certificate = config.server.tlsCertificate, let key = config.server.tlsKey { serverOptions.listener.tls = (certificate, key) }
     let app: Application<RouterResponder<LatchkeyRequestContext>>

@@ -44,7 +44,11 @@ public struct ServerOptions: Sendable {
 public struct TestModeOptions: Sendable {
     public var clock: AdjustableTime
     public var config: JSONValue
-    public init(clock: AdjustableTime, config: JSONValue) { self.clock = clock; self.config = config }
+    /// Every code and link sent, as data.
+    public var captured: CapturedProofs
+    public init(clock: AdjustableTime, config: JSONValue, captured: CapturedProofs = CapturedProofs()) {
+        self.clock = clock; self.config = config; self.captured = captured
+    }
 }
 
 public enum LatchkeyServer {
@@ -90,7 +94,8 @@ public enum LatchkeyServer {
         if let openAPI { router.get("/openapi.json") { _, _ in openAPI.document.response() } }
         OperatorRoutes(engine: OperatorService(engine: engine), testingMailbox: options.testingMailbox).addRoutes(to: router)
         if let testMode = options.testMode {
-            TestingRoutes(engine: TestingService(engine: engine, clock: testMode.clock), config: testMode.config, mailbox: options.testingMailbox)
+            TestingRoutes(engine: TestingService(engine: engine, clock: testMode.clock), config: testMode.config, mailbox: options.testingMailbox,
+                          captured: testMode.captured)
                 .addRoutes(to: router)
         }
         return router

@@ -152,3 +152,34 @@ def test_the_temporary_database_goes_at_exit():
     s.stop()
     assert not os.path.exists(os.path.dirname(path))
     s.cleanup()
+
+
+def test_codes_and_links_as_data_and_text_messages_captured(server):
+    from mfa_support import Native, suberror
+    email = new_email()
+    native = Native(server, NATIVE)
+    native.sign_up(email)
+    codes = server.get("/testing/v1/codes", params={"to": email}).json()["codes"]
+    assert codes[0]["purpose"] == "sign_up" and codes[0]["channel"] == "email" and re.fullmatch(r"\d{8}", codes[0]["code"])
+    assert codes[0]["used"] is True and codes[0]["expires_at"] > codes[0]["sent_at"]  # the sign-up took it
+    # A confirmation link of the App Services app: its token and token id as data.
+    linked = new_email()
+    assert requests.post(server.base + APP + "/auth/providers/local-userpass/register", json={"email": linked, "password": PASSWORD},
+                         timeout=10).status_code == 201
+    link = server.get("/testing/v1/codes", params={"to": linked}).json()["codes"][0]
+    assert link["purpose"] == "confirmation" and link["used"] is False and link["token"] and link["token_id"] and link["token"] in link["link"]
+    confirmed = requests.post(server.base + APP + "/auth/providers/local-userpass/confirm", json={"token": link["token"], "tokenId": link["token_id"]},
+                              timeout=10)
+    assert confirmed.status_code == 200, confirmed.text
+    assert server.get("/testing/v1/codes", params={"to": linked}).json()["codes"][0]["used"] is True
+    # A second factor by text message (test mode's own sender: nothing is sent), read back as data.
+    phone = f"+1555{uuid.uuid4().int % 10_000_000:07d}"
+    strict_client = Native(server, "22222222-2222-2222-2222-222222222222")
+    reg = strict_client.register_introspect(suberror(strict_client.password_token(email), "registration_required"))
+    method = next(m for m in reg["methods"] if m["challenge_channel"] == "sms")
+    sent = strict_client.register_challenge(reg["continuation_token"], method, phone).json()
+    texts = server.get("/testing/v1/sms", params={"to": phone}).json()["messages"]
+    assert len(texts) == 1 and texts[0]["purpose"] == "second_factor" and texts[0]["channel"] == "sms"
+    done = strict_client.register_continue(sent["continuation_token"], texts[0]["code"])
+    assert done.status_code == 200, done.text
+    assert server.get("/testing/v1/codes").status_code == 400  # whose codes: to= is required

@@ -20,6 +20,8 @@ struct TestMode: Sendable {
     static let parseMasterKey = "test-master-key"
     /// scrypt's cost in test mode: 2^8 (production's default is 2^17). The configuration refuses anything below 2^10.
     static let passwordLogN = 8
+    /// The function name test mode's captured text messages stand under when no `mfa.sms.function` is set.
+    static let textSender = "test_mode_text_messages"
     /// The redirect URIs the web client takes: any port on loopback (RFC 8252), these paths.
     static let webRedirects = ["http://127.0.0.1/callback", "http://localhost/callback", "http://127.0.0.1/", "http://localhost/"]
 

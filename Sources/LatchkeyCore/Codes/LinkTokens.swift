@@ -31,6 +31,7 @@ extension Proofs {
               try await tx.linkTokens.redeem(tokenId: record.tokenId, kind: kind, tokenHash: linkHash(token, boundTo: user),
                                              now: time.now()) == user.id
         else { throw LatchkeyError.linkTokenInvalid }
+        engine.mailComposer.capture?.linkUsed(tokenId: record.tokenId)
         return user
     }
 

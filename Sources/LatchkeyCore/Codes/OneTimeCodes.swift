@@ -53,7 +53,9 @@ extension Proofs {
         // An over-long guess is hashed to nothing that can match, and still costs its attempt.
         let hash = code.count <= 64 ? engine.secretHash(code) : Data()
         switch try await tx.flows.redeemCode(flowId: flow.id, codeHash: hash, now: time.now()) {
-        case .redeemed: return nil
+        case .redeemed:
+            engine.mailComposer.capture?.codeUsed(code, to: nil)
+            return nil
         case .wrong(let left): return .invalidCode(attemptsLeft: left)
         case .noLiveCode: return .invalidCode(attemptsLeft: 0)
         }

@@ -11,6 +11,8 @@ public struct MailComposer: Sendable {
     /// The operator's logo on its own origin and accent colour (`pages.brand`), for the HTML part.
     public var logoURL: String?
     public var accent = "#0b57d0"
+    /// Test mode: every code and link composed is also recorded as data (`GET /testing/v1/codes`).
+    public var capture: CapturedProofs?
 
     public struct TemplateError: Error, CustomStringConvertible {
         public let description: String
@@ -63,6 +65,7 @@ public struct MailComposer: Sendable {
     public func compose(_ kind: MailKind, to: String, code: String? = nil, link: String? = nil, validMinutes: Int = 30,
                         newEmail: String? = nil, factor: String? = nil, removed: String? = nil, locale preference: String? = nil,
                         at now: Date = Date()) -> MailMessage {
+        capture?.mailed(kind, to: to, code: code, link: link, validMinutes: validMinutes, at: now)
         let locale = locale(for: preference)
         var context: [String: Any] = ["product": productName, "email": to, "minutes": validMinutes,
                                       "time": now.formatted(.iso8601), "accent": accent]

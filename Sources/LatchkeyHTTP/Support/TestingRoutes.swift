@@ -11,6 +11,7 @@ struct TestingRoutes: Sendable {
     /// `GET /testing/v1/config`: the ready apps, as test mode made them.
     let config: JSONValue
     let mailbox: TestingMailbox?
+    let captured: CapturedProofs
 
     /// A bulk `POST /users` may carry ten thousand accounts.
     static let maxBody = 32 * 1024 * 1024
@@ -34,11 +35,13 @@ struct TestingRoutes: Sendable {
             let keep = request.uri.queryParameters["keep_accounts"].map { $0 == "true" || $0 == "1" } ?? false
             let started = ContinuousClock.now
             try await engine.wipe(keepAccounts: keep)
-            if !keep { mailbox?.clear() }
+            if !keep { mailbox?.clear(); captured.clear() }
             let elapsed = ContinuousClock.now - started
             return JSONResponse.ok(["wiped": .string(keep ? "sessions and flows" : "everything"),
                                     "milliseconds": .double(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)])
         }
+        router.get("/testing/v1/codes") { request, _ in proofs(request, channel: nil) }
+        router.get("/testing/v1/sms") { request, _ in proofs(request, channel: "sms") }
         router.post("/testing/v1/users") { request, _ in
             let body = try await json(request)
             let many: Bool, entries: [JSONValue]
@@ -72,6 +75,21 @@ struct TestingRoutes: Sendable {
                 return refuse("no account with that id, email or username", status: .notFound)
             }
         }
+    }
+
+    /// Every code and link sent to `?to=`, newest first (`channel`: only text messages).
+    private func proofs(_ request: Request, channel: String?) -> Response {
+        guard let to = request.uri.queryParameters["to"].map(String.init), !to.isEmpty else { return refuse("to is required: an address or a phone number") }
+        let entries = captured.entries(to: to).filter { channel == nil || $0.channel == channel }.map { entry -> JSONValue in
+            var fields: [String: JSONValue] = ["purpose": .string(entry.purpose), "channel": .string(entry.channel), "to": .string(entry.to),
+                                               "sent_at": .string(entry.sentAt.ISO8601Format()), "expires_at": .string(entry.expiresAt.ISO8601Format()),
+                                               "used": .bool(entry.used)]
+            for (name, value) in [("code", entry.code), ("link", entry.link), ("token", entry.token), ("token_id", entry.tokenId)] {
+                fields[name] = value.map(JSONValue.string) ?? .null
+            }
+            return .object(fields)
+        }
+        return JSONResponse.ok([channel == nil ? "codes" : "messages": .array(entries)])
     }
 
     private func clock() -> Response {

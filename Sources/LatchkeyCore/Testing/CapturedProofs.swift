@@ -1,0 +1,85 @@
+import Foundation
+
+/// Test mode's record of every code and link sent (`GET /testing/v1/codes`), as data: what the mails and text
+/// messages carry, so a test reads a code without parsing a mail. Kept in memory, newest last, bounded; never in
+/// any other mode (the composer and the text sender only record when one is handed to them).
+public final class CapturedProofs: @unchecked Sendable {
+    public struct Entry: Sendable, Equatable {
+        public var purpose: String
+        public var channel: String
+        public var to: String
+        public var code: String?
+        public var link: String?
+        public var token: String?
+        public var tokenId: String?
+        public var sentAt: Date
+        public var expiresAt: Date
+        public var used: Bool
+    }
+
+    private let lock = NSLock()
+    private var entries: [Entry] = []
+    private let capacity = 10_000
+    public init() {}
+
+    func record(_ entry: Entry) {
+        lock.withLock {
+            entries.append(entry)
+            if entries.count > capacity { entries.removeFirst(entries.count - capacity) }
+        }
+    }
+
+    /// What was sent to `to` (an address, compared normalized, or a phone number), newest first.
+    public func entries(to: String) -> [Entry] {
+        let wanted = EmailAddress.normalize(to) ?? to
+        return lock.withLock { entries.filter { $0.to == wanted || $0.to == to }.reversed() }
+    }
+
+    public func clear() { lock.withLock { entries.removeAll() } }
+
+    /// A code taken: its entries to `to` read `used`.
+    func codeUsed(_ code: String, to: String?) {
+        lock.withLock { for index in entries.indices where entries[index].code == code && (to == nil || entries[index].to == to) { entries[index].used = true } }
+    }
+
+    func linkUsed(tokenId: String) {
+        lock.withLock { for index in entries.indices where entries[index].tokenId == tokenId { entries[index].used = true } }
+    }
+
+    /// The purpose a mail kind serves, as `/testing/v1/codes` names it.
+    static func purpose(_ kind: MailKind) -> String? {
+        switch kind {
+        case .signUpCode: "sign_up"
+        case .signInCode: "sign_in"
+        case .secondFactorCode: "second_factor"
+        case .resetCode, .resetLink: "reset"
+        case .confirmationLink: "confirmation"
+        case .addressChangeCode: "address_change"
+        default: nil
+        }
+    }
+
+    func mailed(_ kind: MailKind, to: String, code: String?, link: String?, validMinutes: Int, at now: Date) {
+        guard let purpose = Self.purpose(kind), code != nil || link != nil else { return }
+        let query = link.flatMap { URLComponents(string: $0)?.queryItems } ?? []
+        record(Entry(purpose: purpose, channel: "email", to: to, code: code, link: link, token: query.first { $0.name == "token" }?.value,
+                     tokenId: query.first { $0.name == "tokenId" }?.value, sentAt: now, expiresAt: now + Double(validMinutes * 60), used: false))
+    }
+}
+
+/// Test mode's text messages: captured as codes, never sent. Stands in for `mfa.sms.function` when none is set.
+public struct CapturingTextSender: OperatorFunction {
+    public let capture: CapturedProofs
+    public let time: any TimeSource
+    public init(capture: CapturedProofs, time: any TimeSource) { self.capture = capture; self.time = time }
+
+    public func invoke(_ input: JSONValue) async -> FunctionReply {
+        guard case .array(let arguments) = input, case .object(let message)? = arguments.first, let to = message["to"]?.stringValue,
+              let code = message["code"]?.stringValue else { return .failed("not a text message") }
+        let now = time.now(), minutes = message["valid_minutes"]?.intValue ?? 30
+        // Text messages carry second-factor codes (a sign-in's, or a number's being added).
+        capture.record(.init(purpose: "second_factor", channel: "sms", to: to, code: code, link: nil, token: nil, tokenId: nil, sentAt: now,
+                             expiresAt: now + Double(minutes * 60), used: false))
+        return .answered(Data(#"{"status":"success"}"#.utf8))
+    }
+}
