@@ -42,3 +42,26 @@ def add_testing_paths(p, S, I, B, obj, json_body):
         "post": {"summary": "Put an account in a state a test needs", "tags": tag,
                  "responses": {"200": json_body(obj(["id", "status", "email_verified", "locked"], id=S, status=S, email_verified=B, locked=B),
                                                 "The account now"), "404": error}}}
+    name = {"name": "name", "in": "path", "required": True, "schema": S, "description": "apple, google or any name (1 to 40 letters, digits, - or _)"}
+    html = {"description": "A page", "content": {"text/html": {"schema": S}}}
+    p["/testing/v1/issuer/{name}/.well-known/openid-configuration"] = {"parameters": [name], "get": {
+        "summary": "The stand-in issuer's discovery", "tags": tag, "responses": {"200": json_body({"type": "object"}), "404": error}}}
+    p["/testing/v1/issuer/{name}/jwks"] = {"parameters": [name], "get": {
+        "summary": "The stand-in issuer's keys", "tags": tag, "responses": {"200": json_body(obj(["keys"], keys={"type": "array"})), "404": error}}}
+    p["/testing/v1/issuer/{name}/authorize"] = {"parameters": [name],
+        "get": {"summary": "The stand-in's sign-in page: a form saying who signs in", "tags": tag,
+                "parameters": [{"name": n, "in": "query", "required": n == "redirect_uri", "schema": S} for n in ("client_id", "redirect_uri", "state", "nonce")],
+                "responses": {"200": html, "400": html, "404": error}},
+        "post": {"summary": "The form: back to redirect_uri with a code", "tags": tag,
+                 "requestBody": {"required": True, "content": {"application/x-www-form-urlencoded": {"schema": obj(["redirect_uri", "sub"], client_id=S,
+                                 redirect_uri=S, state=S, nonce=S, sub=S, email=S, email_verified=S, name=S)}}},
+                 "responses": {"303": {"description": "To redirect_uri with code, state and iss"}, "400": html, "404": error}}}
+    p["/testing/v1/issuer/{name}/token"] = {"parameters": [name], "post": {
+        "summary": "The stand-in's token endpoint: its code for an ID token", "tags": tag,
+        "requestBody": {"required": True, "content": {"application/x-www-form-urlencoded": {"schema": obj(["grant_type", "code"], grant_type=S, code=S,
+                        client_id=S, client_secret=S, code_verifier=S, redirect_uri=S)}}},
+        "responses": {"200": json_body(obj(["id_token"], id_token=S, access_token=S, token_type=S, expires_in=I)), "400": error, "404": error}}}
+    p["/testing/v1/issuer/{name}/id-token"] = {"parameters": [name], "post": {
+        "summary": "An ID token of the stand-in signed for any claims (iss, aud, iat, exp and sub filled in when left out)", "tags": tag,
+        "requestBody": {"required": False, "content": {"application/json": {"schema": {"type": "object"}}}},
+        "responses": {"200": json_body(obj(["id_token"], id_token=S)), "400": error, "404": error}}}

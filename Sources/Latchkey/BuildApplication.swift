@@ -111,7 +111,8 @@ func buildApplication(_ config: LatchkeyConfig) async throws -> Application<Rout
     serverOptions.openAPIDocument = EmbeddedDefaults.openAPIDocument
     serverOptions.requestLog = requestLog
     if config.testMode != nil {
-        serverOptions.testMode = TestModeOptions(clock: clock, config: TestMode.document(config), captured: captured)
+        serverOptions.testMode = TestModeOptions(clock: clock, config: TestMode.document(config), captured: captured,
+                                                 issuers: try FakeIssuers(publicURL: config.server.publicURL, time: clock))
     }
     serverOptions.adminURL = config.admin.host.map { host in "http://\(host.contains(":") ? "[\(host)]" : host):\(config.admin.port)" }
     if let certificate = config.server.tlsCertificate, let key = config.server.tlsKey { serverOptions.listener.tls = (certificate, key) }
@@ -162,7 +163,7 @@ func consoleOptions(_ policy: ConsoleSessionPolicy) throws -> ConsoleOptions {
 }
 
 /// The pages that came after `app_services.pages` folders were first copied (the passkey offer, the account page).
-private let laterPages: Set<String> = ["passkey_offer", "account", "account_code", "account_authenticator", "account_recovery"]
+private let laterPages: Set<String> = ["passkey_offer", "account", "account_code", "account_authenticator", "account_recovery", "test_issuer"]
 
 /// The hosted pages: their templates, their words by language (`<language>.strings`) and their style sheet, from
 /// `app_services.pages` when set (a missing words file or style sheet falls back to the built-in one), else built in.

@@ -46,8 +46,10 @@ public struct TestModeOptions: Sendable {
     public var config: JSONValue
     /// Every code and link sent, as data.
     public var captured: CapturedProofs
-    public init(clock: AdjustableTime, config: JSONValue, captured: CapturedProofs = CapturedProofs()) {
-        self.clock = clock; self.config = config; self.captured = captured
+    /// The stand-in issuers (Apple, Google, any name).
+    public var issuers: FakeIssuers?
+    public init(clock: AdjustableTime, config: JSONValue, captured: CapturedProofs = CapturedProofs(), issuers: FakeIssuers? = nil) {
+        self.clock = clock; self.config = config; self.captured = captured; self.issuers = issuers
     }
 }
 
@@ -97,6 +99,7 @@ public enum LatchkeyServer {
             TestingRoutes(engine: TestingService(engine: engine, clock: testMode.clock), config: testMode.config, mailbox: options.testingMailbox,
                           captured: testMode.captured)
                 .addRoutes(to: router)
+            if let issuers = testMode.issuers { FakeIssuerRoutes(issuers: issuers, pages: pages).addRoutes(to: router) }
         }
         return router
     }

@@ -183,3 +183,40 @@ def test_codes_and_links_as_data_and_text_messages_captured(server):
     done = strict_client.register_continue(sent["continuation_token"], texts[0]["code"])
     assert done.status_code == 200, done.text
     assert server.get("/testing/v1/codes").status_code == 400  # whose codes: to= is required
+
+
+def test_the_stand_in_apple_signs_in_to_every_dialect_and_the_pages(server):
+    sub, email = "apple-" + uuid.uuid4().hex[:8], new_email()
+    config = server.get("/testing/v1/config").json()["apple"]
+    discovery = server.get("/testing/v1/issuer/apple/.well-known/openid-configuration").json()
+    assert discovery["issuer"] == config["issuer"] and discovery["jwks_uri"].endswith("/testing/v1/issuer/apple/jwks")
+    token = requests.post(server.base + "/testing/v1/issuer/apple/id-token", json={"sub": sub, "email": email, "email_verified": True},
+                          timeout=10).json()["id_token"]
+    # App Services' "Sign in with Apple", and Parse's authData.apple, with the token signed for any claims.
+    login = requests.post(server.base + APP + "/auth/providers/oauth2-apple/login", json={"id_token": token}, timeout=10)
+    assert login.status_code == 200, login.text
+    parse = requests.post(server.base + "/parse/users", headers=PARSE, timeout=10, json={"authData": {"apple": {"id": sub, "token": token}}})
+    assert parse.status_code in (200, 201), parse.text
+    # The hosted pages: "Continue with Apple" goes to the stand-in's page, whose form says who signs in.
+    http = requests.Session()
+    callback = "http://127.0.0.1:5555/callback"
+    page = http.get(server.base + "/oauth2/v2.0/authorize", timeout=10, params={
+        "client_id": "test-web", "redirect_uri": callback, "response_type": "code", "scope": "openid email", "state": "s",
+        "code_challenge": "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", "code_challenge_method": "S256"})
+    assert "Continue with Apple" in page.text
+    fields = dict(re.findall(r'name="(csrf|interaction)" value="([^"]*)"', page.text))
+    to_apple = http.post(server.base + "/ui/upstream", data={**fields, "provider": "apple"}, allow_redirects=False, timeout=10)
+    assert to_apple.status_code == 303 and "/testing/v1/issuer/apple/authorize" in to_apple.headers["location"]
+    form = http.get(to_apple.headers["location"], timeout=10)
+    assert form.status_code == 200 and "Test mode" in form.text
+    hidden = dict(re.findall(r'name="(client_id|redirect_uri|state|nonce)" value="([^"]*)"', form.text))
+    back = http.post(server.base + "/testing/v1/issuer/apple/authorize", allow_redirects=False, timeout=10,
+                     data={**{k: v.replace("&amp;", "&") for k, v in hidden.items()}, "sub": sub, "email": email, "email_verified": "on"})
+    assert back.status_code == 303 and "/ui/upstream/callback/apple" in back.headers["location"]
+    done = http.get(back.headers["location"], allow_redirects=False, timeout=10)
+    while done.status_code == 200 and 'id="passkey-later"' in done.text:  # the passkey offer: not now
+        later = re.search(r'id="passkey-later" href="([^"]+)"', done.text).group(1).replace("&amp;", "&")
+        done = http.get(server.base + later, allow_redirects=False, timeout=10)
+    assert done.status_code == 303 and done.headers["location"].startswith(callback + "?code="), (done.status_code, done.text[:500])
+    assert requests.post(server.base + "/testing/v1/issuer/bad%20name/id-token", json={}, timeout=10).status_code == 404
+    assert requests.post(server.base + "/testing/v1/issuer/apple/id-token", data="[1]", timeout=10).status_code == 400

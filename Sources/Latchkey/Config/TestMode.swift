@@ -37,14 +37,24 @@ struct TestMode: Sendable {
         for client in ready where !engine.clients.contains(where: { ClientApplication.sameID($0.id, client.id) }) { engine.clients.append(client) }
         if !engine.apps.contains(where: { $0.id == Self.appServicesApp }) {
             var app = AppServicesApp(id: Self.appServicesApp)
-            app.providers = ["local-userpass", "anon-user", "api-key"]
+            app.providers = ["local-userpass", "anon-user", "api-key", "oauth2-apple", "oauth2-google"]
             engine.apps.append(app)
         }
         if !engine.parseApps.contains(where: { $0.id == Self.parseApp }) {
             var app = ParseApp(id: Self.parseApp, masterKey: Self.parseMasterKey)
             app.verifyUserEmails = true
             app.mfa = .optional
+            app.authProviders.formUnion(["apple", "google"])
             engine.parseApps.append(app)
+        }
+        // Apple and Google trust the stand-in issuer (`/testing/v1/issuer/{apple,google}`), configured or not.
+        for name in ["apple", "google"] {
+            let base = config.server.publicURL + "/testing/v1/issuer/" + name, audience = FakeIssuers.audience(name)
+            var issuer = OpenIDIssuer(name: name, issuers: [base], jwksURL: base + "/jwks",
+                                      audiences: Array(Set((engine.identities.providers[name]?.audiences ?? []) + [audience])).sorted(), trustsEmail: true)
+            issuer.authorizationURL = base + "/authorize"
+            issuer.codeExchange = CodeExchange(tokenURL: base + "/token", clientId: audience, clientSecret: FakeIssuers.clientSecret)
+            engine.identities.providers[name] = issuer
         }
         engine.passwords.scrypt = ScryptParameters(logN: Self.passwordLogN, r: 8, p: 1)
         // Present but roomy: a suite signs up hundreds of accounts from one address in a minute.
@@ -100,6 +110,8 @@ extension TestMode {
             "parse_app_id": .string(parseApp), "parse_master_key": .string(parseMasterKey), "parse_server_url": .string(base + config.parse.mount),
             "mail": .string(base + "/testing/v1/mail"), "clock": .string(base + "/testing/v1/clock"),
             "password_hash_cost": .string("scrypt 2^\(passwordLogN)"),
+            "apple": .object(["issuer": .string(base + "/testing/v1/issuer/apple"), "audience": .string(FakeIssuers.audience("apple"))]),
+            "google": .object(["issuer": .string(base + "/testing/v1/issuer/google"), "audience": .string(FakeIssuers.audience("google"))]),
         ])
     }
 }

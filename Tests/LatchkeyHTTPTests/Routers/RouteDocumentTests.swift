@@ -43,7 +43,8 @@ import Testing
             $0.parseApps = [ParseApp(id: "p")]
         }
         var options = ServerOptions(host: "127.0.0.1", port: 0, testingMailbox: TestingMailbox())
-        options.testMode = TestModeOptions(clock: AdjustableTime(), config: .object([:]))  // and test mode's API
+        options.testMode = TestModeOptions(clock: AdjustableTime(), config: .object([:]),  // and test mode's API and issuers
+                                           issuers: try FakeIssuers(publicURL: "http://127.0.0.1", time: SystemTime()))
         options.openAPIDocument = try Self.documentText
         let publicRouter = LatchkeyServer.router(engine: h.engine, options: options)
         let adminRouter = AdminServer.router(engine: h.engine, options: AdminOptions(host: "127.0.0.1", port: 0, token: "t", metrics: { [] }))
