@@ -62,6 +62,9 @@ if [ -x .build/debug/latchkey ] && [[ ${results[-1]} == passed* ]]; then
         env LATCHKEY_BIN="$PWD/.build/debug/latchkey" LATCHKEY_SCREENSHOTS="$PWD/.build/test-artifacts/screenshots" \
         FUZZ_TALLY="$PWD/.build/test-artifacts/fuzz-tally.json" \
         "$venv/bin/python" -m pytest -q Tests/blackbox
+    # docs/testing.md's worked examples, as an app team's CI runs them: against `latchkey serve --testing`.
+    stage "app-team examples against test mode" \
+        env LATCHKEY_BIN="$PWD/.build/debug/latchkey" PYTHON="$PWD/$venv/bin/python" examples/testing/run.sh
     # What the fuzz stage sent, by surface and class of answer (every surface of both listeners).
     if [ -f .build/test-artifacts/fuzz-tally.json ]; then echo "fuzz: $(tr -d '\n' < .build/test-artifacts/fuzz-tally.json)"; fi
 else
