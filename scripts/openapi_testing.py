@@ -9,7 +9,7 @@ def add_testing_paths(p, S, I, B, obj, json_body):
     p["/testing/v1/config"] = {"get": {"summary": "The ready apps' ids and secrets (test mode only)", "tags": tag,
                                        "responses": {"200": json_body({"type": "object"}, "Ids, secrets and addresses")}}}
     code = obj(["purpose", "channel", "to", "sent_at", "expires_at", "used"], purpose={"enum": ["sign_up", "sign_in", "second_factor", "reset",
-               "confirmation", "address_change"]}, channel={"enum": ["email", "sms"]}, to=S, code=S, link=S, token=S, token_id=S, sent_at=S,
+               "confirmation", "address_change"]}, channel={"enum": ["email", "sms"]}, to=S, code=S, link=S, token=S, token_id=S, dialect=S, client_id=S, sent_at=S,
                expires_at=S, used=B)
     to = [{"name": "to", "in": "query", "required": True, "schema": S, "description": "An address or a phone number"}]
     p["/testing/v1/codes"] = {"get": {"summary": "Every code and link sent to an address or number, newest first, as data", "tags": tag,

@@ -162,12 +162,14 @@ def test_codes_and_links_as_data_and_text_messages_captured(server):
     codes = server.get("/testing/v1/codes", params={"to": email}).json()["codes"]
     assert codes[0]["purpose"] == "sign_up" and codes[0]["channel"] == "email" and re.fullmatch(r"\d{8}", codes[0]["code"])
     assert codes[0]["used"] is True and codes[0]["expires_at"] > codes[0]["sent_at"]  # the sign-up took it
+    assert (codes[0]["dialect"], codes[0]["client_id"]) == ("native", NATIVE)
     # A confirmation link of the App Services app: its token and token id as data.
     linked = new_email()
     assert requests.post(server.base + APP + "/auth/providers/local-userpass/register", json={"email": linked, "password": PASSWORD},
                          timeout=10).status_code == 201
     link = server.get("/testing/v1/codes", params={"to": linked}).json()["codes"][0]
     assert link["purpose"] == "confirmation" and link["used"] is False and link["token"] and link["token_id"] and link["token"] in link["link"]
+    assert (link["dialect"], link["client_id"]) == ("app_services", "test-app")
     confirmed = requests.post(server.base + APP + "/auth/providers/local-userpass/confirm", json={"token": link["token"], "tokenId": link["token_id"]},
                               timeout=10)
     assert confirmed.status_code == 200, confirmed.text

@@ -69,6 +69,7 @@ extension AppServicesService {
         let base = app.confirmationURL.isEmpty ? "\(settings.publicURL)/confirm" : app.confirmationURL
         try await engine.enqueue(engine.mailComposer.compose(.confirmationLink, to: email, link: engine.proofs.linkURL(base, token: token, tokenId: tokenId),
                                                validMinutes: settings.linkTokenTTLSeconds / 60,
-                                               locale: engine.mailLocale(user.attributes, caller: caller), at: time.now()), in: tx)
+                                               locale: engine.mailLocale(user.attributes, caller: caller),
+                                               origin: MailOrigin(dialect: "app_services", clientId: app.id), at: time.now()), in: tx)
     }
 }

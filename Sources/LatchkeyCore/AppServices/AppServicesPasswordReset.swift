@@ -21,7 +21,7 @@ extension AppServicesService {
             try await engine.enqueue(engine.mailComposer.compose(.resetLink, to: email, link: engine.proofs.linkURL(base, token: token, tokenId: tokenId),
                                                              validMinutes: self.settings.linkTokenTTLSeconds / 60,
                                                              locale: engine.mailLocale(user.attributes, caller: caller),
-                                                             at: self.time.now()), in: tx)
+                                                             origin: MailOrigin(dialect: "app_services", clientId: app.id), at: self.time.now()), in: tx)
             return .success(())
         }.get()
     }

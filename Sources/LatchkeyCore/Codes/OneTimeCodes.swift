@@ -17,7 +17,7 @@ extension Proofs {
         try await saveCode(code, for: flow, in: tx)
         let to = address ?? flow.email
         try await engine.enqueue(engine.mailComposer.compose(kind, to: to, code: code, validMinutes: settings.codes.ttlSeconds / 60,
-                                               locale: locale, at: time.now()), in: tx)
+                                               locale: locale, origin: .flow(flow), at: time.now()), in: tx)
         return CodeChallenge(targetLabel: EmailAddress.mask(to), codeLength: settings.codes.length,
                              resendIntervalSeconds: settings.codes.resendIntervalSeconds)
     }

@@ -64,8 +64,8 @@ public struct MailComposer: Sendable {
     /// carries `time`, when it was written (UTC), so a notice says when the change happened.
     public func compose(_ kind: MailKind, to: String, code: String? = nil, link: String? = nil, validMinutes: Int = 30,
                         newEmail: String? = nil, factor: String? = nil, removed: String? = nil, locale preference: String? = nil,
-                        at now: Date = Date()) -> MailMessage {
-        capture?.mailed(kind, to: to, code: code, link: link, validMinutes: validMinutes, at: now)
+                        origin: MailOrigin? = nil, at now: Date = Date()) -> MailMessage {
+        capture?.mailed(kind, to: to, code: code, link: link, validMinutes: validMinutes, origin: origin, at: now)
         let locale = locale(for: preference)
         var context: [String: Any] = ["product": productName, "email": to, "minutes": validMinutes,
                                       "time": now.formatted(.iso8601), "accent": accent]

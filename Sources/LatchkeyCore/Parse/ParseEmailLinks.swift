@@ -13,7 +13,8 @@ extension ParseService {
         let link = "\(settings.publicURL)\(settings.parseMount)/apps/\(appPath)/\(page)?token=\(tokenId)\(token)"
         try await engine.enqueue(engine.mailComposer.compose(kind == .confirmation ? .confirmationLink : .resetLink, to: email, link: link,
                                                validMinutes: settings.linkTokenTTLSeconds / 60,
-                                               locale: engine.mailLocale(user.attributes, caller: caller), at: time.now()), in: tx)
+                                               locale: engine.mailLocale(user.attributes, caller: caller),
+                                               origin: MailOrigin(dialect: "parse", clientId: app.id), at: time.now()), in: tx)
     }
 
     /// `requestPasswordReset`: mails a reset link to an active account. Known and unknown addresses are answered

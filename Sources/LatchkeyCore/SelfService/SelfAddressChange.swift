@@ -23,6 +23,7 @@ extension SelfService {
             try await self.engine.enqueue(self.engine.mailComposer.compose(.addressChangeCode, to: email, code: code,
                                                                            validMinutes: self.settings.codes.ttlSeconds / 60,
                                                                            locale: self.engine.mailLocale(holder.user.attributes, caller: caller),
+                                                                           origin: MailOrigin(dialect: "openid", clientId: Self.clientId),
                                                                            at: self.time.now()), in: tx)
         }
         return email

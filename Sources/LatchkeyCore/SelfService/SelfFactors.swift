@@ -71,6 +71,7 @@ extension SelfService {
                 try await self.engine.enqueue(self.engine.mailComposer.compose(.secondFactorCode, to: target, code: code,
                                                                                validMinutes: self.settings.codes.ttlSeconds / 60,
                                                                                locale: self.engine.mailLocale(holder.user.attributes, caller: caller),
+                                                                           origin: MailOrigin(dialect: "openid", clientId: Self.clientId),
                                                                                at: self.time.now()), in: tx)
             }
         case .sms:

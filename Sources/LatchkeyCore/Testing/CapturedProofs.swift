@@ -12,6 +12,9 @@ public final class CapturedProofs: @unchecked Sendable {
         public var link: String?
         public var token: String?
         public var tokenId: String?
+        /// The dialect and the client or app whose request sent it, when known.
+        public var dialect: String?
+        public var clientId: String?
         public var sentAt: Date
         public var expiresAt: Date
         public var used: Bool
@@ -59,11 +62,12 @@ public final class CapturedProofs: @unchecked Sendable {
         }
     }
 
-    func mailed(_ kind: MailKind, to: String, code: String?, link: String?, validMinutes: Int, at now: Date) {
+    func mailed(_ kind: MailKind, to: String, code: String?, link: String?, validMinutes: Int, origin: MailOrigin?, at now: Date) {
         guard let purpose = Self.purpose(kind), code != nil || link != nil else { return }
         let query = link.flatMap { URLComponents(string: $0)?.queryItems } ?? []
         record(Entry(purpose: purpose, channel: "email", to: to, code: code, link: link, token: query.first { $0.name == "token" }?.value,
-                     tokenId: query.first { $0.name == "tokenId" }?.value, sentAt: now, expiresAt: now + Double(validMinutes * 60), used: false))
+                     tokenId: query.first { $0.name == "tokenId" }?.value, dialect: origin?.dialect, clientId: origin?.clientId, sentAt: now,
+                     expiresAt: now + Double(validMinutes * 60), used: false))
     }
 }
 
@@ -78,8 +82,23 @@ public struct CapturingTextSender: OperatorFunction {
               let code = message["code"]?.stringValue else { return .failed("not a text message") }
         let now = time.now(), minutes = message["valid_minutes"]?.intValue ?? 30
         // Text messages carry second-factor codes (a sign-in's, or a number's being added).
-        capture.record(.init(purpose: "second_factor", channel: "sms", to: to, code: code, link: nil, token: nil, tokenId: nil, sentAt: now,
+        capture.record(.init(purpose: "second_factor", channel: "sms", to: to, code: code, link: nil, token: nil, tokenId: nil, dialect: nil,
+                             clientId: nil, sentAt: now,
                              expiresAt: now + Double(minutes * 60), used: false))
         return .answered(Data(#"{"status":"success"}"#.utf8))
+    }
+}
+
+/// Who a mailed code or link was sent for (test mode records it with the code).
+public struct MailOrigin: Sendable, Equatable {
+    public var dialect: String
+    public var clientId: String?
+    public init(dialect: String, clientId: String?) { self.dialect = dialect; self.clientId = clientId }
+
+    /// A journey's flow: its client, and the dialect that drives it.
+    static func flow(_ flow: FlowRecord) -> MailOrigin {
+        let client = flow.state.client
+        if client.id.hasPrefix("parse:") { return MailOrigin(dialect: "parse", clientId: String(client.id.dropFirst("parse:".count))) }
+        return MailOrigin(dialect: client.audience == .browser ? "openid" : "native", clientId: client.id)
     }
 }

@@ -84,7 +84,8 @@ struct TestingRoutes: Sendable {
             var fields: [String: JSONValue] = ["purpose": .string(entry.purpose), "channel": .string(entry.channel), "to": .string(entry.to),
                                                "sent_at": .string(entry.sentAt.ISO8601Format()), "expires_at": .string(entry.expiresAt.ISO8601Format()),
                                                "used": .bool(entry.used)]
-            for (name, value) in [("code", entry.code), ("link", entry.link), ("token", entry.token), ("token_id", entry.tokenId)] {
+            for (name, value) in [("code", entry.code), ("link", entry.link), ("token", entry.token), ("token_id", entry.tokenId),
+                                  ("dialect", entry.dialect), ("client_id", entry.clientId)] {
                 fields[name] = value.map(JSONValue.string) ?? .null
             }
             return .object(fields)
