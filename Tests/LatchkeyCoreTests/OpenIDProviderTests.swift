@@ -229,3 +229,16 @@ import Testing
         await #expect(throws: LatchkeyEngine.AdminError.clientNotFound) { try await h.operatorService.adminDeleteClient(client.id, caller: h.caller) }
     }
 }
+
+/// Which redirect URIs a client may register and which a request may name: a loopback URI at any port (RFC 8252),
+/// and test mode's own `http://HOST/*` at any path, which configuration refuses to anyone else.
+@Suite struct RedirectURITests {
+    @Test func loopbackPortsMatchAndOnlyTheBuiltInWildcardMatchesAnyPath() {
+        #expect(PagesService.redirectMatches("http://127.0.0.1:5555/callback", registered: ["http://127.0.0.1/callback"]))
+        #expect(!PagesService.redirectMatches("http://127.0.0.1:5555/other", registered: ["http://127.0.0.1/callback"]))
+        #expect(PagesService.redirectMatches("http://localhost:9/any/path", registered: ["http://localhost/*"]))
+        #expect(!PagesService.redirectMatches("https://example.com/cb", registered: ["http://localhost/*"]))
+        #expect(ClientApplication.redirectURIProblem("http://127.0.0.1/*")?.contains("wildcard") == true)
+        #expect(ClientApplication.redirectURIProblem("http://127.0.0.1/callback") == nil)
+    }
+}

@@ -22,8 +22,8 @@ struct TestMode: Sendable {
     static let passwordLogN = 8
     /// The function name test mode's captured text messages stand under when no `mfa.sms.function` is set.
     static let textSender = "test_mode_text_messages"
-    /// The redirect URIs the web client takes: any port on loopback (RFC 8252), these paths.
-    static let webRedirects = ["http://127.0.0.1/callback", "http://localhost/callback", "http://127.0.0.1/", "http://localhost/"]
+    /// The redirect URIs the web client takes: any loopback URI (any port, any path).
+    static let webRedirects = ["http://127.0.0.1/*", "http://localhost/*"]
 
     /// The ready apps (next to any the configuration has), the capturing mailbox, the cost and the limits.
     func apply(to config: inout LatchkeyConfig) throws {

@@ -87,11 +87,13 @@ extension PagesService {
     }
 
     /// Exact match, except that a registered loopback URI (`http://127.0.0.1`, `http://[::1]`, `http://localhost`)
-    /// matches any port, as native apps listen on one the system gives them (RFC 8252 §7.3).
+    /// matches any port, as native apps listen on one the system gives them (RFC 8252 §7.3); and `http://HOST/*` on
+    /// loopback, which only test mode's built-in web client has (configuration refuses it), matches any path there.
     static func redirectMatches(_ requested: String, registered: [String]) -> Bool {
         if registered.contains(requested) { return true }
         guard let asked = URLComponents(string: requested), asked.scheme == "http", asked.port != nil, asked.fragment == nil,
               let host = asked.host, ["127.0.0.1", "[::1]", "::1", "localhost"].contains(host) else { return false }
+        if registered.contains("http://\(host)/*") { return true }
         var portless = asked
         portless.port = nil
         return portless.string.map(registered.contains) ?? false
