@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the app-team examples (examples/testing/python) against `latchkey serve --testing` on free ports, as an app
+# Runs the app-team examples (pytest in python/, XCTest over URLSession in swift/) against `latchkey serve --testing` on free ports, as an app
 # team's CI would run its own: LATCHKEY_BIN is the binary, PYTHON a Python with pytest and requests.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -15,3 +15,4 @@ server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null || true; rm -f "$log"' EXIT
 for _ in $(seq 200); do curl -sf "http://127.0.0.1:${ports[0]}/health/ready" >/dev/null && break; sleep 0.05; done
 LATCHKEY_URL="http://127.0.0.1:${ports[0]}" "$python" -m pytest -q -p no:cacheprovider python
+LATCHKEY_URL="http://127.0.0.1:${ports[0]}" swift test --package-path swift
