@@ -144,11 +144,12 @@ def test_test_mode_refuses_off_loopback_and_a_database_with_real_accounts(tmp_pa
 
 
 def test_the_temporary_database_goes_at_exit():
-    s = Server(args=("serve", "--testing"))
+    """Test mode chosen by the environment, as the image runs it (LATCHKEY_TESTING_ENABLED=true)."""
+    s = Server(env={"LATCHKEY_TESTING_ENABLED": "true"})
     del s.env["LATCHKEY_DATABASE_PATH"]
     s.start()
     path = re.search(r"database (\S+latchkey-test-mode-\S+/latchkey\.sqlite)", s.read_log()).group(1)
-    assert os.path.exists(path)
+    assert os.path.exists(path) and s.get("/testing/v1/config").status_code == 200
     s.stop()
     assert not os.path.exists(os.path.dirname(path))
     s.cleanup()
