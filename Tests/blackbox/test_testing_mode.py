@@ -223,3 +223,19 @@ def test_the_stand_in_apple_signs_in_to_every_dialect_and_the_pages(server):
     assert done.status_code == 303 and done.headers["location"].startswith(callback + "?code="), (done.status_code, done.text[:500])
     assert requests.post(server.base + "/testing/v1/issuer/bad%20name/id-token", json={}, timeout=10).status_code == 404
     assert requests.post(server.base + "/testing/v1/issuer/apple/id-token", data="[1]", timeout=10).status_code == 400
+
+
+def test_an_account_made_with_an_identity_and_a_mail_factor(server):
+    from mfa_support import Native, suberror
+    email, sub = new_email(), "apple-" + uuid.uuid4().hex[:8]
+    made = requests.post(server.base + "/testing/v1/users", timeout=10, json={
+        "email": email, "password": PASSWORD, "identities": [{"provider": "apple", "subject": sub}],
+        "second_factors": [{"kind": "email", "target": email}]}).json()
+    # The identity is the account's: the stand-in Apple's token for that subject signs in to it.
+    token = requests.post(server.base + "/testing/v1/issuer/apple/id-token", json={"sub": sub}, timeout=10).json()["id_token"]
+    login = requests.post(server.base + APP + "/auth/providers/oauth2-apple/login", json={"id_token": token}, timeout=10)
+    assert login.status_code == 200 and login.json()["user_id"] == made["id"], login.text
+    # The mail factor is enrolled: the client that requires a second factor asks for it, by mail.
+    strict_client = Native(server, "22222222-2222-2222-2222-222222222222")
+    methods = strict_client.introspect(suberror(strict_client.password_token(email), "mfa_required"))["methods"]
+    assert [m["challenge_channel"] for m in methods] == ["email"]
