@@ -16,7 +16,7 @@ extension OperatorService {
             try await self.engine.accounts.requireAnotherWayIn(user, removing: .passkey(passkey.id), in: tx)
             _ = try await tx.passkeys.deletePasskey(id: passkey.id, userId: user.id)
             try await self.audit(tx, "admin.passkey_removed", caller: caller, userId: user.id, email: user.email, detail: passkey.name)
-            try await self.engine.passkeys.notify(.passkeyRemoved, user: user, passkey: passkey, caller: caller, in: tx)
+            try await self.engine.mailOwner(.passkeyRemoved, user, what: passkey.name, caller: caller, in: tx)
         }
     }
 }

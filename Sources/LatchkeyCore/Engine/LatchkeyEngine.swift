@@ -150,6 +150,14 @@ public final class LatchkeyEngine: Sendable {
         attributes["locale"]?.stringValue ?? caller.acceptLanguage
     }
 
+    /// Tells the account's owner about a change to a way in (`what`: the factor, passkey or sign-in it concerns), in the
+    /// transaction that makes the change; an account without an address is told nothing.
+    func mailOwner(_ kind: MailKind, _ user: UserRecord, what: String, caller: CallerInfo, in tx: any Repositories) async throws {
+        guard let email = user.email else { return }
+        try await enqueue(mailComposer.compose(kind, to: email, factor: what, locale: mailLocale(user.attributes, caller: caller), at: time.now()),
+                          in: tx)
+    }
+
     func audit(_ tx: any Repositories, _ kind: String, caller: CallerInfo, userId: String? = nil,
                email: String? = nil, detail: String? = nil) async throws {
         try await tx.audit.append(AuditEvent(id: nil, at: time.now(), kind: kind, userId: userId, email: email,

@@ -54,7 +54,7 @@ extension Passkeys {
             try await tx.passkeys.insert(passkey)
             try await self.audit(tx, "passkey_added", caller: caller, userId: user.id, email: user.email,
                                  detail: "\(passkey.name); \(registered.backupEligible ? "synced" : "device-bound")")
-            try await self.notify(.passkeyAdded, user: user, passkey: passkey, caller: caller, in: tx)
+            try await self.engine.mailOwner(.passkeyAdded, user, what: passkey.name, caller: caller, in: tx)
         }
         return passkey
     }

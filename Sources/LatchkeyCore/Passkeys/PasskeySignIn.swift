@@ -69,7 +69,7 @@ extension Passkeys {
         try await transaction { tx in
             guard try await tx.passkeys.flagClone(id: passkey.id, at: self.time.now()) else { return }
             try await self.audit(tx, "passkey_clone_suspected", caller: caller, userId: user.id, email: user.email, detail: passkey.name)
-            try await self.notify(.passkeyCloneSuspected, user: user, passkey: passkey, caller: caller, in: tx)
+            try await self.engine.mailOwner(.passkeyCloneSuspected, user, what: passkey.name, caller: caller, in: tx)
         }
     }
 }

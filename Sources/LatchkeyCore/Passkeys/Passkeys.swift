@@ -19,13 +19,6 @@ public struct Passkeys: EngineKernel {
     /// What binds a challenge to the browser's visit: the HMAC of its CSRF cookie.
     func visitHash(_ csrfCookie: String) -> Data { engine.secretHash("passkey visit " + csrfCookie) }
 
-    /// Mails the owner about a passkey (added, or suspected cloned), in the transaction that records it.
-    func notify(_ kind: MailKind, user: UserRecord, passkey: PasskeyRecord, caller: CallerInfo, in tx: any Repositories) async throws {
-        guard let email = user.email else { return }
-        try await engine.enqueue(engine.mailComposer.compose(kind, to: email, factor: passkey.name, locale: engine.mailLocale(user.attributes, caller: caller),
-                                                             at: time.now()), in: tx)
-    }
-
     func requireEnabled() throws {
         guard settings.passkeys.enabled else { throw LatchkeyError.passkeyRefused("passkeys are not enabled here") }
     }

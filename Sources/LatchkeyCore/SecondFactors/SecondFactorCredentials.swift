@@ -55,7 +55,7 @@ extension SecondFactors {
         try await tx.secondFactors.insert(factor)
         try await audit(tx, "mfa_enrolled", caller: caller, userId: user.id, email: user.email, detail: Self.describe(factor))
         EngineMetrics.secondFactor("enrolled", factor.kind)
-        try await notify(.secondFactorAdded, user: user, factor: Self.describe(factor), caller: caller, in: tx)
+        try await engine.mailOwner(.secondFactorAdded, user, what: Self.describe(factor), caller: caller, in: tx)
     }
 
     /// The first code from a newly offered authenticator `key`: the time step it matches. A wrong code counts against
@@ -94,14 +94,8 @@ extension SecondFactors {
         let what = going.isEmpty ? "recovery codes" : going.map(Self.describe).joined(separator: ", ")
         try await audit(tx, "mfa_removed", caller: caller, userId: user.id, email: user.email, detail: "\(what): \(reason)")
         EngineMetrics.secondFactor("removed", nil)
-        try await notify(.secondFactorRemoved, user: user, factor: what, caller: caller, in: tx)
+        try await engine.mailOwner(.secondFactorRemoved, user, what: what, caller: caller, in: tx)
         return removed
-    }
-
-    private func notify(_ kind: MailKind, user: UserRecord, factor: String, caller: CallerInfo, in tx: any Repositories) async throws {
-        guard let email = user.email else { return }
-        try await engine.enqueue(engine.mailComposer.compose(kind, to: email, factor: factor, locale: engine.mailLocale(user.attributes, caller: caller),
-                                               at: time.now()), in: tx)
     }
 
     /// How a factor is named in audit events and mails: its kind and masked target, never a secret.

@@ -13,7 +13,7 @@ extension SelfService {
         try await transaction { tx in
             let user = try await self.current(holder, in: tx)
             try await self.engine.tokens.revokeEverySession(userId: user.id, at: self.time.now(), in: tx)
-            try await self.notify(.accountDeleted, user, what: "", caller: caller, in: tx)
+            try await self.engine.mailOwner(.accountDeleted, user, what: "", caller: caller, in: tx)
             try await tx.users.delete(id: user.id)
             try await self.audit(tx, "user_deleted", caller: caller, userId: user.id, email: user.email, detail: "by the account holder")
         }

@@ -12,20 +12,11 @@ extension SelfService {
         let caller = CallerInfo.selfService(caller)
         let email = try engine.accounts.requireEmail(newEmail)
         guard email != holder.user.email else { throw LatchkeyError.emailTaken }
-        try await limit(.mailPerIP, caller.ip, caller: caller)
-        try await limit(.mailPerAddress, email, caller: caller)
         try await engine.accounts.requireNoIdentifierClash(username: nil, email: email, excluding: holder.user.id, in: reader)
         if try await reader.users.find(email: email) != nil { throw LatchkeyError.emailTaken }
-        let code = engine.proofs.newCode()
+        let code = try await mailCode(.addressChangeCode, to: email, holder, caller: caller)
         try await engine.proofs.savePendingCode(code, name: addressCodeName(holder.user), target: email, channel: "email",
                                                 clientId: Self.clientId, user: holder.user)
-        try await engine.standaloneWrite { tx in
-            try await self.engine.enqueue(self.engine.mailComposer.compose(.addressChangeCode, to: email, code: code,
-                                                                           validMinutes: self.settings.codes.ttlSeconds / 60,
-                                                                           locale: self.engine.mailLocale(holder.user.attributes, caller: caller),
-                                                                           origin: MailOrigin(dialect: "openid", clientId: Self.clientId),
-                                                                           at: self.time.now()), in: tx)
-        }
         return email
     }
 

@@ -64,16 +64,7 @@ extension SelfService {
         switch kind {
         case .email:
             target = try engine.accounts.requireEmail(raw)
-            try await limit(.mailPerIP, caller.ip, caller: caller)
-            try await limit(.mailPerAddress, target, caller: caller)
-            code = engine.proofs.newCode()
-            try await engine.standaloneWrite { tx in
-                try await self.engine.enqueue(self.engine.mailComposer.compose(.secondFactorCode, to: target, code: code,
-                                                                               validMinutes: self.settings.codes.ttlSeconds / 60,
-                                                                               locale: self.engine.mailLocale(holder.user.attributes, caller: caller),
-                                                                           origin: MailOrigin(dialect: "openid", clientId: Self.clientId),
-                                                                               at: self.time.now()), in: tx)
-            }
+            code = try await mailCode(.secondFactorCode, to: target, holder, caller: caller)
         case .sms:
             guard let number = SecondFactors.phoneNumber(raw ?? "") else { throw LatchkeyError.secondFactor(.invalidContact) }
             target = number

@@ -20,7 +20,7 @@ extension SelfService {
         try await transaction { tx in
             let user = try await self.current(holder, in: tx)
             try await self.engine.identity.link(identity, to: user, caller: caller, in: tx)
-            try await self.notify(.signInLinked, user, what: PagesService.providerLabel(identity.provider), caller: caller, in: tx)
+            try await self.engine.mailOwner(.signInLinked, user, what: PagesService.providerLabel(identity.provider), caller: caller, in: tx)
         }
     }
 
@@ -30,7 +30,7 @@ extension SelfService {
         try await transaction { tx in
             let user = try await self.current(holder, in: tx)
             guard try await self.engine.identity.unlink(provider: provider, from: user, caller: caller, in: tx) else { throw AccountPageRefusal.notFound }
-            try await self.notify(.signInUnlinked, user, what: PagesService.providerLabel(provider), caller: caller, in: tx)
+            try await self.engine.mailOwner(.signInUnlinked, user, what: PagesService.providerLabel(provider), caller: caller, in: tx)
         }
     }
 }

@@ -20,7 +20,7 @@ extension SelfService {
             try await self.engine.accounts.requireAnotherWayIn(user, removing: .passkey(id), in: tx)
             _ = try await tx.passkeys.deletePasskey(id: id, userId: user.id)
             try await self.audit(tx, "passkey_removed", caller: .selfService(caller), userId: user.id, email: user.email, detail: passkey.name)
-            try await self.engine.passkeys.notify(.passkeyRemoved, user: user, passkey: passkey, caller: caller, in: tx)
+            try await self.engine.mailOwner(.passkeyRemoved, user, what: passkey.name, caller: caller, in: tx)
         }
     }
 }

@@ -32,17 +32,25 @@ public struct SelfService: SelfServiceSurface, EngineKernel {
         try engine.accounts.requireRecentSignIn(at: holder.session.authTime)
     }
 
+    /// Mails a new code to an address the account does not hold yet (a new address, a new second factor), within the
+    /// mail limits of the caller and of that address; the code, for the caller to keep as pending.
+    func mailCode(_ kind: MailKind, to address: String, _ holder: AccountHolder, caller: CallerInfo) async throws -> String {
+        try await limit(.mailPerIP, caller.ip, caller: caller)
+        try await limit(.mailPerAddress, address, caller: caller)
+        let code = engine.proofs.newCode()
+        try await engine.standaloneWrite { tx in
+            try await self.engine.enqueue(self.engine.mailComposer.compose(kind, to: address, code: code, validMinutes: self.settings.codes.ttlSeconds / 60,
+                                                                           locale: self.engine.mailLocale(holder.user.attributes, caller: caller),
+                                                                           origin: MailOrigin(dialect: "openid", clientId: Self.clientId),
+                                                                           at: self.time.now()), in: tx)
+        }
+        return code
+    }
+
     /// The account as it is now, read in the transaction that changes it.
     func current(_ holder: AccountHolder, in tx: any Repositories) async throws -> UserRecord {
         guard let user = try await tx.users.find(id: holder.user.id), user.status == .active else { throw AccountPageRefusal.signedOut }
         return user
-    }
-
-    /// Mails the owner about a change to a way in (in the transaction that makes it).
-    func notify(_ kind: MailKind, _ user: UserRecord, what: String, caller: CallerInfo, in tx: any Repositories) async throws {
-        guard let email = user.email else { return }
-        try await engine.enqueue(engine.mailComposer.compose(kind, to: email, factor: what, locale: engine.mailLocale(user.attributes, caller: caller),
-                                                             at: time.now()), in: tx)
     }
 }
 

@@ -51,9 +51,7 @@ extension AccountPage {
         post(router, "/ui/account/identities/link", section: "identities") { visit, holder in
             let (redirect, sealed) = try engine.beginLink(holder, provider: visit.field("provider") ?? "")
             var visit = visit
-            visit.cookies.append(cookies.secure
-                ? "\(upstreamCookie)=\(sealed); Path=/; HttpOnly; Secure; SameSite=None; Max-Age=\(engine.settings.openID.interactionTTLSeconds)"
-                : cookies.set(upstreamCookie, sealed, maxAge: engine.settings.openID.interactionTTLSeconds))
+            visit.cookies.append(cookies.upstream(sealed, maxAge: engine.settings.openID.interactionTTLSeconds))
             return self.redirect(redirect, visit)
         }
         post(router, "/ui/account/identities/unlink", section: "identities") { visit, holder in
@@ -97,7 +95,7 @@ extension AccountPage {
     func finishLink(_ request: Request, _ context: LatchkeyRequestContext, _ upstream: UpstreamVisit, callback: String?, iss: String?,
                     state: String?, code: String?, error: String?) async -> Response {
         var visit = visit(request, context)
-        visit.cookies.append(cookies.clear(upstreamCookie))
+        visit.cookies.append(cookies.clear(cookies.upstreamName))
         do {
             guard let holder = try await engine.holder(cookie: visit.sessionCookie) else { return signIn(next: SelfService.path, stepUp: false, visit) }
             do {

@@ -14,7 +14,6 @@ struct AccountPage: Sendable {
     let cookies: PageCookies
 
     var signInCookie: String { cookies.secure ? "__Host-latchkey_account" : "latchkey_account" }
-    var upstreamCookie: String { cookies.secure ? "__Host-latchkey_upstream" : "latchkey_upstream" }
 
     func addRoutes(to router: Router<LatchkeyRequestContext>) {
         router.get("/ui/account") { request, context in
@@ -75,11 +74,7 @@ struct AccountPage: Sendable {
         return redirect(url, visit)
     }
 
-    func redirect(_ uri: String, _ visit: PageVisit) -> Response {
-        var headers: HTTPFields = [.location: uri, .cacheControl: "no-store", HTTPField.Name("Referrer-Policy")!: "no-referrer"]
-        for cookie in visit.cookies { headers.append(HTTPField(name: .setCookie, value: cookie)) }
-        return Response(status: .seeOther, headers: headers)
-    }
+    func redirect(_ uri: String, _ visit: PageVisit) -> Response { visit.seeOther(uri) }
 
     func render(_ name: String, _ status: HTTPResponse.Status, _ context: [String: Any], _ visit: PageVisit) -> Response {
         var context = context

@@ -168,11 +168,7 @@ struct InteractionPages: Sendable {
                      language: visit.language, cookies: visit.cookies)
     }
 
-    func redirect(_ uri: String, _ visit: PageVisit) -> Response {
-        var headers: HTTPFields = [.location: uri, .cacheControl: "no-store", HTTPField.Name("Referrer-Policy")!: "no-referrer"]
-        for cookie in visit.cookies { headers.append(HTTPField(name: .setCookie, value: cookie)) }
-        return Response(status: .seeOther, headers: headers)
-    }
+    func redirect(_ uri: String, _ visit: PageVisit) -> Response { visit.seeOther(uri) }
 
     func text(_ key: String, _ visit: PageVisit) -> String {
         pages.strings[visit.language]?[key] ?? pages.strings["en"]?[key] ?? key

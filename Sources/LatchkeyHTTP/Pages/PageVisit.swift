@@ -20,6 +20,13 @@ struct PageVisit: Sendable {
     var cookies: [String] = []
 
     func field(_ name: String) -> String? { form?[name].flatMap { $0.isEmpty ? nil : $0 } }
+
+    /// A 303 to `uri` carrying the cookies this answer sets, cached and referred nowhere.
+    func seeOther(_ uri: String) -> Response {
+        var headers: HTTPFields = [.location: uri, .cacheControl: "no-store", HTTPField.Name("Referrer-Policy")!: "no-referrer"]
+        for cookie in cookies { headers.append(HTTPField(name: .setCookie, value: cookie)) }
+        return Response(status: .seeOther, headers: headers)
+    }
 }
 
 /// The cookies the pages use. Over HTTPS they carry the `__Host-` prefix (Secure, Path=/, no Domain: no sibling
@@ -39,6 +46,14 @@ struct PageCookies: Sendable {
     }
 
     func clear(_ name: String) -> String { set(name, "", maxAge: 0) }
+
+    /// The sealed visit of a sign-in or link handed to an upstream issuer. Its answer may come back by a cross-site
+    /// form post (Apple's): over HTTPS the cookie must be SameSite=None to ride it.
+    var upstreamName: String { secure ? "__Host-latchkey_upstream" : "latchkey_upstream" }
+
+    func upstream(_ sealed: String, maxAge: Int) -> String {
+        secure ? "\(upstreamName)=\(sealed); Path=/; HttpOnly; Secure; SameSite=None; Max-Age=\(maxAge)" : set(upstreamName, sealed, maxAge: maxAge)
+    }
 
     /// A cookie's value from the request (the first, when a browser sends several); nil when longer than `limit`.
     static func read(_ name: String, from request: Request, limit: Int = 512) -> String? {

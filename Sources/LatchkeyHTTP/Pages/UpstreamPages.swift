@@ -6,16 +6,11 @@ import LatchkeyCore
 /// "Continue with Google" (or Apple, or any configured issuer): the browser goes to the issuer's own sign-in and comes
 /// back to `/ui/upstream/callback`, by GET or, as Apple answers, by form post.
 extension InteractionPages {
-    var upstreamCookie: String { cookies.secure ? "__Host-latchkey_upstream" : "latchkey_upstream" }
-
     func addUpstreamRoutes(to router: Router<LatchkeyRequestContext>) {
         post(router, "/ui/upstream") { visit, interaction in
             let (redirect, sealed) = try engine.beginUpstreamSignIn(provider: visit.field("provider") ?? "", interaction: engine.seal(interaction))
             var visit = visit
-            // A form post back from the issuer (Apple's) is cross-site: over HTTPS the cookie must be SameSite=None to ride it.
-            visit.cookies.append(cookies.secure
-                ? "\(upstreamCookie)=\(sealed); Path=/; HttpOnly; Secure; SameSite=None; Max-Age=\(engine.settings.openID.interactionTTLSeconds)"
-                : cookies.set(upstreamCookie, sealed, maxAge: engine.settings.openID.interactionTTLSeconds))
+            visit.cookies.append(cookies.upstream(sealed, maxAge: engine.settings.openID.interactionTTLSeconds))
             return self.redirect(redirect, visit)
         }
         // One callback per issuer; the shared one still takes the answers to sign-ins begun before.
@@ -37,8 +32,8 @@ extension InteractionPages {
     private func upstreamCallback(_ request: Request, _ context: LatchkeyRequestContext, callback: String?, iss: String?, state: String?,
                                   code: String?, error: String?) async -> Response {
         var visit = visit(request, context)
-        visit.cookies.append(cookies.clear(upstreamCookie))
-        let upstream = engine.openUpstreamVisit(PageCookies.read(upstreamCookie, from: request, limit: 4096))
+        visit.cookies.append(cookies.clear(cookies.upstreamName))
+        let upstream = engine.openUpstreamVisit(PageCookies.read(cookies.upstreamName, from: request, limit: 4096))
         if let upstream, upstream.linking != nil, let account {
             return await account.finishLink(request, context, upstream, callback: callback, iss: iss, state: state, code: code, error: error)
         }
