@@ -68,6 +68,11 @@ def test_an_account_made_directly_signs_in_everywhere_and_takes_its_states(serve
     bad = requests.post(server.base + "/testing/v1/users", json=[{"email": new_email()}, {"email": 7}], timeout=10)
     assert bad.status_code == 400 and bad.json()["error_description"] == "[1] email must be a string"
     assert requests.post(server.base + "/testing/v1/users", data="not json", timeout=10).status_code == 400
+    secret = requests.post(server.base + "/testing/v1/users", json={"email": new_email(), "second_factors": [{"kind": "totp", "secret": "!!"}]},
+                           timeout=10)
+    assert secret.status_code == 400 and "Base32" in secret.json()["error_description"]
+    address = requests.post(server.base + "/testing/v1/users", json={"email": "bad"}, timeout=10)
+    assert address.status_code == 400 and address.json()["error_description"].startswith("email is not a valid address")
 
 
 def test_an_authenticator_the_test_holds_the_secret_of(server):

@@ -3,7 +3,7 @@ import Foundation
 /// What the engine and the operator's surface share about administration: the refusals an operator's action meets,
 /// how an operator names a user, and reading the signing keys again.
 extension LatchkeyEngine {
-    public enum AdminError: Error, Sendable, Equatable {
+    public enum AdminError: ServiceRefusal, Sendable, Equatable {
         case userNotFound
         /// The account is waiting for its sign-up to finish: there is nothing to enable or disable yet.
         case userPending

@@ -33,6 +33,10 @@ public struct CallerInfo: Sendable {
     }
 }
 
+/// A refusal of a service's own (the operator's, the account page's, test mode's), thrown inside a transaction:
+/// it rolls the transaction back and reaches the caller as itself, never as a store failure.
+public protocol ServiceRefusal: Error {}
+
 /// The engine: every flow's business rules, once, for all dialects. No HTTP, no SQL.
 public final class LatchkeyEngine: Sendable {
     public let store: any Store
@@ -121,10 +125,8 @@ public final class LatchkeyEngine: Sendable {
             return try await write()
         } catch let error as LatchkeyError {
             throw error
-        } catch let error as AdminError {
-            throw error
-        } catch let error as AccountPageRefusal {
-            throw error
+        } catch let refusal as any ServiceRefusal {
+            throw refusal
         } catch let conflict as StoreConflict {
             switch conflict {
             case .emailTaken: throw LatchkeyError.emailTaken

@@ -61,7 +61,7 @@ public struct AccountHolder: Sendable {
 }
 
 /// What the account page refuses that no other surface does, each named for the page to explain.
-public enum AccountPageRefusal: Error, Sendable, Equatable {
+public enum AccountPageRefusal: ServiceRefusal, Sendable, Equatable {
     /// The session or account ended while the page was open.
     case signedOut
     /// The typed address does not match the account's (deleting it).

@@ -44,8 +44,7 @@ public struct TestingService: TestingSurface, EngineKernel {
                 for identity in spec.identities {
                     try await tx.identities.link(IdentityRecord(provider: identity.provider, subject: identity.subject, userId: user.id, createdAt: now))
                 }
-                if let secret = spec.authenticatorSecret {
-                    guard let key = Base32.decode(secret), key.count >= 10 else { throw TestingRefusal.badField("second_factors: the secret is not Base32 of 10 bytes or more") }
+                if let key = spec.authenticatorSecret.flatMap(Base32.decode) {
                     try await tx.secondFactors.insert(self.engine.factors.newTOTPFactor(userId: user.id, key: key))
                 }
                 for target in spec.emailFactors {
@@ -63,6 +62,9 @@ public struct TestingService: TestingSurface, EngineKernel {
         let email = try spec.email.map { try engine.accounts.requireEmail($0) }
         let username = try spec.username.map { try engine.accounts.requireUsername($0) }
         guard email != nil || username != nil else { throw TestingRefusal.badField("email or username is required") }
+        if let secret = spec.authenticatorSecret, (Base32.decode(secret)?.count ?? 0) < 10 {
+            throw TestingRefusal.badField("second_factors: the totp secret is not Base32 of 10 bytes or more")
+        }
         if let role = spec.roles.first(where: { !UserRole.known.contains($0) }) {
             throw TestingRefusal.badField("roles: \(role) is not one of \(UserRole.known.joined(separator: ", "))")
         }
@@ -112,6 +114,6 @@ public enum TestAccountState: String, Sendable, CaseIterable {
     case locked = "lock", unlocked = "unlock", disabled = "disable", enabled = "enable", verified = "verify"
 }
 
-public enum TestingRefusal: Error, Sendable, Equatable {
+public enum TestingRefusal: ServiceRefusal, Sendable, Equatable {
     case badField(String)
 }

@@ -60,7 +60,13 @@ struct TestingRoutes: Sendable {
             } catch let refusal as TestingRefusal {
                 return refuse(refusal)
             } catch let error as LatchkeyError {
-                return refuse("\(error)", status: error == .emailTaken || error == .usernameTaken ? .conflict : .badRequest)
+                switch error {
+                case .emailTaken, .usernameTaken: return refuse("an account holds that email or username already", status: .conflict)
+                case .invalidEmail(let problem): return refuse("email is not a valid address: \(problem)")
+                case .invalidUsername: return refuse("username must be 1 to 128 characters, no control characters, no spaces at its ends")
+                case .invalidAttributes(let names): return refuse("attributes not valid for the schema: \(names.joined(separator: ", "))")
+                default: return refuse("\(error)")
+                }
             }
         }
         router.post("/testing/v1/users/:user/:state") { _, context in
