@@ -17,10 +17,20 @@ enum CommonPasswords {
         return entries
     }
 
+    /// Split on bytes, not Characters: the built-in list is parsed at every start, and walking its megabyte by grapheme
+    /// cluster (with Foundation's trimming) was an eighth of the time from start to ready.
     static func parse(_ text: String) -> Set<String> {
-        Set(text.split(whereSeparator: \.isNewline)
-            .filter { !$0.hasPrefix("#") }
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-            .filter { !$0.isEmpty })
+        var entries = Set<String>()
+        for line in text.utf8.split(whereSeparator: { $0 == 0x0A || $0 == 0x0D }) where line.first != UInt8(ascii: "#") {
+            var start = line.startIndex, end = line.endIndex
+            while start < end, isBlank(line[start]) { start = line.index(after: start) }
+            while end > start, isBlank(line[line.index(before: end)]) { end = line.index(before: end) }
+            guard start < end else { continue }
+            let entry = String(decoding: line[start..<end], as: UTF8.self)
+            entries.insert(entry.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A || $0 >= 0x80 }) ? entry.lowercased() : entry)
+        }
+        return entries
     }
+
+    private static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
 }

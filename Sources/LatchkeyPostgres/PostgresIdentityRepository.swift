@@ -16,6 +16,15 @@ extension PostgresRepositories {
         try IdentityRecord.decodeFirst(try await rows("SELECT * FROM identities WHERE provider = \(provider) AND subject = \(subject)"))
     }
 
+    func identityWithUser(provider: String, subject: String) async throws -> (identity: IdentityRecord, user: UserRecord)? {
+        // One round trip: the identity's columns, then its user's under a `u_` prefix.
+        guard let row = try await rows("""
+            SELECT i.*, \(unescaped: PostgresRepositories.prefixedUserColumns) FROM identities i JOIN users u ON u.id = i.user_id
+            WHERE i.provider = \(provider) AND i.subject = \(subject)
+            """).first?.makeRandomAccess() else { return nil }
+        return (try IdentityRecord(row: Columns(row: row)), try UserRecord(row: Columns(row: row, prefix: "u_")))
+    }
+
     func identities(userId: String) async throws -> [IdentityRecord] {
         try IdentityRecord.decode(try await rows("SELECT * FROM identities WHERE user_id = \(userId) ORDER BY created_at, provider"))
     }

@@ -44,6 +44,44 @@ extension PostgresRepositories {
             """)
     }
 
+    /// One statement: the session, the audit event and its hour's count, and for a sign-in the account's last sign-in.
+    func insert(_ session: SessionRecord, noting note: SessionNote) async throws {
+        let event = note.event
+        try await rows("""
+            WITH signed_in AS (
+                UPDATE users SET last_login_at = \(event.at), failed_login_count = 0, locked_until = NULL
+                WHERE \(note.signIn) AND id = \(event.userId)),
+            event AS (
+                INSERT INTO audit_events (at, kind, user_id, email, client_ip, user_agent, detail, dialect, actor)
+                VALUES (\(event.at), \(event.kind), \(event.userId), \(event.email), \(event.clientIp), \(event.userAgent), \(event.detail),
+                        \(event.dialect), \(event.actor))),
+            counted AS (
+                INSERT INTO audit_counts (hour, kind, dialect, count) VALUES (\(event.hour), \(event.kind), \(event.dialect ?? ""), 1)
+                ON CONFLICT (hour, kind, dialect) DO UPDATE SET count = audit_counts.count + 1)
+            INSERT INTO sessions (id, family_id, user_id, kind, audience, scope, token_hash, created_at, expires_at, rotated_at,
+                                  revoked_at, parent_id, device_id, ip, user_agent)
+            VALUES (\(session.id), \(session.familyId), \(session.userId), \(session.kind.rawValue), \(session.audience),
+                    \(session.scope), \(session.tokenHash), \(session.createdAt), \(session.expiresAt), \(session.rotatedAt),
+                    \(session.revokedAt), \(session.parentId), \(session.deviceId), \(session.ip), \(session.userAgent))
+            """)
+    }
+
+    /// One statement: the audit event and its hour's count, and for a sign-in the account's last sign-in.
+    func record(_ note: SessionNote) async throws {
+        let event = note.event
+        try await rows("""
+            WITH signed_in AS (
+                UPDATE users SET last_login_at = \(event.at), failed_login_count = 0, locked_until = NULL
+                WHERE \(note.signIn) AND id = \(event.userId)),
+            event AS (
+                INSERT INTO audit_events (at, kind, user_id, email, client_ip, user_agent, detail, dialect, actor)
+                VALUES (\(event.at), \(event.kind), \(event.userId), \(event.email), \(event.clientIp), \(event.userAgent), \(event.detail),
+                        \(event.dialect), \(event.actor)))
+            INSERT INTO audit_counts (hour, kind, dialect, count) VALUES (\(event.hour), \(event.kind), \(event.dialect ?? ""), 1)
+            ON CONFLICT (hour, kind, dialect) DO UPDATE SET count = audit_counts.count + 1
+            """)
+    }
+
     func insert(contentsOf sessions: [SessionRecord]) async throws {
         for session in sessions { try await insert(session) }
     }
@@ -88,12 +126,13 @@ extension PostgresRepositories {
     func findWithUser(tokenHash: Data) async throws -> (session: SessionRecord, user: UserRecord)? {
         // One round trip: the session's columns, then its user's under a `u_` prefix.
         guard let row = try await rows("""
-            SELECT s.*, \(unescaped: Self.userColumns) FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = \(tokenHash)
+            SELECT s.*, \(unescaped: Self.prefixedUserColumns) FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = \(tokenHash)
             """).first?.makeRandomAccess() else { return nil }
         return (try SessionRecord(row: Columns(row: row)), try UserRecord(row: Columns(row: row, prefix: "u_")))
     }
 
-    private static let userColumns = ["id", "object_id", "email", "username", "username_key", "password_hash", "email_verified",
+    /// The user's columns under a `u_` prefix, for a read that joins a row to its account.
+    static let prefixedUserColumns = ["id", "object_id", "email", "username", "username_key", "password_hash", "email_verified",
                                       "status", "attributes", "failed_login_count", "created_at", "updated_at", "last_login_at",
                                       "locked_until"].map { "u.\($0) AS u_\($0)" }.joined(separator: ", ")
 

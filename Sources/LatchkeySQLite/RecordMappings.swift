@@ -18,7 +18,7 @@ extension UserRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
         self.init(stored: row["id"], objectId: row["object_id"], email: row["email"], username: row["username"],
                   usernameKey: row["username_key"], passwordHash: row["password_hash"], emailVerified: row["email_verified"],
                   status: try Self.column(row, "status", Status.init(rawValue:)),
-                  attributes: try StoredJSON.decode([String: JSONValue].self, row["attributes"]),
+                  attributes: try StoredJSON.attributes(row["attributes"]),
                   failedLoginCount: row["failed_login_count"], createdAt: row["created_at"], updatedAt: row["updated_at"],
                   lastLoginAt: row["last_login_at"], lockedUntil: row["locked_until"])
     }
@@ -53,6 +53,18 @@ extension SessionRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
         container["revoked_at"] = revokedAt.map(StoredDate.text); container["parent_id"] = parentId
         container["device_id"] = deviceId; container["ip"] = ip; container["user_agent"] = userAgent
     }
+
+    /// One row by a statement prepared once per connection (a refresh inserts one): GRDB's record insert builds its
+    /// SQL and a persistence container on every call.
+    func insertRow(_ db: Database) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO sessions (id, family_id, user_id, kind, audience, scope, token_hash, created_at, expires_at, rotated_at,
+                                  revoked_at, parent_id, device_id, ip, user_agent)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [id, familyId, userId, kind.rawValue, audience, scope, tokenHash, StoredDate.text(createdAt),
+                                     StoredDate.text(expiresAt), rotatedAt.map(StoredDate.text), revokedAt.map(StoredDate.text),
+                                     parentId, deviceId, ip, userAgent])
+    }
 }
 
 extension ActionTokenRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
@@ -75,6 +87,36 @@ extension OutboxRecord: FetchableRecord, MutablePersistableRecord, SnakeCaseColu
 extension AuditEvent: FetchableRecord, MutablePersistableRecord, SnakeCaseColumns {
     public static let databaseTableName = "audit_events"
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+
+    /// By column, not through Encodable: sign-ins and token grants each write one.
+    public func encode(to container: inout PersistenceContainer) throws {
+        container["id"] = id; container["at"] = StoredDate.text(at); container["kind"] = kind; container["user_id"] = userId
+        container["email"] = email; container["client_ip"] = clientIp; container["user_agent"] = userAgent
+        container["detail"] = detail; container["dialect"] = dialect; container["actor"] = actor
+    }
+
+    /// The event and its hour's count, by statements prepared once per connection (GRDB's record insert builds its
+    /// SQL on every call).
+    func insertRow(_ db: Database) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO audit_events (at, kind, user_id, email, client_ip, user_agent, detail, dialect, actor)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [StoredDate.text(at), kind, userId, email, clientIp, userAgent, detail, dialect, actor])
+        try db.cachedStatement(sql: """
+            INSERT INTO audit_counts (hour, kind, dialect, count) VALUES (?, ?, ?, 1)
+            ON CONFLICT (hour, kind, dialect) DO UPDATE SET count = count + 1
+            """).execute(arguments: [hour, kind, dialect ?? ""])
+    }
+}
+
+extension SessionNote {
+    func recordRows(_ db: Database) throws {
+        if signIn, let userId = event.userId {
+            try db.cachedStatement(sql: "UPDATE users SET last_login_at = ?, failed_login_count = 0, locked_until = NULL WHERE id = ?")
+                .execute(arguments: [StoredDate.text(event.at), userId])
+        }
+        try event.insertRow(db)
+    }
 }
 
 extension FetchableRecord where Self: TableRecord {
@@ -89,6 +131,18 @@ extension FetchableRecord where Self: TableRecord {
 }
 
 extension Database {
+    /// A row of `table` and its account's, from one statement selecting `table`'s columns and then the user's
+    /// (`SELECT t.*, u.* ... JOIN users u`): one lookup where two would each pay for a reader and a statement.
+    func oneWithUser<R: FetchableRecord>(_ type: R.Type, table: String, _ sql: String, _ arguments: StatementArguments) throws
+        -> (R, UserRecord)? {
+        let statement = try cachedStatement(sql: sql)
+        let split = try columns(in: table).count  // from GRDB's schema cache
+        let scopes = ScopeAdapter(["record": RangeRowAdapter(0..<split), "user": SuffixRowAdapter(fromIndex: split)])
+        guard let row = try Row.fetchOne(statement, arguments: arguments, adapter: scopes),
+              let record = row.scopes["record"], let user = row.scopes["user"] else { return nil }
+        return (try R(row: record), try UserRecord(row: user))
+    }
+
     /// One record by a statement prepared once per connection: the query interface compiles and authorizes its
     /// SQL on every call, which was a visible share of a token lookup.
     func one<R: FetchableRecord>(_ type: R.Type, _ sql: String, _ arguments: StatementArguments) throws -> R? {
@@ -100,5 +154,10 @@ extension Database {
 enum StoredJSON {
     static func decode<T: Decodable>(_ type: T.Type, _ text: String) throws -> T {
         try JSONDecoder().decode(type, from: Data(text.utf8))
+    }
+
+    /// An account's attributes: many accounts have none, stored as `{}`, which needs no decoder.
+    static func attributes(_ text: String) throws -> [String: JSONValue] {
+        text == "{}" ? [:] : try decode([String: JSONValue].self, text)
     }
 }

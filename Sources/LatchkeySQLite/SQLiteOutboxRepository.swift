@@ -70,14 +70,7 @@ extension SQLiteRepositories {
 // MARK: AuditRepository
 extension SQLiteRepositories {
     func append(_ event: AuditEvent) async throws {
-        try await write { db in
-            var record = event
-            try record.insert(db)
-            try db.execute(sql: """
-                INSERT INTO audit_counts (hour, kind, dialect, count) VALUES (?, ?, ?, 1)
-                ON CONFLICT (hour, kind, dialect) DO UPDATE SET count = count + 1
-                """, arguments: [event.hour, event.kind, event.dialect ?? ""])
-        }
+        try await write { db in try event.insertRow(db) }
     }
 
     func events(_ query: AuditQuery) async throws -> [AuditEvent] {

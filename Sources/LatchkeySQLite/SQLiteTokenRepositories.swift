@@ -29,11 +29,20 @@ extension SQLiteRepositories {
 
 // MARK: SessionRepository
 extension SQLiteRepositories {
-    func insert(_ session: SessionRecord) async throws { try await write { try session.insert($0) } }
+    func insert(_ session: SessionRecord) async throws { try await write { try session.insertRow($0) } }
+
+    func insert(_ session: SessionRecord, noting note: SessionNote) async throws {
+        try await write { db in
+            try note.recordRows(db)
+            try session.insertRow(db)
+        }
+    }
+
+    func record(_ note: SessionNote) async throws { try await write { try note.recordRows($0) } }
 
     func insert(contentsOf sessions: [SessionRecord]) async throws {
         guard !sessions.isEmpty else { return }
-        try await write { db in for session in sessions { try session.insert(db) } }
+        try await write { db in for session in sessions { try session.insertRow(db) } }
     }
 
     func existing(ids: [String], tokenHashes: [Data]) async throws -> (ids: Set<String>, tokenHashes: Set<Data>) {
@@ -69,10 +78,10 @@ extension SQLiteRepositories {
     }
 
     func findWithUser(tokenHash: Data) async throws -> (session: SessionRecord, user: UserRecord)? {
+        // One statement (a refresh and every session check run it): the session's columns, then its account's.
         try await lookup { db in
-            guard let session = try db.one(SessionRecord.self, "SELECT * FROM sessions WHERE token_hash = ?", [tokenHash]),
-                  let user = try db.one(UserRecord.self, "SELECT * FROM users WHERE id = ?", [session.userId]) else { return nil }
-            return (session, user)
+            try db.oneWithUser(SessionRecord.self, table: "sessions",
+                               "SELECT s.*, u.* FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?", [tokenHash])
         }
     }
 
@@ -80,7 +89,7 @@ extension SQLiteRepositories {
         // One trip to the writer: outside a transaction GRDB's write wraps both statements in one.
         try await write { db in
             guard try Self.markRotated(db, id: id, at: at) else { return false }
-            try child.insert(db)
+            try child.insertRow(db)
             return true
         }
     }

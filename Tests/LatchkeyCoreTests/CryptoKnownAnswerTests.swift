@@ -137,6 +137,40 @@ func hexBytes(_ s: String) -> [UInt8] {
         let jwk = key.publicJWK
         #expect(jwk["kty"] == "EC" && jwk["crv"] == "P-256" && Base64URL.decode(jwk["x"]!)?.count == 32)
     }
+
+    /// A key stored by an earlier version (OpenSSL's PKCS#8, as `openssl genpkey` writes it) or handed over as SEC 1
+    /// loads, keeps its published coordinates and its kid (the RFC 7638 thumbprint, computed apart by Python's
+    /// cryptography), and signs tokens it verifies; garbage is refused, not trapped on.
+    @Test func aKeyStoredByEarlierVersionsKeepsItsKid() throws {
+        let pkcs8 = """
+            -----BEGIN PRIVATE KEY-----
+            MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgVV8RmjaamgMNmVEO
+            uUciwJgNEZ4/F9mY3cMS5uNukwKhRANCAARhtvNFOZpFBImhEBulE5/sglamDgGv
+            hkLZGYJDN06FPK78Vz9gUwTEDVZSD0kG+WWnBYHsbn/eei3CtpbF5l6r
+            -----END PRIVATE KEY-----
+            """
+        let sec1 = """
+            -----BEGIN EC PRIVATE KEY-----
+            MHcCAQEEIFVfEZo2mpoDDZlRDrlHIsCYDRGePxfZmN3DEubjbpMCoAoGCCqGSM49
+            AwEHoUQDQgAEYbbzRTmaRQSJoRAbpROf7IJWpg4Br4ZC2RmCQzdOhTyu/Fc/YFME
+            xA1WUg9JBvllpwWB7G5/3notwraWxeZeqw==
+            -----END EC PRIVATE KEY-----
+            """
+        for pem in [pkcs8, sec1] {
+            let key = try SigningKey.load(pem: pem)
+            #expect(key.kid == "6JIY314aIcNrvQeFnFtkOeeLBrzbvx4RYEvnvdJGhHo")
+            #expect(key.publicJWK["x"] == "YbbzRTmaRQSJoRAbpROf7IJWpg4Br4ZC2RmCQzdOhTw")
+            #expect(key.publicJWK["y"] == "rvxXP2BTBMQNVlIPSQb5ZacFgexuf956LcK2lsXmXqs")
+            let token = try JWT.sign(claims: ["sub": "u1"], key: key, accessToken: true)
+            #expect(JWT.verify(token, keys: [key])?["sub"] == .string("u1"))
+            #expect(try SigningKey.load(pem: try key.privateKeyPEM()).kid == key.kid)
+        }
+        #expect(throws: CryptoError.self) { try SigningKey.load(pem: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----") }
+        // A signature of the wrong size or out of range is refused, never a trap.
+        let key = try SigningKey.load(pem: pkcs8)
+        #expect(!key.verify(Array("x".utf8), signature: [UInt8](repeating: 0xFF, count: 64)))
+        #expect(!key.verify(Array("x".utf8), signature: [UInt8](repeating: 0, count: 63)))
+    }
 }
 
 @Suite struct Base64URLEncoding {

@@ -41,16 +41,20 @@ extension AppServicesService {
             guard app.providers.contains(providerType) else { throw LatchkeyError.providerNotEnabled(providerType) }
             // A user key signs in as its owner, a server key as the account made with it.
             var (key, user) = try await apiKeyAccount(credential.key, app: app, caller: caller)
-            // Like a refresh: single writes joining the group commit, no transaction.
-            try await engine.identity.noteSignIn(&user, method: "api-key \(key.id)", amr: AuthenticationMethods.apiKey, caller: caller)
+            // Like a refresh: one write joining the group commit (the session with the sign-in's record), no transaction.
+            let note = PendingNote(engine.identity.signInNote(&user, method: "api-key \(key.id)", amr: AuthenticationMethods.apiKey, caller: caller))
             let signedIn = user
-            return try await engine.standaloneWrite { direct in try await self.openAppSession(for: signedIn, app: app, amr: AuthenticationMethods.apiKey, caller: caller, in: direct) }
+            let login = try await engine.standaloneWrite { direct in
+                try await self.openAppSession(for: signedIn, app: app, amr: AuthenticationMethods.apiKey, note: note, caller: caller, in: direct)
+            }
+            EngineMetrics.signIn(caller.dialect, "success")
+            return login
         }
         let identity = try await appIdentity(app: app, providerType: providerType, credential: credential, caller: caller)
         let anonymous = identity.provider == VerifiedIdentity.anonymousProvider
         return try await engine.identity.signIn(with: identity, caller: caller) { login, tx in
             try await self.openAppSession(for: login.user, app: app, amr: AuthenticationMethods.identity(identity.provider), anonymous: anonymous,
-                                    caller: caller, in: tx)
+                                    note: login.pending, caller: caller, in: tx)
         }
     }
 

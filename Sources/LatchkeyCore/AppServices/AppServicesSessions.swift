@@ -37,8 +37,8 @@ extension AppServicesService {
     /// A new App Services session for `user`: its refresh token (a JWT, `AppRefreshTokens`, stored as a key made of
     /// its issue time and HMAC) and a first access token. Anonymous sessions live `appAnonymousSessionTTLSeconds`,
     /// as the hosted service's anonymous sessions outlive the others (idle anonymous accounts are purged apart).
-    func openAppSession(for user: UserRecord, app: AppServicesApp, amr: [String], anonymous: Bool = false, caller: CallerInfo,
-                        in tx: any Repositories) async throws -> AppLogin {
+    func openAppSession(for user: UserRecord, app: AppServicesApp, amr: [String], anonymous: Bool = false, note: PendingNote? = nil,
+                        caller: CallerInfo, in tx: any Repositories) async throws -> AppLogin {
         let now = time.now()
         let (jti, _) = engine.tokens.newSessionToken(at: now)
         let sessionId = SecureRandom.bytes(12).hex
@@ -46,10 +46,11 @@ extension AppServicesService {
         let expiresAt = now + Double(anonymous ? settings.appAnonymousSessionTTLSeconds : settings.appSessionTTLSeconds)
         let refresh = keys.appRefreshTokens.mint(.init(sessionId: sessionId, userId: user.id, deviceId: deviceId, domainId: engine.tenantId,
                                                   jti: jti, issuedAt: now, expiresAt: expiresAt, amr: amr))
-        try await tx.sessions.insert(SessionRecord(
+        let session = SessionRecord(
             id: sessionId, familyId: sessionId, userId: user.id, kind: .appServices, audience: app.id, scope: Self.appSessionScope,
             tokenHash: engine.tokens.sessionKey(refresh, prefix: Tokens.timePrefix(of: jti)), createdAt: now, expiresAt: expiresAt, deviceId: deviceId,
-            ip: caller.ip, userAgent: caller.userAgent))
+            ip: caller.ip, userAgent: caller.userAgent)
+        if let note = note?.take() { try await tx.sessions.insert(session, noting: note) } else { try await tx.sessions.insert(session) }
         return AppLogin(accessToken: try appAccessToken(user: user, appId: app.id, sessionId: sessionId, deviceId: deviceId, amr: amr),
                         refreshToken: refresh, userId: user.id, deviceId: deviceId)
     }

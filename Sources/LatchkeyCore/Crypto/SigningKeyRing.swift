@@ -39,7 +39,7 @@ public final class SigningKeyRing: Sendable {
     @discardableResult
     func replace(with records: [SigningKeyRecord], now: Date) throws -> Bool {
         let wanted = Self.publishedRecords(records.sorted { $0.createdAt > $1.createdAt }, now: now, retentionSeconds: retentionSeconds)
-        guard !wanted.isEmpty else { throw CryptoError.openSSL("no signing key") }
+        guard !wanted.isEmpty else { throw CryptoError.failed("no signing key") }
         let loaded = Dictionary(published.map { ($0.kid, $0) }, uniquingKeysWith: { first, _ in first })
         let keys = try wanted.map { try loaded[$0.kid] ?? SigningKey.load(pem: $0.privateKeyPem) }
         return state.withLock { snapshot in

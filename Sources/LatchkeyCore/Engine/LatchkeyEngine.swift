@@ -162,8 +162,13 @@ public final class LatchkeyEngine: Sendable {
 
     func audit(_ tx: any Repositories, _ kind: String, caller: CallerInfo, userId: String? = nil,
                email: String? = nil, detail: String? = nil) async throws {
-        try await tx.audit.append(AuditEvent(id: nil, at: time.now(), kind: kind, userId: userId, email: email,
-                                             clientIp: caller.ip, userAgent: caller.userAgent, detail: detail,
-                                             dialect: caller.dialect.rawValue, actor: caller.actor))
+        try await tx.audit.append(auditEvent(kind, caller: caller, userId: userId, email: email, detail: detail))
+    }
+
+    /// An audit event as `audit` writes it, for a write that carries it with others (`SessionNote`).
+    func auditEvent(_ kind: String, caller: CallerInfo, userId: String? = nil, email: String? = nil, detail: String? = nil,
+                    at: Date? = nil) -> AuditEvent {
+        AuditEvent(id: nil, at: at ?? time.now(), kind: kind, userId: userId, email: email, clientIp: caller.ip, userAgent: caller.userAgent,
+                   detail: detail, dialect: caller.dialect.rawValue, actor: caller.actor)
     }
 }

@@ -57,12 +57,19 @@ extension Identities {
 
     /// `signIn(with:)` in a transaction of its own. Two first sign-ins of one identity racing each make an account;
     /// the identity's key lets one commit, and the other is then an ordinary sign-in into it. An identity already known,
-    /// of an active account, with no profile to copy, takes the path every later sign-in takes: reads, then single
-    /// writes that join the store's group commit, as a refresh does (`signInKnown`).
+    /// of an active account, with no profile to copy, takes the path every later sign-in takes: reads, then one write
+    /// joining the store's group commit, as a refresh does (`signInKnown`): the session `finish` opens, with the
+    /// sign-in's record.
     func signIn<T: Sendable>(with identity: VerifiedIdentity, caller: CallerInfo,
                              then finish: @escaping @Sendable (IdentityLogin, any Repositories) async throws -> T) async throws -> T {
-        if identity.profile.isEmpty, let user = try await signInKnown(identity, caller: caller) {
-            return try await engine.standaloneWrite { direct in try await finish(IdentityLogin(user: user, created: false), direct) }
+        if identity.profile.isEmpty, let (user, note) = try await signInKnown(identity, caller: caller) {
+            let pending = PendingNote(note)
+            let result = try await engine.standaloneWrite { direct in
+                try await finish(IdentityLogin(user: user, created: false, pending: pending), direct)
+            }
+            if let unwritten = pending.take() { try await engine.standaloneWrite { try await $0.sessions.record(unwritten) } }
+            EngineMetrics.signIn(caller.dialect, "success")
+            return result
         }
         do {
             return try await transaction { tx in try await finish(try await self.signIn(with: identity, caller: caller, in: tx), tx) }
@@ -71,28 +78,35 @@ extension Identities {
         }
     }
 
-    /// A sign-in through an identity that names an existing, active account, without a transaction: the account's
-    /// last sign-in (and the identity's last use, at most hourly: it is what the idle sweep reads) as single writes,
-    /// then the audit event. Nil when the identity is unknown. The caller's next write (the session) is its own.
-    func signInKnown(_ identity: VerifiedIdentity, caller: CallerInfo) async throws -> UserRecord? {
-        guard let known = try await reader.identities.identity(provider: identity.provider, subject: identity.subject) else { return nil }
-        guard var user = try await reader.users.find(id: known.userId), user.status == .active else { throw Self.accountUnavailable }
-        try await noteSignIn(&user, method: identity.provider, amr: AuthenticationMethods.identity(identity.provider), caller: caller)
+    /// A sign-in through an identity that names an existing, active account, without a transaction: the account as
+    /// the sign-in leaves it and the sign-in's record, still to be written (the identity's last use, at most hourly,
+    /// is written here: it is what the idle sweep reads). Nil when the identity is unknown.
+    func signInKnown(_ identity: VerifiedIdentity, caller: CallerInfo) async throws -> (user: UserRecord, note: SessionNote)? {
+        guard let (known, found) = try await reader.identities.identityWithUser(provider: identity.provider, subject: identity.subject) else {
+            // Unknown, or (never expected: accounts take their identities with them) an identity without its account.
+            guard try await reader.identities.identity(provider: identity.provider, subject: identity.subject) == nil else {
+                throw Self.accountUnavailable
+            }
+            return nil
+        }
+        var user = found
+        guard user.status == .active else { throw Self.accountUnavailable }
+        let note = signInNote(&user, method: identity.provider, amr: AuthenticationMethods.identity(identity.provider), caller: caller)
         if time.now().timeIntervalSince(known.lastUsedAt) >= 3600 {
             try await engine.standaloneWrite { try await $0.identities.touch(provider: identity.provider, subject: identity.subject, at: self.time.now()) }
         }
-        return user
+        return (user, note)
     }
 
-    /// What a sign-in without a password records, as single writes outside any transaction: the time and the audit event.
-    func noteSignIn(_ user: inout UserRecord, method: String, amr: [String], caller: CallerInfo) async throws {
-        let now = time.now(), id = user.id, email = user.email
-        try await engine.standaloneWrite { try await $0.users.noteSignIn(userId: id, at: now) }
-        try await engine.standaloneWrite { try await self.audit($0, "sign_in", caller: caller, userId: id, email: email, detail: AuthenticationMethods.auditDetail(method, amr)) }
+    /// What a sign-in without a password records (the time, the audit event), to be written with the session it opens;
+    /// `user` is left as the account will read.
+    func signInNote(_ user: inout UserRecord, method: String, amr: [String], caller: CallerInfo) -> SessionNote {
+        let now = time.now()
         user.lastLoginAt = now
         user.failedLoginCount = 0
         user.lockedUntil = nil
-        EngineMetrics.signIn(caller.dialect, "success")
+        return SessionNote(event: engine.auditEvent("sign_in", caller: caller, userId: user.id, email: user.email,
+                                                    detail: AuthenticationMethods.auditDetail(method, amr), at: now), signIn: true)
     }
 
     /// Adds `identity` to `user`. Already theirs: nothing to do. Another account's: `.identityTaken`. An anonymous

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What a strategy proved: an identity of a provider, and what the provider vouches for about the person.
 public struct VerifiedIdentity: Sendable, Equatable {
@@ -32,4 +33,16 @@ public struct VerifiedIdentity: Sendable, Equatable {
 public struct IdentityLogin: Sendable {
     public var user: UserRecord
     public var created: Bool
+    /// The sign-in's record when it is still to be written: a finisher that opens a session writes it with the
+    /// session (`sessions.insert(_:noting:)`); what no finisher takes is written after it.
+    var pending: PendingNote? = nil
+}
+
+/// A `SessionNote` written exactly once: by whoever takes it first, else by the sign-in that made it.
+final class PendingNote: Sendable {
+    private let note: Mutex<SessionNote?>
+
+    init(_ note: SessionNote) { self.note = Mutex(note) }
+
+    func take() -> SessionNote? { note.withLock { note in defer { note = nil }; return note } }
 }

@@ -5,6 +5,8 @@ import Foundation
 /// per provider on an account.
 public protocol IdentityRepository: Sendable {
     func identity(provider: String, subject: String) async throws -> IdentityRecord?
+    /// The identity and its account in one read (every sign-in through a known identity needs both).
+    func identityWithUser(provider: String, subject: String) async throws -> (identity: IdentityRecord, user: UserRecord)?
     /// The account's identities in the order they were linked.
     func identities(userId: String) async throws -> [IdentityRecord]
     /// The identities of all these accounts in one trip (an export's page), each account's in link order.

@@ -3,6 +3,10 @@ import Foundation
 /// Sessions of every kind and their tokens.
 public protocol SessionRepository: Sendable {
     func insert(_ session: SessionRecord) async throws
+    /// A new session and what its opening records (`SessionNote`), together: a login is one write, not three.
+    func insert(_ session: SessionRecord, noting note: SessionNote) async throws
+    /// What a sign-in records when it opens no session of its own, in one write.
+    func record(_ note: SessionNote) async throws
     /// Inserts all of them, in order, in one trip to the store.
     func insert(contentsOf sessions: [SessionRecord]) async throws
     /// Which of these session ids and token hashes are stored already (an import's check of a batch).
@@ -22,4 +26,17 @@ public protocol SessionRepository: Sendable {
     func revoke(userId: String, at: Date) async throws
     /// Revokes a user's live sessions of one kind from one device or installation.
     func revoke(userId: String, kind: SessionRecord.Kind, deviceId: String, at: Date) async throws
+}
+
+/// What a write records beside a session it opens: the audit event and, for a sign-in, the account's last sign-in
+/// (its failed-attempt count and lock cleared, as a successful sign-in does).
+public struct SessionNote: Sendable, Equatable {
+    public var event: AuditEvent
+    /// Marks `event.userId`'s account as signed in at `event.at`.
+    public var signIn: Bool
+
+    public init(event: AuditEvent, signIn: Bool) {
+        self.event = event
+        self.signIn = signIn
+    }
 }

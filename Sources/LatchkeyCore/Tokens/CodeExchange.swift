@@ -68,10 +68,10 @@ extension Tokens {
             throw LatchkeyError.openID(.invalidGrant("The sign-in this code came from has ended."))
         }
         let authentication = Authentication(nonce: record.nonce, authTime: record.authTime, amr: record.amr.split(separator: " ").map(String.init))
-        return try await transaction { tx in
-            try await self.audit(tx, "token_issued", caller: caller, userId: user.id, detail: "authorization_code for \(client.id)")
-            return try await self.issueTokens(for: user, client: client, scope: record.scope, familyId: record.familyId,
-                                              authentication: authentication, caller: caller, in: tx)
-        }
+        // The refresh token's row and the audit event in one write joining the group commit; signed after it, outside.
+        let note = SessionNote(event: engine.auditEvent("token_issued", caller: caller, userId: user.id, detail: "authorization_code for \(client.id)"),
+                               signIn: false)
+        return try await issueTokens(for: user, client: client, scope: record.scope, familyId: record.familyId, authentication: authentication,
+                                     caller: caller, noting: note)
     }
 }

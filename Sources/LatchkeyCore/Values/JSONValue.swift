@@ -1,8 +1,9 @@
 import Foundation
 
 /// A JSON value, for claim sets and attribute maps whose shape is decided at run time.
-/// Untrusted text goes through `JSONShape` first; decoding here asks for the container kind before
-/// trying scalars, so each level costs one attempt, not six.
+/// Untrusted text goes through `JSONShape` first. Decoding tries a string first, then a container, then the other
+/// scalars: every refused attempt throws an error that builds its coding path, and strings are most of the values
+/// (a string used to cost five refusals, which made decoding the OpenAPI document a fifth of start-up).
 public enum JSONValue: Codable, Sendable, Equatable {
     case string(String), int(Int), double(Double), bool(Bool), array([JSONValue]), object([String: JSONValue]), null
 
@@ -14,7 +15,10 @@ public enum JSONValue: Codable, Sendable, Equatable {
     }
 
     public init(from decoder: Decoder) throws {
-        if let keyed = try? decoder.container(keyedBy: Key.self) {
+        let single = try? decoder.singleValueContainer()
+        if let single, let s = try? single.decode(String.self) {
+            self = .string(s)
+        } else if let keyed = try? decoder.container(keyedBy: Key.self) {
             var object: [String: JSONValue] = [:]
             for key in keyed.allKeys { object[key.stringValue] = try keyed.decode(JSONValue.self, forKey: key) }
             self = .object(object)
@@ -23,7 +27,7 @@ public enum JSONValue: Codable, Sendable, Equatable {
             while !unkeyed.isAtEnd { array.append(try unkeyed.decode(JSONValue.self)) }
             self = .array(array)
         } else {
-            let c = try decoder.singleValueContainer()
+            let c = try single ?? decoder.singleValueContainer()
             if c.decodeNil() { self = .null }
             else if let b = try? c.decode(Bool.self) { self = .bool(b) }
             else if let i = try? c.decode(Int.self) { self = .int(i) }

@@ -51,8 +51,13 @@ public enum JSONWriter {
     private static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         // Almost every string (claims, ids, tokens) needs no escape: one copy instead of a branch and append a byte.
-        guard s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
-            out.append(contentsOf: s.utf8)
+        // Native strings are contiguous UTF-8, scanned as a buffer (the view's generic `contains` cost ten times more).
+        let copied = s.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if copied == true {
             out.append(UInt8(ascii: "\""))
             return
         }

@@ -1,0 +1,74 @@
+import Foundation
+import LatchkeyTestSupport
+import Testing
+@testable import LatchkeyCore
+
+/// The one write a login makes (its session with what the sign-in records) and the joined reads a sign-in starts
+/// with, on every `StoreUnderTest`: all of it lands, or none of it.
+@Suite struct SignInWriteContractTests {
+    static func note(_ user: UserRecord, kind: String = "sign_in", signIn: Bool = true, at offset: Double = 90) -> SessionNote {
+        SessionNote(event: AuditEvent(id: nil, at: Fixtures.now + offset, kind: kind, userId: user.id, email: user.email, clientIp: "192.0.2.7",
+                                      userAgent: "contract", detail: "passkey Work laptop", dialect: "app_services"),
+                    signIn: signIn)
+    }
+
+    static func events(_ store: any Store, userId: String) async throws -> [AuditEvent] {
+        try await store.direct.audit.events(AuditQuery(since: .distantPast, userId: userId, limit: 10))
+    }
+
+    @Test(arguments: StoreUnderTest.allCases)
+    func aSessionAndItsSignInLandTogether(_ kind: StoreUnderTest) async throws {
+        let store = try await kind.make()
+        let user = Fixtures.user(email: "login@example.com")
+        try await store.direct.users.insert(user)
+        _ = try await store.direct.users.takePasswordAttempt(userId: user.id, now: Fixtures.now)
+        try await store.direct.users.lock(userId: user.id, until: Fixtures.now + 600)
+
+        let session = Fixtures.session(userId: user.id)
+        try await store.direct.sessions.insert(session, noting: Self.note(user))
+        let (found, account) = try #require(try await store.direct.sessions.findWithUser(tokenHash: session.tokenHash))
+        #expect(found.id == session.id && account.id == user.id)
+        #expect(account.lastLoginAt.map { abs($0.timeIntervalSince(Fixtures.now + 90)) < 0.001 } == true)
+        #expect(account.failedLoginCount == 0 && account.lockedUntil == nil)
+        let events = try await Self.events(store, userId: user.id)
+        #expect(events.map(\.kind) == ["sign_in"] && events.first?.clientIp == "192.0.2.7" && events.first?.detail == "passkey Work laptop")
+
+        // A note that is no sign-in (a code's exchange) leaves the account as it is.
+        try await store.direct.sessions.insert(Fixtures.session(userId: user.id), noting: Self.note(user, kind: "token_issued", signIn: false, at: 300))
+        #expect(try await store.direct.users.find(id: user.id)?.lastLoginAt.map { abs($0.timeIntervalSince(Fixtures.now + 90)) < 0.001 } == true)
+        #expect(try await Self.events(store, userId: user.id).map(\.kind) == ["sign_in", "token_issued"])
+
+        // The note alone, for a sign-in that opens no session of its own.
+        try await store.direct.sessions.record(Self.note(user, at: 600))
+        #expect(try await store.direct.users.find(id: user.id)?.lastLoginAt.map { abs($0.timeIntervalSince(Fixtures.now + 600)) < 0.001 } == true)
+        #expect(try await Self.events(store, userId: user.id).count == 3)
+    }
+
+    @Test(arguments: StoreUnderTest.allCases)
+    func aSessionThatCannotBeStoredTakesItsSignInWithIt(_ kind: StoreUnderTest) async throws {
+        let store = try await kind.make()
+        let user = Fixtures.user(email: "twice@example.com")
+        try await store.direct.users.insert(user)
+        let session = Fixtures.session(userId: user.id)
+        try await store.direct.sessions.insert(session)
+        var again = Fixtures.session(userId: user.id)
+        again.tokenHash = session.tokenHash  // the token hash is unique
+        await #expect(throws: (any Error).self) { try await store.direct.sessions.insert(again, noting: Self.note(user)) }
+        #expect(try await store.direct.users.find(id: user.id)?.lastLoginAt == nil)
+        #expect(try await Self.events(store, userId: user.id).isEmpty)
+        #expect(try await store.direct.sessions.find(id: again.id) == nil)
+    }
+
+    @Test(arguments: StoreUnderTest.allCases)
+    func anIdentityComesWithItsAccount(_ kind: StoreUnderTest) async throws {
+        let store = try await kind.make()
+        let user = Fixtures.user(email: nil, username: "joined")
+        try await store.direct.users.insert(user)
+        let identity = IdentityRecord(provider: "google", subject: "sub-9", userId: user.id, createdAt: Fixtures.now, verifiedEmail: "j@example.com")
+        try await store.direct.identities.link(identity)
+        let (found, account) = try #require(try await store.direct.identities.identityWithUser(provider: "google", subject: "sub-9"))
+        #expect(found == identity && account.id == user.id && account.username == "joined")
+        #expect(try await store.direct.identities.identityWithUser(provider: "google", subject: "sub-8") == nil)
+        #expect(try await store.direct.identities.identityWithUser(provider: "apple", subject: "sub-9") == nil)
+    }
+}
