@@ -141,6 +141,14 @@ let package = Package(
             dependencies: [.product(name: "Hummingbird", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "bench/reference"
         ),
+        // bench/floors.py's parts: what a signature, a token check, an indexed read and a group-committed write cost.
+        .executableTarget(
+            name: "FloorBench",
+            dependencies: ["LatchkeyCore", "LatchkeySQLite", "LatchkeyPostgres",
+                           .product(name: "JWTKit", package: "jwt-kit"), .product(name: "CryptoExtras", package: "swift-crypto"),
+                           .product(name: "Logging", package: "swift-log")],
+            path: "bench/floor"
+        ),
         // What several test targets share: an engine over a real SQLite file with a manual clock, the stores the
         // contract suite runs on, fixtures.
         .target(

@@ -1,14 +1,21 @@
 #!/usr/bin/env python3
 """The benchmark suite: one command that builds in release, starts the server on a temporary SQLite database and
 then on a throwaway PostgreSQL cluster, loads each cheap path with wrk, plus sign-in at the default (OWASP) scrypt
-cost, and prints one table: req/s, p50/p99 latency, the server's CPU time per request, and two ratios:
+cost, the provider's code exchange and a passkey sign-in (bench/browser_paths.py), and prints one table: req/s,
+p50/p99 latency, the server's CPU time per request, each token path's floor (bench/floors.py) and, on PostgreSQL,
+the statements (round trips) per request, and two ratios:
 - `bare`: to the framework's own ceiling, a bare Hummingbird app on the same dependency versions (bench/reference,
   built by this script) answering the same `/health/live` body, measured in the same run just before;
 - `own`: to Latchkey's own `GET /health/live` in the same run.
-It also reads the server's RSS when idle after start, after the loads, and after the loads a second time (growth
-would show there). The table is written as JSON too.
+It also times start to ready and reads the server's RSS when idle after start, after the loads, and after the loads a
+second time (growth would show there). With `--baseline BIN` (an earlier release build) every measurement runs on
+that binary first, and the table shows both. The table is written as JSON too.
 
-    python3 bench/suite.py [--seconds 10] [--connections 16] [--no-build] [--no-postgres] [--json bench/results.json]
+    python3 bench/suite.py [--seconds 10] [--connections 16] [--no-build] [--no-postgres] [--baseline BIN]
+                           [--json bench/results.json]
+
+It runs under the test environment's Python (`.venv-test`, made by scripts/test.sh: soft-webauthn signs the passkey
+sign-ins) and re-executes itself there when started by another.
 
 Needs wrk (`apt-get install wrk`) and, for the PostgreSQL half, Debian's postgresql (scripts/postgres-cluster.sh).
 Limits are off (one client address would hit them at once); everything else is the shipped default, including
@@ -16,6 +23,7 @@ logging at `info` (one line per request), metrics, the embedded common-password 
 number here is asserted anywhere: it is a measurement.
 """
 import argparse
+import glob
 import json
 import os
 import re
@@ -30,18 +38,32 @@ import requests
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+VENV_PYTHON = os.path.join(ROOT, ".venv-test", "bin", "python")
+try:
+    import soft_webauthn  # noqa: F401  (the passkey sign-ins' authenticator)
+except ImportError:
+    if os.path.exists(VENV_PYTHON) and os.path.realpath(sys.executable) != os.path.realpath(VENV_PYTHON):
+        os.execv(VENV_PYTHON, [VENV_PYTHON, *sys.argv])
+    sys.exit("soft-webauthn is missing: run scripts/test.sh once (it makes .venv-test), or install "
+             "Tests/blackbox/requirements.txt and requirements-nodeps.txt (--no-deps) into this Python")
 sys.path.insert(0, os.path.join(ROOT, "Tests", "blackbox"))
 import harness  # noqa: E402
 from conftest import sign_up  # noqa: E402
 from harness import CLIENT_ID, Server  # noqa: E402
 from issuer import GOOGLE_ISSUER, Issuer  # noqa: E402
 from proc_cpu import cpu_seconds  # noqa: E402
+sys.path.insert(0, HERE)
+import browser_paths  # noqa: E402
+import floors  # noqa: E402
+import suite_table  # noqa: E402
 
 APP = "bench-app"
 GOOGLE_AUDIENCE = "bench.apps.googleusercontent.com"
 PASSWORD = "correct horse battery staple"
 REFERENCE = os.path.join(ROOT, ".build", "release", "ReferenceServer")
 REFRESH_CHAINS = 64  # token families fed to the refresh load; each connection keeps rotating one
+CODES = 6000  # codes made for the exchange's load (about two seconds of it)
+PASSKEY_ROUNDS = 300
 
 REPORT_LUA = """
 done = function(summary, latency, requests)
@@ -71,7 +93,8 @@ end
 """
 
 
-def wrk(base, path, seconds, connections, lua="", headers=None, method=None, body=None, env=None, timeout=2, pid=None):
+def wrk(base, path, seconds, connections, lua="", headers=None, method=None, body=None, env=None, timeout=2, pid=None, allow_errors=False):
+    """One wrk run; with `pid`, the server's CPU per request; with a round-trip counter set, its statements per request."""
     script = REPORT_LUA + lua
     if method:
         script += f'\nwrk.method = "{method}"\n'
@@ -82,6 +105,8 @@ def wrk(base, path, seconds, connections, lua="", headers=None, method=None, bod
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
         f.write(script)
     cpu_before = cpu_seconds(pid) if pid else None
+    if pid and ROUND_TRIPS:
+        ROUND_TRIPS.reset()
     try:
         out = subprocess.run(["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", f"--timeout={timeout}s",
                               "-s", f.name, base + path],
@@ -92,13 +117,38 @@ def wrk(base, path, seconds, connections, lua="", headers=None, method=None, bod
     if not match:
         raise RuntimeError(f"wrk on {path} printed no report:\n{out.stdout}\n{out.stderr}")
     r = json.loads(match.group(1))
-    if r["errors"]:
+    if r["errors"] and not allow_errors:
         raise RuntimeError(f"wrk on {path}: {r['errors']} errors (non-2xx or socket):\n{out.stdout}")
     row = {"rps": r["requests"] / (r["duration_us"] / 1e6), "p50_ms": r["p50_us"] / 1000, "p99_ms": r["p99_us"] / 1000,
            "requests": r["requests"]}
     if pid:
         row["cpu_us_per_request"] = (cpu_seconds(pid) - cpu_before) * 1e6 / max(r["requests"], 1)
+        if ROUND_TRIPS:
+            row["round_trips"] = ROUND_TRIPS.count() / max(r["requests"], 1)
     return row
+
+
+class RoundTrips:
+    """Statements the server sent PostgreSQL, from pg_stat_statements (the test cluster preloads it). postgres-nio
+    sends each statement, BEGIN and COMMIT included, as one exchange with the server, so statements are round trips."""
+
+    def __init__(self, url):
+        self.url = url
+        self.psql = os.path.join(sorted(glob.glob("/usr/lib/postgresql/*/bin"))[-1], "psql")
+        self.sql("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+
+    def sql(self, text):
+        return subprocess.run([self.psql, self.url, "-XAtqc", text], capture_output=True, text=True, check=True).stdout.strip()
+
+    def reset(self):
+        self.sql("SELECT pg_stat_statements_reset()")
+
+    def count(self):
+        return int(self.sql("SELECT coalesce(sum(calls), 0) FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat_statements%' "
+                            "AND dbid = (SELECT oid FROM pg_database WHERE datname = current_database())"))
+
+
+ROUND_TRIPS = None
 
 
 def reference_row(seconds, connections):
@@ -211,14 +261,51 @@ def settled_rss(pid):
     return rss_mib(pid)
 
 
+def start_to_ready(issuer, postgres_url=None, rounds=5):
+    """Milliseconds from starting the process to its first 200 from /health/ready (the shipped defaults, an
+    existing database: the second start onwards), the median of `rounds` starts."""
+    s = start_server(issuer, postgres_url)
+    s.stop()
+    times = []
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        proc = subprocess.Popen([harness.BINARY, *s.args], cwd=s.dir, env=s.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            while True:
+                try:
+                    if requests.get(s.base + "/health/ready", timeout=1).status_code == 200:
+                        break
+                except requests.ConnectionError:
+                    if proc.poll() is not None:
+                        raise RuntimeError(f"latchkey exited with {proc.returncode}")
+                    time.sleep(0.002)
+            times.append((time.perf_counter() - t0) * 1000)
+        finally:
+            proc.terminate()
+            proc.wait()
+    s.cleanup()
+    return sorted(times)[len(times) // 2]
+
+
+def run_browser_paths(postgres_url, connections):
+    s = browser_paths.start_provider(postgres_url)
+    try:
+        rows = {"POST /oauth2/v2.0/token (code exchange)": browser_paths.code_exchange_row(s, wrk, connections, CODES)}
+        rows.update(browser_paths.passkey_rows(s, PASSKEY_ROUNDS, ROUND_TRIPS))
+        return rows
+    finally:
+        s.cleanup()
+
+
 def measure(label, seconds, connections, postgres_url=None):
     reference = reference_row(seconds, connections)
     issuer = Issuer(GOOGLE_ISSUER, GOOGLE_AUDIENCE)
+    ready_ms = start_to_ready(issuer, postgres_url)
     s = start_server(issuer, postgres_url)
     workdir = tempfile.mkdtemp(prefix="latchkey-bench-")
     try:
         time.sleep(2)  # let start-up work (migrations, key load) settle
-        memory = {"idle_after_start_mib": rss_mib(s.proc.pid)}
+        memory = {"idle_after_start_mib": rss_mib(s.proc.pid), "start_to_ready_ms": ready_ms}
         tokens_path, access_token = fixtures(s, workdir)
         rows = run_paths(s, tokens_path, access_token, seconds, connections)
         memory["after_loads_mib"] = settled_rss(s.proc.pid)
@@ -235,29 +322,25 @@ def measure(label, seconds, connections, postgres_url=None):
         for row in rows.values():
             row["ratio"] = row["rps"] / ceiling
             row["bare_ratio"] = row["rps"] / reference["rps"]
-        return {"store": label, "reference": reference, "paths": rows, "memory": memory}
     finally:
         s.cleanup()
         issuer.close()
         shutil.rmtree(workdir, ignore_errors=True)
+    rows.update(run_browser_paths(postgres_url, connections))
+    return {"store": label, "reference": reference, "paths": rows, "memory": memory}
 
 
-def print_table(results, seconds, connections):
-    print(f"\nwrk -t1 -c{connections} -d{seconds}s over loopback, limits off, log level {LOG_LEVEL}, metrics on, release build, "
-          f"{os.cpu_count()} cores")
-    print("bare: req/s over the bare Hummingbird app's /health/live measured just before; own: over Latchkey's own /health/live")
-    print(f"{'store':<11} {'path':<46} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'CPU µs':>7} {'bare':>5} {'own':>5}")
-    for result in results:
-        ref = result["reference"]
-        print(f"{result['store']:<11} {'bare Hummingbird GET /health/live':<46} {ref['rps']:>9.0f} {ref['p50_ms']:>8.2f} "
-              f"{ref['p99_ms']:>8.2f} {ref['cpu_us_per_request']:>7.1f} {1:>5.2f} {'':>5}")
-        for path, row in result["paths"].items():
-            print(f"{result['store']:<11} {path:<46} {row['rps']:>9.0f} {row['p50_ms']:>8.2f} {row['p99_ms']:>8.2f} "
-                  f"{row['cpu_us_per_request']:>7.1f} {row['bare_ratio']:>5.2f} {row['ratio']:>5.2f}")
-        m = result["memory"]
-        print(f"{result['store']:<11} RSS idle after start {m['idle_after_start_mib']:.1f} MiB, after the loads "
-              f"{m['after_loads_mib']:.1f} MiB, after them again {m['after_second_loads_mib']:.1f} MiB, "
-              f"after sign-in {m['after_sign_in_mib']:.1f} MiB")
+def measure_stores(args, postgres_url):
+    """Both stores with the binary in harness.BINARY."""
+    global ROUND_TRIPS
+    results = [measure("SQLite", args.seconds, args.connections)]
+    if postgres_url:
+        ROUND_TRIPS = RoundTrips(postgres_url)
+        try:
+            results.append(measure("PostgreSQL", args.seconds, args.connections, postgres_url=postgres_url))
+        finally:
+            ROUND_TRIPS = None
+    return results
 
 
 def main():
@@ -266,6 +349,7 @@ def main():
     ap.add_argument("--connections", type=int, default=16)
     ap.add_argument("--no-build", action="store_true")
     ap.add_argument("--no-postgres", action="store_true")
+    ap.add_argument("--baseline", help="an earlier release binary, measured first for the `before` column")
     ap.add_argument("--json", default=os.path.join(HERE, "results.json"))
     ap.add_argument("--log-level", default="info", help="the server's log.level (info, the default, writes a line per request)")
     args = ap.parse_args()
@@ -275,22 +359,28 @@ def main():
         sys.exit("wrk is missing: apt-get install wrk")
     if not args.no_build:
         # As the image builds it (Dockerfile): the Swift runtime linked in, which is also what its memory is.
-        for product in ("latchkey", "ReferenceServer"):
+        for product in ("latchkey", "ReferenceServer", "FloorBench"):
             subprocess.run(["swift", "build", "-c", "release", "--product", product, "--static-swift-stdlib"], cwd=ROOT, check=True)
-    harness.BINARY = os.path.join(ROOT, ".build", "release", "latchkey")
-
-    results = [measure("SQLite", args.seconds, args.connections)]
+    url = cluster_dir = None
     if not args.no_postgres:
         cluster = subprocess.run([os.path.join(ROOT, "scripts", "postgres-cluster.sh"), "start"], capture_output=True,
                                  text=True, check=True)
         url, cluster_dir = cluster.stdout.strip(), cluster.stderr.strip().splitlines()[-1]
-        try:
-            results.append(measure("PostgreSQL", args.seconds, args.connections, postgres_url=url))
-        finally:
+    try:
+        parts = floors.measure(url)
+        baseline = None
+        if args.baseline:
+            harness.BINARY = os.path.abspath(args.baseline)
+            baseline = measure_stores(args, url)
+        harness.BINARY = os.path.join(ROOT, ".build", "release", "latchkey")
+        results = measure_stores(args, url)
+    finally:
+        if cluster_dir:
             subprocess.run([os.path.join(ROOT, "scripts", "postgres-cluster.sh"), "stop", cluster_dir], check=False)
-    print_table(results, args.seconds, args.connections)
+    suite_table.print_table(results, baseline, parts, args.seconds, args.connections, LOG_LEVEL)
     with open(args.json, "w") as f:
-        json.dump({"seconds": args.seconds, "connections": args.connections, "cores": os.cpu_count(), "results": results}, f, indent=2)
+        json.dump({"seconds": args.seconds, "connections": args.connections, "cores": os.cpu_count(), "floor_parts": parts,
+                   "baseline": baseline, "results": results}, f, indent=2)
     print(f"\nwritten to {args.json}")
 
 

@@ -10,9 +10,11 @@ bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
 as_owner() { if [ "$(id -u)" -eq 0 ]; then runuser -u nobody -- "$@"; else "$@"; fi; }
 
 run_server() {
-    # Tests only: no durability, many connections (two replicas and the contract suite's pools).
+    # Tests only: no durability, many connections (two replicas and the contract suite's pools); statement counts for
+    # bench/suite.py's round trips.
     as_owner "$bin/pg_ctl" -D "$1/data" -l "$1/log" -w -o "-p $(cat "$1/port") -k $1 -c listen_addresses=127.0.0.1 -c fsync=off \
-        -c synchronous_commit=off -c full_page_writes=off -c max_connections=300" start >/dev/null
+        -c synchronous_commit=off -c full_page_writes=off -c max_connections=300 \
+        -c shared_preload_libraries=pg_stat_statements" start >/dev/null
 }
 
 case "${1:-}" in
