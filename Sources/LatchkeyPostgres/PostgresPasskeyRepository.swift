@@ -51,6 +51,16 @@ extension PostgresRepositories {
         !(try await rows("UPDATE passkeys SET sign_count = \(signCount), backed_up = \(backedUp), last_used_at = \(at) WHERE id = \(id) RETURNING 1")).isEmpty
     }
 
+    /// One statement: the use, then what the note records (`write(_:after:)`).
+    func recordUse(id: String, signCount: Int64, backedUp: Bool, at: Date, noting note: SessionNote) async throws {
+        try await write(note) { q in
+            q.appendLiteral("UPDATE passkeys SET sign_count = "); q.appendInterpolation(signCount)
+            q.appendLiteral(", backed_up = "); q.appendInterpolation(backedUp)
+            q.appendLiteral(", last_used_at = "); q.appendInterpolation(at)
+            q.appendLiteral(" WHERE id = "); q.appendInterpolation(id)
+        }
+    }
+
     func flagClone(id: String, at: Date) async throws -> Bool {
         !(try await rows("UPDATE passkeys SET clone_flagged_at = \(at) WHERE id = \(id) AND clone_flagged_at IS NULL RETURNING 1")).isEmpty
     }

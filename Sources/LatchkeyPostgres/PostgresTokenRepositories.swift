@@ -44,43 +44,24 @@ extension PostgresRepositories {
             """)
     }
 
-    /// One statement: the session, the audit event and its hour's count, and for a sign-in the account's last sign-in.
+    /// One statement: the session, then what the note records (`write(_:after:)`).
     func insert(_ session: SessionRecord, noting note: SessionNote) async throws {
-        let event = note.event
-        try await rows("""
-            WITH signed_in AS (
-                UPDATE users SET last_login_at = \(event.at), failed_login_count = 0, locked_until = NULL
-                WHERE \(note.signIn) AND id = \(event.userId)),
-            event AS (
-                INSERT INTO audit_events (at, kind, user_id, email, client_ip, user_agent, detail, dialect, actor)
-                VALUES (\(event.at), \(event.kind), \(event.userId), \(event.email), \(event.clientIp), \(event.userAgent), \(event.detail),
-                        \(event.dialect), \(event.actor))),
-            counted AS (
-                INSERT INTO audit_counts (hour, kind, dialect, count) VALUES (\(event.hour), \(event.kind), \(event.dialect ?? ""), 1)
-                ON CONFLICT (hour, kind, dialect) DO UPDATE SET count = audit_counts.count + 1)
-            INSERT INTO sessions (id, family_id, user_id, kind, audience, scope, token_hash, created_at, expires_at, rotated_at,
-                                  revoked_at, parent_id, device_id, ip, user_agent)
-            VALUES (\(session.id), \(session.familyId), \(session.userId), \(session.kind.rawValue), \(session.audience),
-                    \(session.scope), \(session.tokenHash), \(session.createdAt), \(session.expiresAt), \(session.rotatedAt),
-                    \(session.revokedAt), \(session.parentId), \(session.deviceId), \(session.ip), \(session.userAgent))
-            """)
+        try await write(note) { q in
+            q.appendLiteral("INSERT INTO sessions (id, family_id, user_id, kind, audience, scope, token_hash, created_at, expires_at, rotated_at, "
+                            + "revoked_at, parent_id, device_id, ip, user_agent) VALUES (")
+            q.appendInterpolation(session.id); q.appendLiteral(", "); q.appendInterpolation(session.familyId); q.appendLiteral(", ")
+            q.appendInterpolation(session.userId); q.appendLiteral(", "); q.appendInterpolation(session.kind.rawValue); q.appendLiteral(", ")
+            q.appendInterpolation(session.audience); q.appendLiteral(", "); q.appendInterpolation(session.scope); q.appendLiteral(", ")
+            try q.appendInterpolation(session.tokenHash); q.appendLiteral(", "); q.appendInterpolation(session.createdAt); q.appendLiteral(", ")
+            q.appendInterpolation(session.expiresAt); q.appendLiteral(", "); q.appendInterpolation(session.rotatedAt); q.appendLiteral(", ")
+            q.appendInterpolation(session.revokedAt); q.appendLiteral(", "); q.appendInterpolation(session.parentId); q.appendLiteral(", ")
+            q.appendInterpolation(session.deviceId); q.appendLiteral(", "); q.appendInterpolation(session.ip); q.appendLiteral(", ")
+            q.appendInterpolation(session.userAgent); q.appendLiteral(")")
+        }
     }
 
-    /// One statement: the audit event and its hour's count, and for a sign-in the account's last sign-in.
-    func record(_ note: SessionNote) async throws {
-        let event = note.event
-        try await rows("""
-            WITH signed_in AS (
-                UPDATE users SET last_login_at = \(event.at), failed_login_count = 0, locked_until = NULL
-                WHERE \(note.signIn) AND id = \(event.userId)),
-            event AS (
-                INSERT INTO audit_events (at, kind, user_id, email, client_ip, user_agent, detail, dialect, actor)
-                VALUES (\(event.at), \(event.kind), \(event.userId), \(event.email), \(event.clientIp), \(event.userAgent), \(event.detail),
-                        \(event.dialect), \(event.actor)))
-            INSERT INTO audit_counts (hour, kind, dialect, count) VALUES (\(event.hour), \(event.kind), \(event.dialect ?? ""), 1)
-            ON CONFLICT (hour, kind, dialect) DO UPDATE SET count = audit_counts.count + 1
-            """)
-    }
+    /// One statement: what the note records (`write(_:after:)`).
+    func record(_ note: SessionNote) async throws { try await write(note) }
 
     func insert(contentsOf sessions: [SessionRecord]) async throws {
         for session in sessions { try await insert(session) }

@@ -40,6 +40,14 @@ extension SQLiteRepositories {
         }
     }
 
+    func recordUse(id: String, signCount: Int64, backedUp: Bool, at: Date, noting note: SessionNote) async throws {
+        try await write { db in
+            try db.cachedStatement(sql: "UPDATE passkeys SET sign_count = ?, backed_up = ?, last_used_at = ? WHERE id = ?")
+                .execute(arguments: [signCount, backedUp, StoredDate.text(at), id])
+            try note.recordRows(db)
+        }
+    }
+
     func flagClone(id: String, at: Date) async throws -> Bool {
         try await write { db in
             try db.execute(sql: "UPDATE passkeys SET clone_flagged_at = ? WHERE id = ? AND clone_flagged_at IS NULL",

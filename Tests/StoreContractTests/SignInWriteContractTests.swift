@@ -13,7 +13,7 @@ import Testing
     }
 
     static func events(_ store: any Store, userId: String) async throws -> [AuditEvent] {
-        try await store.direct.audit.events(AuditQuery(since: .distantPast, userId: userId, limit: 10))
+        try await store.direct.audit.events(AuditQuery(since: .distantPast, userId: userId, limit: 100))
     }
 
     @Test(arguments: StoreUnderTest.allCases)
@@ -57,6 +57,46 @@ import Testing
         #expect(try await store.direct.users.find(id: user.id)?.lastLoginAt == nil)
         #expect(try await Self.events(store, userId: user.id).isEmpty)
         #expect(try await store.direct.sessions.find(id: again.id) == nil)
+    }
+
+    /// Logins of one account racing transactions that touch the account and then audit (a password sign-in, a first
+    /// sign-in through an identity): every one of them lands. On PostgreSQL a login's statement that took the audit
+    /// count's row before the account's deadlocked against them.
+    @Test(arguments: StoreUnderTest.allCases)
+    func loginsRacingSignInTransactionsAllLand(_ kind: StoreUnderTest) async throws {
+        let store = try await kind.make()
+        let user = Fixtures.user(email: "racing.logins@example.com")
+        try await store.direct.users.insert(user)
+        for round in 0..<4 {
+            let results = await Fixtures.race(12) { i in
+                if i % 2 == 0 {
+                    try await store.direct.sessions.insert(Fixtures.session(userId: user.id), noting: Self.note(user, at: Double(round)))
+                } else {
+                    try await store.transaction { tx in
+                        guard var current = try await tx.users.find(id: user.id) else { return }
+                        current.lastLoginAt = Fixtures.now + Double(round)
+                        try await tx.users.update(current)
+                        try await tx.audit.append(Self.note(user, at: Double(round)).event)
+                    }
+                }
+            }
+            for case .failure(let error) in results { Issue.record("round \(round): \(error)") }
+        }
+        #expect(try await Self.events(store, userId: user.id).count == 48)
+    }
+
+    @Test(arguments: StoreUnderTest.allCases)
+    func aPasskeysUseAndItsSignInLandTogether(_ kind: StoreUnderTest) async throws {
+        let store = try await kind.make()
+        let user = Fixtures.user(email: "pk.login@example.com")
+        try await store.direct.users.insert(user)
+        let passkey = PasskeyContractTests.passkey(user.id)
+        try await store.direct.passkeys.insert(passkey)
+        try await store.direct.passkeys.recordUse(id: passkey.id, signCount: 9, backedUp: true, at: Fixtures.now + 90, noting: Self.note(user))
+        let used = try #require(try await store.direct.passkeys.passkey(credentialId: passkey.credentialId))
+        #expect(used.signCount == 9 && used.backedUp && used.lastUsedAt.map { abs($0.timeIntervalSince(Fixtures.now + 90)) < 0.001 } == true)
+        #expect(try await store.direct.users.find(id: user.id)?.lastLoginAt.map { abs($0.timeIntervalSince(Fixtures.now + 90)) < 0.001 } == true)
+        #expect(try await Self.events(store, userId: user.id).map(\.kind) == ["sign_in"])
     }
 
     @Test(arguments: StoreUnderTest.allCases)

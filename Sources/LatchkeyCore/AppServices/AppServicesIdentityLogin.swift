@@ -42,7 +42,7 @@ extension AppServicesService {
             // A user key signs in as its owner, a server key as the account made with it.
             var (key, user) = try await apiKeyAccount(credential.key, app: app, caller: caller)
             // Like a refresh: one write joining the group commit (the session with the sign-in's record), no transaction.
-            let note = PendingNote(engine.identity.signInNote(&user, method: "api-key \(key.id)", amr: AuthenticationMethods.apiKey, caller: caller))
+            let note = PendingNote(engine.accounts.signInNote(&user, method: "api-key \(key.id)", amr: AuthenticationMethods.apiKey, caller: caller))
             let signedIn = user
             let login = try await engine.standaloneWrite { direct in
                 try await self.openAppSession(for: signedIn, app: app, amr: AuthenticationMethods.apiKey, note: note, caller: caller, in: direct)

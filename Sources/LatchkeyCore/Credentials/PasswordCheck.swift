@@ -73,6 +73,18 @@ extension AccountRules {
         try await transaction { tx in try await tx.users.clearPasswordAttempts(userId: userId) }
     }
 
+    /// What a sign-in without a password records (the time, the audit event; the failure count and lock cleared), to be
+    /// written with the write the sign-in makes anyway (its session, its passkey's use); `user` is left as the account
+    /// will read. `recordSignIn`'s rules, for sign-ins that need no transaction.
+    func signInNote(_ user: inout UserRecord, method: String, amr: [String], caller: CallerInfo) -> SessionNote {
+        let now = time.now()
+        user.lastLoginAt = now
+        user.failedLoginCount = 0
+        user.lockedUntil = nil
+        return SessionNote(event: engine.auditEvent("sign_in", caller: caller, userId: user.id, email: user.email,
+                                                    detail: AuthenticationMethods.auditDetail(method, amr), at: now), signIn: true)
+    }
+
     /// What every successful sign-in does, in any dialect: clear the failure count and lock, store an
     /// upgraded hash, note the time, audit.
     func recordSignIn(_ user: UserRecord, rehash: String?, method: String, amr: [String], caller: CallerInfo,

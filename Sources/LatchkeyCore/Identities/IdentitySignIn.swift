@@ -91,22 +91,11 @@ extension Identities {
         }
         var user = found
         guard user.status == .active else { throw Self.accountUnavailable }
-        let note = signInNote(&user, method: identity.provider, amr: AuthenticationMethods.identity(identity.provider), caller: caller)
+        let note = engine.accounts.signInNote(&user, method: identity.provider, amr: AuthenticationMethods.identity(identity.provider), caller: caller)
         if time.now().timeIntervalSince(known.lastUsedAt) >= 3600 {
             try await engine.standaloneWrite { try await $0.identities.touch(provider: identity.provider, subject: identity.subject, at: self.time.now()) }
         }
         return (user, note)
-    }
-
-    /// What a sign-in without a password records (the time, the audit event), to be written with the session it opens;
-    /// `user` is left as the account will read.
-    func signInNote(_ user: inout UserRecord, method: String, amr: [String], caller: CallerInfo) -> SessionNote {
-        let now = time.now()
-        user.lastLoginAt = now
-        user.failedLoginCount = 0
-        user.lockedUntil = nil
-        return SessionNote(event: engine.auditEvent("sign_in", caller: caller, userId: user.id, email: user.email,
-                                                    detail: AuthenticationMethods.auditDetail(method, amr), at: now), signIn: true)
     }
 
     /// Adds `identity` to `user`. Already theirs: nothing to do. Another account's: `.identityTaken`. An anonymous

@@ -16,12 +16,15 @@ extension Passkeys {
     /// Checks the browser's `AuthenticationResponseJSON`; the account it signs in, and how (`amr`).
     public func authenticate(_ body: Data, csrfCookie: String, caller: CallerInfo) async throws -> BrowserSignIn {
         let asserted = try await verifiedAssertion(body, csrfCookie: csrfCookie, caller: caller)
-        let signedIn = try await transaction { tx in
-            try await self.recordUse(asserted, in: tx)
-            return try await self.engine.accounts.recordSignIn(asserted.user, rehash: nil, method: "passkey \(asserted.passkey.name)",
-                                                               amr: asserted.amr, caller: caller, in: tx)
+        // The passkey's use and the sign-in's record in one write joining the group commit, as a login's session is.
+        var user = asserted.user
+        let note = engine.accounts.signInNote(&user, method: "passkey \(asserted.passkey.name)", amr: asserted.amr, caller: caller)
+        try await engine.standaloneWrite {
+            try await $0.passkeys.recordUse(id: asserted.passkey.id, signCount: Int64(asserted.signCount), backedUp: asserted.backedUp,
+                                            at: note.event.at, noting: note)
         }
-        return BrowserSignIn(user: signedIn, amr: asserted.amr)
+        EngineMetrics.signIn(caller.dialect, "success")
+        return BrowserSignIn(user: user, amr: asserted.amr)
     }
 
     /// The assertion checked: the passkey, its account, the methods it proves and the counter to record. What the

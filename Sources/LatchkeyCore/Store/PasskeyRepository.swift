@@ -12,6 +12,8 @@ public protocol PasskeyRepository: Sendable {
     func passkeys(userIds: [String]) async throws -> [PasskeyRecord]
     /// A sign-in with the passkey: its new counter and backup state. False when it is gone.
     func recordUse(id: String, signCount: Int64, backedUp: Bool, at: Date) async throws -> Bool
+    /// The use and the sign-in it made (`SessionNote`), in one write.
+    func recordUse(id: String, signCount: Int64, backedUp: Bool, at: Date, noting note: SessionNote) async throws
     /// Marks a passkey whose counter went back (a cloned authenticator), once.
     func flagClone(id: String, at: Date) async throws -> Bool
     func renamePasskey(id: String, userId: String, name: String) async throws -> Bool
