@@ -256,8 +256,9 @@ def run_sign_in(s, seconds):
 
 
 def settled_rss(pid):
-    """RSS once the server is idle again: wrk stops sending before the server has answered what it queued."""
-    time.sleep(3)
+    """RSS once the server is idle again: after a busy spell the server hands back what it left resident when it
+    finds itself quiet (a check every five seconds, `IdlePages`), so this waits for two checks."""
+    time.sleep(12)
     return rss_mib(pid)
 
 
@@ -304,8 +305,7 @@ def measure(label, seconds, connections, postgres_url=None):
     s = start_server(issuer, postgres_url)
     workdir = tempfile.mkdtemp(prefix="latchkey-bench-")
     try:
-        time.sleep(2)  # let start-up work (migrations, key load) settle
-        memory = {"idle_after_start_mib": rss_mib(s.proc.pid), "start_to_ready_ms": ready_ms}
+        memory = {"idle_after_start_mib": settled_rss(s.proc.pid), "start_to_ready_ms": ready_ms}
         tokens_path, access_token = fixtures(s, workdir)
         rows = run_paths(s, tokens_path, access_token, seconds, connections)
         memory["after_loads_mib"] = settled_rss(s.proc.pid)
@@ -322,6 +322,10 @@ def measure(label, seconds, connections, postgres_url=None):
         for row in rows.values():
             row["ratio"] = row["rps"] / ceiling
             row["bare_ratio"] = row["rps"] / reference["rps"]
+    except Exception:
+        # What the server said about the failed requests, before its folder goes.
+        print("\n".join(line for line in s.read_log().splitlines() if " error " in line or "status=5" in line or "status=4" in line)[-4000:])
+        raise
     finally:
         s.cleanup()
         issuer.close()

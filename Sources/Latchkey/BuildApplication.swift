@@ -77,7 +77,7 @@ func buildApplication(_ config: LatchkeyConfig) async throws -> Application<Rout
     }
     var worker = BackgroundWorker(engine: engine, transport: transport, mailbox: mailbox, policy: config.mail.outbox, logger: logger)
     worker.releaseClaimsAtStart = engine.store is SQLiteStore
-    var services: [any Service] = [worker]
+    var services: [any Service] = [worker, IdlePages(logger: logger)]
     let requestLog = RequestLogLine.writer(format: config.logFormat, level: logger.logLevel)
     if let host = config.admin.host {
         Observability.bootstrapMetrics()

@@ -4,7 +4,8 @@ import Glibc
 #endif
 import Logging
 
-/// Gives back the file-backed pages that only start-up touched.
+/// Gives back the file-backed pages that only start-up touched (once the listener is up), and again what a burst of
+/// requests touched once the server has gone quiet (`IdlePages`).
 ///
 /// Idle, the static binary's resident set is mostly clean pages of its own file: the dynamic loader's relocation
 /// and symbol tables, and the code of argument parsing, configuration, migrations and ICU's set-up, each fault
@@ -13,7 +14,7 @@ import Logging
 /// what a request needs later faults back in, a page at a time (`MADV_RANDOM`: no readahead window around each
 /// fault). Anonymous memory (heap, stacks) is left alone. On an older kernel the calls fail and nothing changes.
 enum StartupPages {
-    static func release(logger: Logger) {
+    static func release(logger: Logger, after spell: String = "start-up") {
         #if os(Linux)
         let before = residentMiB()
         MallocTuning.returnFreePages()
@@ -29,7 +30,7 @@ enum StartupPages {
             // What is needed later comes back a page at a time, not with the readahead window around each fault.
             _ = madvise(address, length, MADV_RANDOM)
         }
-        logger.debug("released start-up pages of \(released) file mappings: resident \(before) -> \(residentMiB()) MiB")
+        logger.debug("released the pages \(spell) left in \(released) file mappings: resident \(before) -> \(residentMiB()) MiB")
         #endif
     }
 

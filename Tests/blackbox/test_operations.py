@@ -299,3 +299,19 @@ def test_request_log_lines_are_json_with_id_route_status_and_no_secrets(ops, ema
     assert mine[0]["method"] == "GET" and float(mine[0]["duration_ms"]) >= 0 and mine[0]["level"] == "info"
     log = ops.read_log()
     assert tokens["access_token"] not in log and tokens["refresh_token"] not in log and PASSWORD not in log
+
+
+def test_a_quiet_server_hands_back_what_it_left_resident():
+    """Once quiet, the server gives back the binary's pages and the allocator's free pages that start-up and the first
+    requests left resident (a check of its own CPU time every five seconds), and still answers afterwards."""
+    s = Server(env={"LATCHKEY_LOG_LEVEL": "debug"}).start()
+    try:
+        deadline = time.time() + 30
+        while time.time() < deadline and "released the pages a busy spell left" not in s.read_log():
+            time.sleep(0.5)
+        line = next(line for line in s.read_log().splitlines() if "released the pages a busy spell left" in line)
+        before, after = (float(n) for n in re.search(r"resident ([0-9.]+) -> ([0-9.]+) MiB", line).groups())
+        assert after < before, line
+        assert s.get("/health/ready").status_code == 200
+    finally:
+        s.cleanup()
