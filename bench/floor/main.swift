@@ -7,7 +7,7 @@
 // - es256_sign / es256_verify: one signature and one check over an access token's signing input (the server's own
 //   `SigningKey`);
 // - rs256_verify: one Google-shaped ID token checked by jwt-kit with its key already loaded (an identity login);
-// - indexed_read: a user found by id through the store (what userinfo reads), one task at a time;
+// - indexed_read: a user found by id through the store (what userinfo reads), from 16 tasks at once;
 // - group_write: the refresh's conditional write (mark one row rotated, insert its child) from 16 tasks at once,
 //   so commits are shared as under the suite's 16 connections; on SQLite every commit is synced (synchronous=FULL).
 import Foundation
@@ -98,11 +98,25 @@ func storeFloors(_ store: any Store, users count: Int) async throws -> [String: 
         try await store.direct.users.insert(contentsOf: Array(users[chunk..<min(chunk + 1_000, users.count)]))
     }
     let ids = users.map(\.id)
-    var found = 0
-    let read = try await perOperation(20_000) { i in
-        if try await store.direct.users.find(id: ids[(i &* 7_919) % ids.count]) != nil { found += 1 }
+    // 16 readers at once, as the suite's 16 connections read (on PostgreSQL one at a time would time the pool's
+    // wake-ups, not the reads).
+    let readers = 16, perReader = 1_500
+    func reads(_ rounds: Int) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for r in 0..<readers {
+                group.addTask {
+                    for i in 0..<rounds where try await store.direct.users.find(id: ids[(r &* 7_919 &+ i &* 104_729) % ids.count]) == nil {
+                        fatalError("a user was not found")
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
     }
-    precondition(found > 0)
+    try await reads(perReader / 10)
+    let readStart = cpuSeconds()
+    try await reads(perReader)
+    let read = (cpuSeconds() - readStart) * 1e6 / Double(readers * perReader)
 
     // 16 writers, each rotating its own chain as a refresh does.
     let writers = 16, perWriter = 400
