@@ -339,9 +339,13 @@ def measure_stores(args, postgres_url):
     global ROUND_TRIPS
     results = [] if args.no_sqlite else [measure("SQLite", args.seconds, args.connections)]
     if postgres_url:
-        ROUND_TRIPS = RoundTrips(postgres_url)
+        # A database of its own for each binary measured: the fixtures make the same accounts each time.
+        database = f"bench_{uuid.uuid4().hex[:12]}"
+        RoundTrips(postgres_url).sql(f"CREATE DATABASE {database}")
+        url = postgres_url.rsplit("/", 1)[0] + "/" + database
+        ROUND_TRIPS = RoundTrips(url)
         try:
-            results.append(measure("PostgreSQL", args.seconds, args.connections, postgres_url=postgres_url))
+            results.append(measure("PostgreSQL", args.seconds, args.connections, postgres_url=url))
         finally:
             ROUND_TRIPS = None
     return results

@@ -119,7 +119,10 @@ func buildApplication(_ config: LatchkeyConfig) async throws -> Application<Rout
     let app: Application<RouterResponder<LatchkeyRequestContext>>
     do {
         app = try LatchkeyServer.application(engine: engine, options: serverOptions, services: services, logger: logger,
-                                             onServerRunning: { _ in StartupPages.release(logger: logger) })
+                                             onServerRunning: { _ in
+                                                 // Off the start's path: the listener answers while the pages go.
+                                                 Task.detached(priority: .background) { StartupPages.release(logger: logger) }
+                                             })
     } catch {
         throw StartupError(key: "server.tls", message: "cannot load the certificate or key: \(error)", exitCode: .config)
     }

@@ -93,7 +93,7 @@ public enum LatchkeyServer {
         InteractionPages(engine: PagesService(engine: engine), pages: pages, clientAddress: clientAddress.serving(.openID),
                          cookies: pageCookies, style: options.pageBrand.styled(options.pageStyle), script: options.passkeyScript, account: account)
             .addRoutes(to: router)
-        if let openAPI { router.get("/openapi.json") { _, _ in openAPI.document.response() } }
+        if let openAPI { router.get("/openapi.json") { _, _ in openAPI.document.value.response() } }
         OperatorRoutes(engine: OperatorService(engine: engine), testingMailbox: options.testingMailbox).addRoutes(to: router)
         if let testMode = options.testMode {
             TestingRoutes(engine: TestingService(engine: engine, clock: testMode.clock), config: testMode.config, mailbox: options.testingMailbox,

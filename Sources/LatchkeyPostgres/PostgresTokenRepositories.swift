@@ -35,29 +35,36 @@ extension PostgresRepositories {
 // MARK: SessionRepository
 extension PostgresRepositories {
     func insert(_ session: SessionRecord) async throws {
-        try await rows("""
-            INSERT INTO sessions (id, family_id, user_id, kind, audience, scope, token_hash, created_at, expires_at, rotated_at,
-                                  revoked_at, parent_id, device_id, ip, user_agent)
-            VALUES (\(session.id), \(session.familyId), \(session.userId), \(session.kind.rawValue), \(session.audience),
-                    \(session.scope), \(session.tokenHash), \(session.createdAt), \(session.expiresAt), \(session.rotatedAt),
-                    \(session.revokedAt), \(session.parentId), \(session.deviceId), \(session.ip), \(session.userAgent))
-            """)
+        var q = PostgresQuery.StringInterpolation(literalCapacity: 512, interpolationCount: 15)
+        try Self.appendInsert(session, to: &q)
+        try await rows(PostgresQuery(stringInterpolation: q))
     }
 
     /// One statement: the session, then what the note records (`write(_:after:)`).
     func insert(_ session: SessionRecord, noting note: SessionNote) async throws {
-        try await write(note) { q in
-            q.appendLiteral("INSERT INTO sessions (id, family_id, user_id, kind, audience, scope, token_hash, created_at, expires_at, rotated_at, "
-                            + "revoked_at, parent_id, device_id, ip, user_agent) VALUES (")
-            q.appendInterpolation(session.id); q.appendLiteral(", "); q.appendInterpolation(session.familyId); q.appendLiteral(", ")
-            q.appendInterpolation(session.userId); q.appendLiteral(", "); q.appendInterpolation(session.kind.rawValue); q.appendLiteral(", ")
-            q.appendInterpolation(session.audience); q.appendLiteral(", "); q.appendInterpolation(session.scope); q.appendLiteral(", ")
-            try q.appendInterpolation(session.tokenHash); q.appendLiteral(", "); q.appendInterpolation(session.createdAt); q.appendLiteral(", ")
-            q.appendInterpolation(session.expiresAt); q.appendLiteral(", "); q.appendInterpolation(session.rotatedAt); q.appendLiteral(", ")
-            q.appendInterpolation(session.revokedAt); q.appendLiteral(", "); q.appendInterpolation(session.parentId); q.appendLiteral(", ")
-            q.appendInterpolation(session.deviceId); q.appendLiteral(", "); q.appendInterpolation(session.ip); q.appendLiteral(", ")
-            q.appendInterpolation(session.userAgent); q.appendLiteral(")")
+        try await write(note) { try Self.appendInsert(session, to: &$0) }
+    }
+
+    /// The session's INSERT, alone or as the first step of a statement.
+    private static func appendInsert(_ session: SessionRecord, to q: inout PostgresQuery.StringInterpolation) throws {
+        q.appendLiteral("INSERT INTO sessions (id, family_id, user_id, kind, audience, scope, token_hash, created_at, expires_at, rotated_at, "
+                        + "revoked_at, parent_id, device_id, ip, user_agent) VALUES (")
+        q.appendInterpolation(session.id)
+        for value in [session.familyId, session.userId, session.kind.rawValue, session.audience, session.scope] {
+            q.appendLiteral(", ")
+            q.appendInterpolation(value)
         }
+        q.appendLiteral(", ")
+        try q.appendInterpolation(session.tokenHash)
+        for date in [session.createdAt, session.expiresAt, session.rotatedAt, session.revokedAt] {
+            q.appendLiteral(", ")
+            q.appendInterpolation(date)
+        }
+        for value in [session.parentId, session.deviceId, session.ip, session.userAgent] {
+            q.appendLiteral(", ")
+            q.appendInterpolation(value)
+        }
+        q.appendLiteral(")")
     }
 
     /// One statement: what the note records (`write(_:after:)`).

@@ -13,11 +13,22 @@ struct RouteTable: Sendable {
     }
 
     private static let methodKeys: Set<String> = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
-    private let routes: [Route]
+    private let table: Deferred<[Route]>
+    private var routes: [Route] { table.value }
 
     /// The document's path items (template to operations by method) whose template `including` accepts.
     init(pathItems: [String: JSONValue], including: (String) -> Bool) {
-        routes = pathItems.compactMap { template, item in
+        let routes = Self.routes(pathItems, including: including)
+        table = Deferred { routes }
+    }
+
+    /// The same from path items made when a route is first looked up.
+    init(deferred pathItems: @escaping @Sendable () -> [String: JSONValue], including: @escaping @Sendable (String) -> Bool) {
+        table = Deferred { Self.routes(pathItems(), including: including) }
+    }
+
+    private static func routes(_ pathItems: [String: JSONValue], including: (String) -> Bool) -> [Route] {
+        pathItems.compactMap { template, item in
             guard including(template), case .object(let operations) = item else { return nil }
             return Route(segments: template.split(separator: "/").map { $0.hasPrefix("{") ? nil : String($0) },
                          methods: operations.keys.filter { Self.methodKeys.contains($0) }.map { $0.uppercased() }.sorted())
