@@ -26,6 +26,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "Tests", "blackbox"))
 import harness  # noqa: E402
 import suite  # noqa: E402
+from issuer import GOOGLE_ISSUER, Issuer  # noqa: E402
 
 # Each request starts a sign-up for an address nobody has: the path checks the address against every account.
 SIGNUP_LUA = """
@@ -74,7 +75,9 @@ def main():
     args = ap.parse_args()
     harness.BINARY = os.path.join(ROOT, ".build", "release", "latchkey")
     url = fresh_postgres(args.postgres) if args.postgres else None
-    s = suite.start_server(url)
+    # The suite's configuration, its Google-shaped issuer included (its keys are fetched once, at the first login).
+    issuer = Issuer(GOOGLE_ISSUER, suite.GOOGLE_AUDIENCE)
+    s = suite.start_server(issuer, url)
     workdir = tempfile.mkdtemp(prefix="latchkey-flat-")
     try:
         empty = paths(s, workdir, args.seconds, args.connections, first=True)
@@ -90,6 +93,7 @@ def main():
         log = s.read_log()
     finally:
         s.cleanup()
+        issuer.close()
         shutil.rmtree(workdir, ignore_errors=True)
     store = "PostgreSQL" if url else "SQLite"
     print(f"\n{store}: empty database, then {args.users} users and {args.refresh_tokens} refresh tokens "
