@@ -99,10 +99,6 @@ extension PostgresRepositories {
         return .locked(until: try row.value("locked_until", as: Date?.self) ?? now)
     }
 
-    func noteSignIn(userId: String, at: Date) async throws {
-        try await rows("UPDATE users SET last_login_at = \(at), failed_login_count = 0, locked_until = NULL WHERE id = \(userId)")
-    }
-
     func roles(userId: String) async throws -> [UserRole] {
         try UserRole.decode(try await rows("SELECT * FROM user_roles WHERE user_id = \(userId) ORDER BY granted_at, role"))
     }

@@ -82,13 +82,6 @@ extension SQLiteRepositories {
         }
     }
 
-    func noteSignIn(userId: String, at: Date) async throws {
-        try await write { db in
-            try db.execute(sql: "UPDATE users SET last_login_at = ?, failed_login_count = 0, locked_until = NULL WHERE id = ?",
-                           arguments: [StoredDate.text(at), userId])
-        }
-    }
-
     func roles(userId: String) async throws -> [UserRole] {
         try await read { try UserRole.filter(Column("user_id") == userId).order(Column("granted_at"), Column("role")).fetchAll($0) }
     }

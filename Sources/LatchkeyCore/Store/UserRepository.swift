@@ -24,8 +24,6 @@ public protocol UserRepository: Sendable {
     func lock(userId: String, until: Date) async throws
     /// Forgets counted attempts and any lock.
     func clearPasswordAttempts(userId: String) async throws
-    /// Records a sign-in that checked no password (an identity, an API key): the time, and no counted attempts or lock.
-    func noteSignIn(userId: String, at: Date) async throws
     /// The roles an operator gave the user, in the order given.
     func roles(userId: String) async throws -> [UserRole]
     /// False when the user holds the role already.
