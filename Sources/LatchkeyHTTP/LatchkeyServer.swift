@@ -72,6 +72,7 @@ public enum LatchkeyServer {
         }
         let errors = PathDialectErrors(answers: surfaceAnswers(engine: engine, options: options), appServicesErrors: appServicesErrors,
                                        routes: openAPI?.routes ?? .empty)
+        openAPI?.routes.prepareInBackground()
         let cors = options.corsAllowedOrigins.isEmpty ? nil : AllowListCORS(origins: options.corsAllowedOrigins)
         router.add(middleware: EdgeMiddleware(errors: errors, cors: cors, log: options.requestLog))
         NativeAuthRoutes(engine: NativeAuthService(engine: engine), clientAddress: clientAddress, errors: NativeAuthErrors()).addRoutes(to: router)

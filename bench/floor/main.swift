@@ -2,7 +2,7 @@
 // the way the suite times the server (process CPU, user + system, over many operations), through the same code the
 // server runs. Prints one JSON object.
 //
-//   floor-bench --migrations Migrations/sqlite [--postgres URL --postgres-migrations Migrations/postgres]
+//   .build/release/FloorBench --migrations Migrations/sqlite [--postgres URL --postgres-migrations Migrations/postgres]
 //
 // - es256_sign / es256_verify: one signature and one check over an access token's signing input (the server's own
 //   `SigningKey`);
@@ -20,7 +20,11 @@ import _CryptoExtras
 
 func cpuSeconds() -> Double {
     var usage = rusage()
+    #if os(Linux)
     getrusage(RUSAGE_SELF.rawValue, &usage)
+    #else
+    getrusage(RUSAGE_SELF, &usage)
+    #endif
     func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
     return seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }
@@ -88,10 +92,10 @@ struct IDToken: JWTPayload {
 // MARK: the store
 
 func storeFloors(_ store: any Store, users count: Int) async throws -> [String: Double] {
-    let now = Date()
+    let now = Date(), run = SecureRandom.alphanumeric(8).lowercased()  // a second run on the same database makes new accounts
     var users: [UserRecord] = []
     for i in 0..<count {
-        users.append(UserRecord(id: TimeOrderedID.make(at: now), email: "floor-\(i)@example.com", passwordHash: nil, emailVerified: true,
+        users.append(UserRecord(id: TimeOrderedID.make(at: now), email: "floor-\(run)-\(i)@example.com", passwordHash: nil, emailVerified: true,
                                 status: .active, attributes: ["displayName": .string("Floor \(i)")], now: now))
     }
     for chunk in stride(from: 0, to: users.count, by: 1_000) {

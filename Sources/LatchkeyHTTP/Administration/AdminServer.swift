@@ -33,7 +33,9 @@ public enum AdminServer {
             options.console.map { Console(engine: operatorService, options: $0, token: token, secure: options.listener.tls != nil) }
         }
         // Router-wide, so an unknown path or method answers in the API's JSON shape (or as a console page) too.
-        router.add(middleware: EdgeMiddleware(errors: AdminErrors(routes: options.openAPIDocument.map(OpenAPIDocument.adminRoutes) ?? .empty,
+        let routes = options.openAPIDocument.map(OpenAPIDocument.adminRoutes) ?? .empty
+        routes.prepareInBackground()
+        router.add(middleware: EdgeMiddleware(errors: AdminErrors(routes: routes,
                                                                   console: console.map { ConsoleErrors(pages: $0.pages) }),
                                               cors: nil, log: options.requestLog))
         router.get("/metrics") { _, _ in

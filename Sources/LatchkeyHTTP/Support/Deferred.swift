@@ -1,7 +1,7 @@
 import Synchronization
 
 /// A value made the first time it is asked for, then kept: for what start-up need not wait on (the OpenAPI
-/// document, decoded when it is first served or a first unknown path is answered).
+/// document, decoded in the background once the listeners are set up, or when first needed if that comes first).
 final class Deferred<Value: Sendable>: Sendable {
     private let make: @Sendable () -> Value
     private let made = Mutex<Value?>(nil)

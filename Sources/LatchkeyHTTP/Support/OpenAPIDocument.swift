@@ -17,8 +17,9 @@ enum OpenAPIDocument {
         var appServicesApps: [String]
     }
 
-    /// The document to serve, and the public listener's routes (the admin paths are served elsewhere); both made when
-    /// first asked for: decoding the document was a tenth of the time from start to ready.
+    /// The document to serve, and the public listener's routes (the admin paths are served elsewhere); both made off
+    /// the start's path (`RouteTable.prepareInBackground`), or when first asked for: decoding the document was a tenth
+    /// of the time from start to ready.
     static func prepare(_ text: String, publicURL: String, parseMount: String?, adminURL: String?, testingMailbox: Bool, testMode: Bool = false,
                         known: KnownIds)
         -> (document: Deferred<JSONResponse.Prepared>, routes: RouteTable) {

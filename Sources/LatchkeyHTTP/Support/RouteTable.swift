@@ -27,6 +27,12 @@ struct RouteTable: Sendable {
         table = Deferred { Self.routes(pathItems(), including: including) }
     }
 
+    /// Makes a deferred table now, off the caller's path: start-up does not wait on it, and the first unknown path
+    /// does not pay for it either.
+    func prepareInBackground() {
+        Task.detached(priority: .background) { [table] in _ = table.value }
+    }
+
     private static func routes(_ pathItems: [String: JSONValue], including: (String) -> Bool) -> [Route] {
         pathItems.compactMap { template, item in
             guard including(template), case .object(let operations) = item else { return nil }
