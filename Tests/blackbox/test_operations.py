@@ -306,7 +306,7 @@ def test_a_quiet_server_hands_back_what_it_left_resident():
     requests left resident (a check of its own CPU time every five seconds), and still answers afterwards."""
     s = Server(env={"LATCHKEY_LOG_LEVEL": "debug"}).start()
     try:
-        deadline = time.time() + 30
+        deadline = time.time() + 60
         while time.time() < deadline and "released the pages a busy spell left" not in s.read_log():
             time.sleep(0.5)
         line = next(line for line in s.read_log().splitlines() if "released the pages a busy spell left" in line)

@@ -82,11 +82,8 @@ extension Identities {
     /// the sign-in leaves it and the sign-in's record, still to be written (the identity's last use, at most hourly,
     /// is written here: it is what the idle sweep reads). Nil when the identity is unknown.
     func signInKnown(_ identity: VerifiedIdentity, caller: CallerInfo) async throws -> (user: UserRecord, note: SessionNote)? {
+        // Not found (or linked a moment ago by a racing first sign-in): the transaction path reads it again and decides.
         guard let (known, found) = try await reader.identities.identityWithUser(provider: identity.provider, subject: identity.subject) else {
-            // Unknown, or (never expected: accounts take their identities with them) an identity without its account.
-            guard try await reader.identities.identity(provider: identity.provider, subject: identity.subject) == nil else {
-                throw Self.accountUnavailable
-            }
             return nil
         }
         var user = found
