@@ -88,13 +88,6 @@ extension AuditEvent: FetchableRecord, MutablePersistableRecord, SnakeCaseColumn
     public static let databaseTableName = "audit_events"
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
-    /// By column, not through Encodable: sign-ins and token grants each write one.
-    public func encode(to container: inout PersistenceContainer) throws {
-        container["id"] = id; container["at"] = StoredDate.text(at); container["kind"] = kind; container["user_id"] = userId
-        container["email"] = email; container["client_ip"] = clientIp; container["user_agent"] = userAgent
-        container["detail"] = detail; container["dialect"] = dialect; container["actor"] = actor
-    }
-
     /// The event and its hour's count, by statements prepared once per connection (GRDB's record insert builds its
     /// SQL on every call).
     func insertRow(_ db: Database) throws {
