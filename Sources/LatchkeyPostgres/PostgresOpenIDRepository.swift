@@ -66,11 +66,36 @@ extension PostgresRepositories {
             """)
     }
 
-    func redeemAuthorizationCode(codeHash: Data, at now: Date) async throws -> AuthorizationCodeRecord? {
-        try AuthorizationCodeRecord.decode(try await rows("""
-            UPDATE authorization_codes SET used_at = \(now)
-            WHERE code_hash = \(codeHash) AND used_at IS NULL AND expires_at > \(now) RETURNING *
-            """)).first
+    /// One statement: the code's mark guards the session's insert and the note's steps (`write(_:guardedBy:after:)`).
+    func redeemAuthorizationCode(codeHash: Data, at now: Date, opening session: SessionRecord?, noting note: SessionNote?) async throws -> Bool {
+        let redeem: Step = { q in
+            q.appendLiteral("UPDATE authorization_codes SET used_at = ")
+            q.appendInterpolation(now)
+            q.appendLiteral(" WHERE code_hash = ")
+            try q.appendInterpolation(codeHash)
+            q.appendLiteral(" AND used_at IS NULL AND expires_at > ")
+            q.appendInterpolation(now)
+        }
+        guard let note else {
+            var q = PostgresQuery.StringInterpolation(literalCapacity: 160, interpolationCount: 3)
+            try redeem(&q)
+            q.appendLiteral(" RETURNING 1")
+            return !(try await rows(PostgresQuery(stringInterpolation: q))).isEmpty
+        }
+        return try await write(note, guardedBy: redeem,
+                               after: session.map { session in { try Self.appendInsert(session, to: &$0, condition: Self.onlyIfGuarded) } })
+    }
+
+    func authorizationCodeWithUser(codeHash: Data, now: Date) async throws -> (code: AuthorizationCodeRecord, user: UserRecord, signInLive: Bool)? {
+        // One round trip: the code's columns, its user's under a `u_` prefix, and whether its browser sign-in lives.
+        guard let row = try await rows("""
+            SELECT c.*, \(unescaped: Self.prefixedUserColumns), (c.browser_session_id IS NULL OR EXISTS (
+                SELECT 1 FROM browser_sessions b WHERE b.id = c.browser_session_id AND b.user_id = c.user_id
+                AND b.revoked_at IS NULL AND b.expires_at > \(now))) AS sign_in_live
+            FROM authorization_codes c JOIN users u ON u.id = c.user_id WHERE c.code_hash = \(codeHash)
+            """).first?.makeRandomAccess() else { return nil }
+        return (try AuthorizationCodeRecord(row: Columns(row: row)), try UserRecord(row: Columns(row: row, prefix: "u_")),
+                try row["sign_in_live"].decode(Bool.self))
     }
 
     func authorizationCode(codeHash: Data) async throws -> AuthorizationCodeRecord? {

@@ -7,10 +7,22 @@ import PostgresNIO
 /// last sign-in, the audit event, its hour's count. That is the order a sign-in's transaction locks those rows in;
 /// taking the count's row first deadlocked racing first sign-ins of one account.
 extension PostgresRepositories {
-    func write(_ note: SessionNote, after first: ((inout PostgresQuery.StringInterpolation) throws -> Void)? = nil) async throws {
+    typealias Step = (inout PostgresQuery.StringInterpolation) throws -> Void
+
+    /// `guardedBy`, a conditional step (an UPDATE that may change nothing), runs before everything else, and the rest
+    /// writes only if it changed a row (`first` says so itself, through `Self.onlyIfGuarded`); the answer is whether
+    /// it did, true without one.
+    @discardableResult
+    func write(_ note: SessionNote, guardedBy guardStep: Step? = nil, after first: Step? = nil) async throws -> Bool {
         let event = note.event
+        let guarded = guardStep == nil ? "" : " AND EXISTS (SELECT 1 FROM guarded)"
         var q = PostgresQuery.StringInterpolation(literalCapacity: 1024, interpolationCount: 32)
         q.appendLiteral("WITH ")
+        if let guardStep {
+            q.appendLiteral("guarded AS (")
+            try guardStep(&q)
+            q.appendLiteral(" RETURNING 1), ")
+        }
         if let first {
             q.appendLiteral("first AS (")
             try first(&q)
@@ -22,21 +34,25 @@ extension PostgresRepositories {
         q.appendInterpolation(note.signIn)
         q.appendLiteral(" AND id = ")
         q.appendInterpolation(event.userId)
-        q.appendLiteral(first == nil ? " RETURNING 1), " : " AND (SELECT count(*) FROM first) >= 0 RETURNING 1), ")
+        q.appendLiteral((first == nil ? "" : " AND (SELECT count(*) FROM first) >= 0") + guarded + " RETURNING 1), ")
         q.appendLiteral("event AS (INSERT INTO audit_events (at, kind, user_id, email, client_ip, user_agent, detail, dialect, actor) SELECT ")
         q.appendInterpolation(event.at)
         for value in [event.kind, event.userId, event.email, event.clientIp, event.userAgent, event.detail, event.dialect, event.actor] {
             q.appendLiteral(", ")
             q.appendInterpolation(value)
         }
-        q.appendLiteral(" FROM (SELECT count(*) FROM signed_in) AS after RETURNING 1) ")
+        q.appendLiteral(" FROM (SELECT count(*) FROM signed_in) AS after WHERE true" + guarded + " RETURNING 1) ")
         q.appendLiteral("INSERT INTO audit_counts (hour, kind, dialect, count) SELECT ")
         q.appendInterpolation(event.hour)
         q.appendLiteral(", ")
         q.appendInterpolation(event.kind)
         q.appendLiteral(", ")
         q.appendInterpolation(event.dialect ?? "")
-        q.appendLiteral(", 1 FROM (SELECT count(*) FROM event) AS after ON CONFLICT (hour, kind, dialect) DO UPDATE SET count = audit_counts.count + 1")
-        try await rows(PostgresQuery(stringInterpolation: q))
+        q.appendLiteral(", 1 FROM (SELECT count(*) AS written FROM event) AS after WHERE written > 0 "
+                        + "ON CONFLICT (hour, kind, dialect) DO UPDATE SET count = audit_counts.count + 1 RETURNING 1")
+        return !(try await rows(PostgresQuery(stringInterpolation: q))).isEmpty
     }
+
+    /// The condition a step written after `guardedBy` adds so that it too writes only when the guard did.
+    static let onlyIfGuarded = " WHERE EXISTS (SELECT 1 FROM guarded)"
 }

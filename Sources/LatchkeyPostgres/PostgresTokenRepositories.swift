@@ -45,10 +45,11 @@ extension PostgresRepositories {
         try await write(note) { try Self.appendInsert(session, to: &$0) }
     }
 
-    /// The session's INSERT, alone or as the first step of a statement.
-    private static func appendInsert(_ session: SessionRecord, to q: inout PostgresQuery.StringInterpolation) throws {
+    /// The session's INSERT, alone or as the first step of a statement; `condition` (a WHERE clause) makes it a
+    /// conditional one.
+    static func appendInsert(_ session: SessionRecord, to q: inout PostgresQuery.StringInterpolation, condition: String? = nil) throws {
         q.appendLiteral("INSERT INTO sessions (id, family_id, user_id, kind, audience, scope, token_hash, created_at, expires_at, rotated_at, "
-                        + "revoked_at, parent_id, device_id, ip, user_agent) VALUES (")
+                        + "revoked_at, parent_id, device_id, ip, user_agent) " + (condition == nil ? "VALUES (" : "SELECT "))
         q.appendInterpolation(session.id)
         for value in [session.familyId, session.userId, session.kind.rawValue, session.audience, session.scope] {
             q.appendLiteral(", ")
@@ -64,7 +65,7 @@ extension PostgresRepositories {
             q.appendLiteral(", ")
             q.appendInterpolation(value)
         }
-        q.appendLiteral(")")
+        q.appendLiteral(condition ?? ")")
     }
 
     /// One statement: what the note records (`write(_:after:)`).

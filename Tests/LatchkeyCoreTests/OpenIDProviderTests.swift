@@ -180,12 +180,20 @@ import Testing
         guard case .redirect(let granted) = try await h.pagesService.nextStep(visit, session: session, caller: h.caller) else { return }
         #expect(Self.query(granted)["code"] != nil)
 
-        // Signing out ends the session and the refresh tokens its codes gave.
+        // Signing out ends the session, the refresh tokens its codes gave and the codes not yet exchanged (spent).
         let client = try h.engine.tokens.authenticateClient(id: Self.web, secret: Self.secret)
-        let tokens = try await h.engine.tokens.exchangeAuthorizationCode(code: try await code(h, session), redirectUri: "https://app.example/cb",
-                                                                  codeVerifier: Self.verifier, client: client, caller: h.caller)
+        func exchange(_ code: String) async throws -> TokenSet {
+            try await h.engine.tokens.exchangeAuthorizationCode(code: code, redirectUri: "https://app.example/cb", codeVerifier: Self.verifier,
+                                                              client: client, caller: h.caller)
+        }
+        let tokens = try await exchange(try await code(h, session))
+        let pending = try await code(h, session)
         try await h.engine.tokens.endBrowserSession(session, caller: h.caller)
         #expect(try await h.pagesService.introspect(token: tokens.refreshToken, client: client) == ["active": .bool(false)])
+        await #expect(throws: LatchkeyError.openID(.invalidGrant("The sign-in this code came from has ended."))) { _ = try await exchange(pending) }
+        await #expect(throws: LatchkeyError.openID(.invalidGrant("The code was used before; the tokens it gave are revoked."))) {
+            _ = try await exchange(pending)
+        }
         #expect(try await h.pagesService.browserSession(cookie: "anything") == nil)
     }
 

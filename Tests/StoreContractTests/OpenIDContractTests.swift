@@ -3,8 +3,8 @@ import LatchkeyTestSupport
 import Testing
 @testable import LatchkeyCore
 
-/// The OpenID provider's rows on every `StoreUnderTest`: a code is redeemed once even when redemptions race, and
-/// never after it expires; browser sessions are found by their cookie's HMAC, listed live, revoked once; the
+/// The OpenID provider's rows on every `StoreUnderTest`: a code is redeemed once even when redemptions race (only
+/// the winner's session and audit event written), and never after it expires; browser sessions are found by their cookie's HMAC, listed live, revoked once; the
 /// families their codes started are found for sign-out; consents replace each other; all go with their account.
 @Suite struct OpenIDContractTests {
     @Test(arguments: StoreUnderTest.allCases)
@@ -31,19 +31,43 @@ import Testing
         try await repo.insert(live)
         try await repo.insert(expired)
         #expect(try await repo.tokenFamilies(browserSessionId: session.id).isEmpty)  // nothing redeemed yet
-        let racers = try await withThrowingTaskGroup(of: AuthorizationCodeRecord?.self) { group in
-            for _ in 0..<8 { group.addTask { try await store.direct.openID.redeemAuthorizationCode(codeHash: live.codeHash, at: Fixtures.now) } }
-            return try await group.reduce(into: [AuthorizationCodeRecord]()) { if let won = $1 { $0.append(won) } }
+        let (read, account, signInLive) = try #require(try await repo.authorizationCodeWithUser(codeHash: live.codeHash, now: Fixtures.now))
+        #expect(read == live && account.id == user.id && signInLive)
+        #expect(try await repo.authorizationCodeWithUser(codeHash: Data(SecureRandom.bytes(32)), now: Fixtures.now) == nil)
+        // Racing exchanges of one code: one redeems it, and only its session and audit event are written.
+        let sessions = (0..<8).map { _ in
+            var session = Fixtures.session(userId: user.id)
+            session.familyId = live.familyId
+            return session
         }
-        #expect(racers.count == 1)
-        #expect(racers.first?.familyId == live.familyId && racers.first?.usedAt != nil && racers.first?.nonce == "n")
-        #expect(try await repo.redeemAuthorizationCode(codeHash: expired.codeHash, at: Fixtures.now) == nil)
+        let note = SignInWriteContractTests.note(user, kind: "token_issued", signIn: false)
+        let winners = try await withThrowingTaskGroup(of: SessionRecord?.self) { group in
+            for session in sessions {
+                group.addTask {
+                    try await store.direct.openID.redeemAuthorizationCode(codeHash: live.codeHash, at: Fixtures.now, opening: session, noting: note)
+                        ? session : nil
+                }
+            }
+            return try await group.reduce(into: [SessionRecord]()) { if let won = $1 { $0.append(won) } }
+        }
+        #expect(winners.count == 1)
+        for session in sessions { #expect(try await store.direct.sessions.find(id: session.id) == winners.first.flatMap { $0.id == session.id ? $0 : nil }) }
+        #expect(try await SignInWriteContractTests.events(store, userId: user.id).map(\.kind) == ["token_issued"])
+        #expect(try await !repo.redeemAuthorizationCode(codeHash: expired.codeHash, at: Fixtures.now, opening: nil, noting: nil))
+        #expect(try await !repo.redeemAuthorizationCode(codeHash: live.codeHash, at: Fixtures.now, opening: nil, noting: nil))
+        #expect(try await repo.authorizationCode(codeHash: expired.codeHash)?.usedAt == nil)
         #expect(try await repo.authorizationCode(codeHash: live.codeHash)?.usedAt != nil)
         #expect(try await repo.tokenFamilies(browserSessionId: session.id) == [live.familyId])
 
         #expect(try await repo.revokeBrowserSession(id: session.id, at: Fixtures.now))
         #expect(try await !repo.revokeBrowserSession(id: session.id, at: Fixtures.now))
         #expect(try await repo.browserSessions(userId: user.id, now: Fixtures.now).isEmpty)
+        // A code from a signed-out browser session reads as such; one from no browser session always lives.
+        #expect(try await repo.authorizationCodeWithUser(codeHash: live.codeHash, now: Fixtures.now)?.signInLive == false)
+        var detached = code(expiresAt: Fixtures.now + 60)
+        detached.browserSessionId = nil
+        try await repo.insert(detached)
+        #expect(try await repo.authorizationCodeWithUser(codeHash: detached.codeHash, now: Fixtures.now)?.signInLive == true)
 
         #expect(try await repo.consent(userId: user.id, clientId: "c") == nil)
         try await repo.saveConsent(ConsentRecord(userId: user.id, clientId: "c", scope: "openid", grantedAt: Fixtures.now))

@@ -12,10 +12,15 @@ public protocol OpenIDRepository: Sendable {
     func revokeBrowserSessions(userId: String, at: Date) async throws
 
     func insert(_ code: AuthorizationCodeRecord) async throws
-    /// Marks the code used if it is unused and unexpired at `now`, and returns it; nil when it was not (unknown,
-    /// used, or expired). Of two redemptions racing, one gets the record.
-    func redeemAuthorizationCode(codeHash: Data, at now: Date) async throws -> AuthorizationCodeRecord?
+    /// Marks the code used if it is unused and unexpired at `now` and only then stores what its exchange opens, in
+    /// the same write: the refresh token's session and what `note` records (the note alone without a session); with
+    /// neither, only the mark. False, with nothing written, when the code was unknown, used or expired: of two
+    /// redemptions racing, one is true.
+    func redeemAuthorizationCode(codeHash: Data, at now: Date, opening session: SessionRecord?, noting note: SessionNote?) async throws -> Bool
     func authorizationCode(codeHash: Data) async throws -> AuthorizationCodeRecord?
+    /// The code, its account, and whether the browser session it was issued under is still live at `now` (true for
+    /// a code from no browser session), in one read: what an exchange checks before it redeems.
+    func authorizationCodeWithUser(codeHash: Data, now: Date) async throws -> (code: AuthorizationCodeRecord, user: UserRecord, signInLive: Bool)?
     /// The refresh-token families that codes issued under a browser session started (revoked at sign-out).
     func tokenFamilies(browserSessionId: String) async throws -> [String]
 

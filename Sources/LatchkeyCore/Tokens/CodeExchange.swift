@@ -22,7 +22,9 @@ extension Tokens {
     }
 
     /// Redeems a code once: bound to its client, its redirect URI and its PKCE challenge. A code presented again
-    /// revokes the refresh tokens its first use gave (RFC 6749 §4.1.2).
+    /// revokes the refresh tokens its first use gave (RFC 6749 §4.1.2). The code, its account and its browser sign-in
+    /// are one read; the redeem, the refresh token's row and the audit event one conditional write joining the group
+    /// commit (of two exchanges racing, one writes); the tokens are signed after it, outside.
     public func exchangeAuthorizationCode(code: String?, redirectUri: String?, codeVerifier: String?, client: ClientApplication,
                                           caller: CallerInfo) async throws -> TokenSet {
         try engine.accounts.requireGrant(.authorizationCode, for: client)
@@ -31,21 +33,37 @@ extension Tokens {
         guard code.utf8.count <= SecretToken.maxPresentedBytes else { throw LatchkeyError.openID(.invalidGrant("The code is not valid.")) }
         let now = time.now()
         let hash = engine.secretHash(code)
-        guard let record = try await engine.standaloneWrite({ try await $0.openID.redeemAuthorizationCode(codeHash: hash, at: now) }) else {
-            if let used = try await reader.openID.authorizationCode(codeHash: hash), used.usedAt != nil,
-               ClientApplication.sameID(used.clientId, client.id) {
-                try await transaction { tx in
-                    // Audited as what it was: a first redemption that failed its checks gave no tokens to revoke.
-                    let live = try await tx.sessions.live(userId: used.userId, kind: .native, audience: used.clientId, now: now)
-                        .contains { $0.familyId == used.familyId }
-                    try await tx.sessions.revoke(familyId: used.familyId, at: now)
-                    try await self.audit(tx, "authorization_code_reuse", caller: caller, userId: used.userId,
-                                         detail: live ? "tokens revoked" : "no tokens had been issued")
-                }
-                throw LatchkeyError.openID(.invalidGrant("The code was used before; the tokens it gave are revoked."))
-            }
-            throw LatchkeyError.openID(.invalidGrant("The code is unknown or expired."))
+        guard let (record, user, signInLive) = try await reader.openID.authorizationCodeWithUser(codeHash: hash, now: now),
+              record.usedAt == nil, record.expiresAt > now else {
+            throw try await refusal(spent: hash, client: client, caller: caller, now: now)
         }
+        let authentication: Authentication, scopes: [String]
+        do {
+            try Self.check(record, client: client, redirectUri: redirectUri, codeVerifier: codeVerifier)
+            guard user.status == .active else { throw LatchkeyError.openID(.invalidGrant("The account is no longer active.")) }
+            // Signed out between the code and its exchange: single logout covers the code too.
+            guard signInLive else { throw LatchkeyError.openID(.invalidGrant("The sign-in this code came from has ended.")) }
+            authentication = Authentication(nonce: record.nonce, authTime: record.authTime, amr: record.amr.split(separator: " ").map(String.init))
+            scopes = try grantedScopes(record.scope, client: client)
+        } catch {
+            // A code that fails its checks is spent all the same, as one presented once.
+            _ = try await engine.standaloneWrite { try await $0.openID.redeemAuthorizationCode(codeHash: hash, at: now, opening: nil, noting: nil) }
+            throw error
+        }
+        let refresh = scopes.contains("offline_access")
+            ? newRefreshToken(for: user, client: client, scopes: scopes, familyId: record.familyId, parentId: nil, caller: caller) : nil
+        let note = SessionNote(event: engine.auditEvent("token_issued", caller: caller, userId: user.id, detail: "authorization_code for \(client.id)"),
+                               signIn: false)
+        guard try await engine.standaloneWrite({
+            try await $0.openID.redeemAuthorizationCode(codeHash: hash, at: now, opening: refresh?.session, noting: note)
+        }) else {
+            throw try await refusal(spent: hash, client: client, caller: caller, now: now)
+        }
+        return try signTokens(for: user, client: client, scopes: scopes, refreshToken: refresh?.token, authentication: authentication)
+    }
+
+    /// A code bound to `client`, `redirectUri` and, with PKCE, to `codeVerifier`.
+    private static func check(_ record: AuthorizationCodeRecord, client: ClientApplication, redirectUri: String, codeVerifier: String?) throws {
         guard ClientApplication.sameID(record.clientId, client.id) else {
             throw LatchkeyError.openID(.invalidGrant("The code was issued to another client."))
         }
@@ -59,19 +77,23 @@ extension Tokens {
         case (let challenge?, let verifier?):
             guard PKCE.verifies(verifier, challenge: challenge) else { throw LatchkeyError.openID(.invalidGrant("code_verifier does not match.")) }
         }
-        guard let user = try await reader.users.find(id: record.userId), user.status == .active else {
-            throw LatchkeyError.openID(.invalidGrant("The account is no longer active."))
+    }
+
+    /// Why a code could not be redeemed (unknown, expired or used); one used before by this client revokes what its
+    /// first use gave.
+    private func refusal(spent hash: Data, client: ClientApplication, caller: CallerInfo, now: Date) async throws -> LatchkeyError {
+        guard let used = try await reader.openID.authorizationCode(codeHash: hash), used.usedAt != nil,
+              ClientApplication.sameID(used.clientId, client.id) else {
+            return LatchkeyError.openID(.invalidGrant("The code is unknown or expired."))
         }
-        // Signed out between the code and its exchange: single logout covers the code too.
-        if let sessionId = record.browserSessionId,
-           !(try await reader.openID.browserSessions(userId: user.id, now: now)).contains(where: { $0.id == sessionId }) {
-            throw LatchkeyError.openID(.invalidGrant("The sign-in this code came from has ended."))
+        try await transaction { tx in
+            // Audited as what it was: a first redemption that failed its checks gave no tokens to revoke.
+            let live = try await tx.sessions.live(userId: used.userId, kind: .native, audience: used.clientId, now: now)
+                .contains { $0.familyId == used.familyId }
+            try await tx.sessions.revoke(familyId: used.familyId, at: now)
+            try await self.audit(tx, "authorization_code_reuse", caller: caller, userId: used.userId,
+                                 detail: live ? "tokens revoked" : "no tokens had been issued")
         }
-        let authentication = Authentication(nonce: record.nonce, authTime: record.authTime, amr: record.amr.split(separator: " ").map(String.init))
-        // The refresh token's row and the audit event in one write joining the group commit; signed after it, outside.
-        let note = SessionNote(event: engine.auditEvent("token_issued", caller: caller, userId: user.id, detail: "authorization_code for \(client.id)"),
-                               signIn: false)
-        return try await issueTokens(for: user, client: client, scope: record.scope, familyId: record.familyId, authentication: authentication,
-                                     caller: caller, noting: note)
+        return LatchkeyError.openID(.invalidGrant("The code was used before; the tokens it gave are revoked."))
     }
 }

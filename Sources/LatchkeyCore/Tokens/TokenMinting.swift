@@ -44,19 +44,6 @@ extension Tokens {
                               authTime: authentication?.authTime ?? refresh.flatMap { TimeOrderedID.date(of: $0.session.familyId) })
     }
 
-    /// `issueTokens` outside a transaction: the refresh token's row (when `offline_access` is granted) and `note` in one
-    /// write joining the store's group commit, the tokens signed once it is durable.
-    func issueTokens(for user: UserRecord, client: ClientApplication, scope: String?, familyId: String?, authentication: Authentication,
-                     caller: CallerInfo, noting note: SessionNote) async throws -> TokenSet {
-        let scopes = try grantedScopes(scope, client: client)
-        let refresh = scopes.contains("offline_access")
-            ? newRefreshToken(for: user, client: client, scopes: scopes, familyId: familyId, parentId: nil, caller: caller) : nil
-        try await engine.standaloneWrite { direct in
-            if let refresh { try await direct.sessions.insert(refresh.session, noting: note) } else { try await direct.sessions.record(note) }
-        }
-        return try signTokens(for: user, client: client, scopes: scopes, refreshToken: refresh?.token, authentication: authentication)
-    }
-
     /// What an ID token from the browser sign-in says about how the user signed in (OpenID Connect Core §2).
     struct Authentication {
         var nonce: String?
