@@ -4,12 +4,14 @@ redirect URIs, passkeys on localhost):
 - the code exchange: codes are made beforehand through the SSO session (`/authorize` with the cookie answers 303
   with a code), all with one PKCE verifier; wrk then redeems them from 16 connections (a confidential client over
   HTTP Basic, an access, ID and refresh token), stopping before the pool runs dry;
-- a passkey sign-in: soft-webauthn signs, eight browsers at once, each with its own passkey; the server's CPU is read
-  around the visits and request options alone and around whole sign-ins, the assertion's being the difference.
+- a passkey sign-in: soft-webauthn signs, eight browsers at once (processes), each with its own passkey; the server's
+  CPU is read around the visits and request options (the assertions signed meanwhile, client side), then around the
+  assertions alone, sent once all are ready.
 """
 import base64
 import hashlib
 import html
+import multiprocessing
 import os
 import re
 import secrets
@@ -112,10 +114,10 @@ def code_exchange_row(s, wrk, connections, count):
 
 
 def passkey_rows(s, rounds, round_trips=None, threads=8):
-    """Server CPU of a passkey sign-in from `threads` browsers at once, each with its own account and passkey (one
-    passkey's counter cannot be shared), read from /proc around the whole run: first the visits and request options
-    alone, then whole sign-ins; the assertion's cost is the difference. With a round-trip counter, the statements a
-    whole sign-in sends."""
+    """Server CPU of a passkey sign-in from `threads` browsers at once (processes), each with its own account and
+    passkey (one passkey's counter cannot be shared), read from /proc in two phases: first each browser's visits and
+    request options (and its assertions signed, client side), then, after all are ready, the assertions alone. With a
+    round-trip counter, the statements of the whole sign-in."""
     from test_passkeys import Browser, register
     from passkey_support import authentication_json, request_options
 
@@ -126,32 +128,54 @@ def passkey_rows(s, rounds, round_trips=None, threads=8):
         devices.append(device)
     pid = s.proc.pid
 
-    def run(per_thread, assert_too):
+    def run(per_thread):
+        # Processes, not threads: the client's own Python work under one interpreter lock fed the server too slowly
+        # to load it as the other rows' 16 connections do.
+        context = multiprocessing.get_context("fork")
+        ready, go = context.Barrier(threads + 1, timeout=300), context.Barrier(threads + 1, timeout=300)
+
         def work(device):
+            visits, connection = [], harness.requests.Session()
             for _ in range(per_thread):
                 visitor = Browser(s)
                 options = visitor.call("/ui/passkeys/authentication/options").json()
-                if assert_too:
-                    assertion = authentication_json(device.get(request_options(options), s.origin))
-                    answer = visitor.call("/ui/passkeys/authentication", assertion, interaction=True)
-                    assert answer.status_code == 200 and "code" in parse_qs(urlparse(answer.json()["location"]).query), answer.text
-        workers = [threading.Thread(target=work, args=(device,)) for device in devices]
-        before = cpu_seconds(pid)
+                assertion = authentication_json(device.get(request_options(options), s.origin))
+                # The visit's cookies and tokens kept, its browser dropped: a browser waiting holds no connection
+                # (the server caps them per address).
+                visits.append((visitor.pages.http.cookies, visitor.csrf, visitor.interaction, assertion))
+            ready.wait()
+            go.wait()
+            for cookies, csrf, interaction, assertion in visits:
+                # One connection for this process's assertions, each with its own browser's cookies.
+                connection.cookies = cookies
+                answer = connection.post(s.base + "/ui/passkeys/authentication", json=assertion, timeout=30,
+                                         headers={"X-CSRF-Token": csrf, "X-Latchkey-Interaction": interaction})
+                assert answer.status_code == 200 and "code" in parse_qs(urlparse(answer.json()["location"]).query), answer.text
+
+        workers = [context.Process(target=work, args=(device,)) for device in devices]
+        started = cpu_seconds(pid)
         for w in workers:
             w.start()
+        ready.wait()
+        prepared = cpu_seconds(pid)
+        go.wait()
         for w in workers:
             w.join()
-        return (cpu_seconds(pid) - before) * 1e6 / (per_thread * threads)
+        assert all(w.exitcode == 0 for w in workers), "a passkey sign-in failed (its traceback is above)"
+        for device in devices:  # each process signed with its own copy of the device: move the counter on here too
+            device.sign_count += per_thread
+        count = per_thread * threads
+        return (prepared - started) * 1e6 / count, (cpu_seconds(pid) - prepared) * 1e6 / count
 
     per_thread = max(rounds // threads, 1)
-    run(max(per_thread // 10, 1), True)  # warm-up
-    steps = run(per_thread, False)
+    run(max(per_thread // 10, 1))  # warm-up
     if round_trips:
         round_trips.reset()
-    whole = run(per_thread, True)
-    rows = {"passkey sign-in: visit and options": {"cpu_us_per_request": steps / 2, "requests": per_thread * threads * 2},
-            "passkey sign-in: assertion": {"cpu_us_per_request": whole - steps, "requests": per_thread * threads},
-            "passkey sign-in (the three requests)": {"cpu_us_per_request": whole, "requests": per_thread * threads}}
+    steps, assertion = run(per_thread)
+    count = per_thread * threads
+    rows = {"passkey sign-in: visit and options": {"cpu_us_per_request": steps / 2, "requests": count * 2},
+            "passkey sign-in: assertion": {"cpu_us_per_request": assertion, "requests": count},
+            "passkey sign-in (the three requests)": {"cpu_us_per_request": steps + assertion, "requests": count}}
     if round_trips:
-        rows["passkey sign-in (the three requests)"]["round_trips"] = round_trips.count() / (per_thread * threads)
+        rows["passkey sign-in (the three requests)"]["round_trips"] = round_trips.count() / count
     return rows

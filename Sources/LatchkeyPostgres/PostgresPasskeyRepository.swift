@@ -51,14 +51,18 @@ extension PostgresRepositories {
         !(try await rows("UPDATE passkeys SET sign_count = \(signCount), backed_up = \(backedUp), last_used_at = \(at) WHERE id = \(id) RETURNING 1")).isEmpty
     }
 
-    /// One statement: the use, then what the note records (`write(_:after:)`).
-    func recordUse(id: String, signCount: Int64, backedUp: Bool, at: Date, noting note: SessionNote) async throws {
-        try await write(note) { q in
+    /// One statement: the challenge taken guards the use and what the note records (`write(_:guardedBy:after:)`).
+    func recordUse(id: String, signCount: Int64, backedUp: Bool, at: Date, noting note: SessionNote, takingChallenge challenge: Data) async throws -> Bool {
+        try await write(note, guardedBy: { q in
+            q.appendLiteral("DELETE FROM passkey_challenges WHERE challenge_hash = "); try q.appendInterpolation(challenge)
+            q.appendLiteral(" AND expires_at > "); q.appendInterpolation(at)
+        }, after: { q in
             q.appendLiteral("UPDATE passkeys SET sign_count = "); q.appendInterpolation(signCount)
             q.appendLiteral(", backed_up = "); q.appendInterpolation(backedUp)
             q.appendLiteral(", last_used_at = "); q.appendInterpolation(at)
             q.appendLiteral(" WHERE id = "); q.appendInterpolation(id)
-        }
+            q.appendLiteral(" AND EXISTS (SELECT 1 FROM guarded)")
+        })
     }
 
     func flagClone(id: String, at: Date) async throws -> Bool {
@@ -78,6 +82,10 @@ extension PostgresRepositories {
             INSERT INTO passkey_challenges (challenge_hash, purpose, user_id, visit_hash, expires_at)
             VALUES (\(challenge.challengeHash), \(challenge.purpose.rawValue), \(challenge.userId), \(challenge.visitHash), \(challenge.expiresAt))
             """)
+    }
+
+    func challenge(hash: Data, now: Date) async throws -> PasskeyChallengeRecord? {
+        try PasskeyChallengeRecord.decodeFirst(try await rows("SELECT * FROM passkey_challenges WHERE challenge_hash = \(hash) AND expires_at > \(now)"))
     }
 
     func takeChallenge(hash: Data, now: Date) async throws -> PasskeyChallengeRecord? {

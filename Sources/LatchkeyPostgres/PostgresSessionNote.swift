@@ -3,9 +3,10 @@ import PostgresNIO
 
 /// A `SessionNote` written in the statement of the write it rides with (a session's insert, a passkey's use): one
 /// round trip. The steps run in a fixed order, each reading the one before it (a data-modifying CTE nobody reads runs
-/// in an order PostgreSQL does not promise, and did run the count before the account): the write itself, the account's
-/// last sign-in, the audit event, its hour's count. That is the order a sign-in's transaction locks those rows in;
-/// taking the count's row first deadlocked racing first sign-ins of one account.
+/// in an order PostgreSQL does not promise, and did run the count before the account): the write itself, the browser
+/// session a sign-in opens, the account's last sign-in, the audit event, its hour's count. That is the order a
+/// sign-in's transaction locks those rows in; taking the count's row first deadlocked racing first sign-ins of one
+/// account.
 extension PostgresRepositories {
     typealias Step = (inout PostgresQuery.StringInterpolation) throws -> Void
 
@@ -28,13 +29,24 @@ extension PostgresRepositories {
             try first(&q)
             q.appendLiteral(" RETURNING 1), ")
         }
+        if let browser = note.browserSession {
+            q.appendLiteral("browser AS (INSERT INTO browser_sessions (id, user_id, token_hash, amr, auth_time, expires_at, revoked_at, ip, "
+                            + "user_agent) SELECT ")
+            q.appendInterpolation(browser.id); q.appendLiteral(", "); q.appendInterpolation(browser.userId); q.appendLiteral(", ")
+            try q.appendInterpolation(browser.tokenHash); q.appendLiteral(", "); q.appendInterpolation(browser.amr); q.appendLiteral(", ")
+            q.appendInterpolation(browser.authTime); q.appendLiteral(", "); q.appendInterpolation(browser.expiresAt); q.appendLiteral(", ")
+            q.appendInterpolation(browser.revokedAt); q.appendLiteral(", "); q.appendInterpolation(browser.ip); q.appendLiteral(", ")
+            q.appendInterpolation(browser.userAgent)
+            q.appendLiteral(" WHERE true" + guarded + " RETURNING 1), ")
+        }
         q.appendLiteral("signed_in AS (UPDATE users SET last_login_at = ")
         q.appendInterpolation(event.at)
         q.appendLiteral(", failed_login_count = 0, locked_until = NULL WHERE ")
         q.appendInterpolation(note.signIn)
         q.appendLiteral(" AND id = ")
         q.appendInterpolation(event.userId)
-        q.appendLiteral((first == nil ? "" : " AND (SELECT count(*) FROM first) >= 0") + guarded + " RETURNING 1), ")
+        q.appendLiteral((first == nil ? "" : " AND (SELECT count(*) FROM first) >= 0")
+                        + (note.browserSession == nil ? "" : " AND (SELECT count(*) FROM browser) >= 0") + guarded + " RETURNING 1), ")
         q.appendLiteral("event AS (INSERT INTO audit_events (at, kind, user_id, email, client_ip, user_agent, detail, dialect, actor) SELECT ")
         q.appendInterpolation(event.at)
         for value in [event.kind, event.userId, event.email, event.clientIp, event.userAgent, event.detail, event.dialect, event.actor] {

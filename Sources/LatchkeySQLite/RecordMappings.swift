@@ -109,6 +109,7 @@ extension SessionNote {
                 .execute(arguments: [StoredDate.text(event.at), userId])
         }
         try event.insertRow(db)
+        try browserSession?.insertRow(db)
     }
 }
 

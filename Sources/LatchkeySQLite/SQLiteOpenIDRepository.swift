@@ -4,6 +4,16 @@ import LatchkeyCore
 
 extension BrowserSessionRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
     public static let databaseTableName = "browser_sessions"
+
+    /// One row by a statement prepared once per connection (each sign-in at the pages writes one): GRDB's record
+    /// insert builds its SQL and encodes through Encodable on every call.
+    func insertRow(_ db: Database) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO browser_sessions (id, user_id, token_hash, amr, auth_time, expires_at, revoked_at, ip, user_agent)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [id, userId, tokenHash, amr, StoredDate.text(authTime), StoredDate.text(expiresAt),
+                                     revokedAt.map(StoredDate.text), ip, userAgent])
+    }
 }
 
 extension AuthorizationCodeRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
@@ -16,6 +26,16 @@ extension AuthorizationCodeRecord: FetchableRecord, PersistableRecord, SnakeCase
                   authTime: row["auth_time"], familyId: row["family_id"], browserSessionId: row["browser_session_id"],
                   expiresAt: row["expires_at"], usedAt: row["used_at"])
     }
+
+    /// By a statement prepared once per connection, as a browser session's row.
+    func insertRow(_ db: Database) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO authorization_codes (code_hash, client_id, user_id, redirect_uri, code_challenge, nonce, scope, amr, auth_time,
+                                             family_id, browser_session_id, expires_at, used_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [codeHash, clientId, userId, redirectUri, codeChallenge, nonce, scope, amr, StoredDate.text(authTime),
+                                     familyId, browserSessionId, StoredDate.text(expiresAt), usedAt.map(StoredDate.text)])
+    }
 }
 
 extension ConsentRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
@@ -24,7 +44,7 @@ extension ConsentRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
 
 // MARK: OpenIDRepository
 extension SQLiteRepositories {
-    func insert(_ session: BrowserSessionRecord) async throws { try await write { try session.insert($0) } }
+    func insert(_ session: BrowserSessionRecord) async throws { try await write { try session.insertRow($0) } }
 
     func browserSession(tokenHash: Data) async throws -> BrowserSessionRecord? {
         try await lookup { try $0.one(BrowserSessionRecord.self, "SELECT * FROM browser_sessions WHERE token_hash = ?", [tokenHash]) }
@@ -50,7 +70,7 @@ extension SQLiteRepositories {
         }
     }
 
-    func insert(_ code: AuthorizationCodeRecord) async throws { try await write { try code.insert($0) } }
+    func insert(_ code: AuthorizationCodeRecord) async throws { try await write { try code.insertRow($0) } }
 
     func redeemAuthorizationCode(codeHash: Data, at now: Date, opening session: SessionRecord?, noting note: SessionNote?) async throws -> Bool {
         try await write { db in

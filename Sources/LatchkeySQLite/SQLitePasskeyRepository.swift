@@ -4,10 +4,23 @@ import LatchkeyCore
 
 extension PasskeyRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
     public static let databaseTableName = "passkeys"
+
+    /// Read by column, not through Decodable: a passkey sign-in reads one, and the Codable path was most of that read.
+    public init(row: Row) throws {
+        self.init(id: row["id"], userId: row["user_id"], credentialId: row["credential_id"], userHandle: row["user_handle"],
+                  publicKey: row["public_key"], algorithm: row["algorithm"], signCount: row["sign_count"], name: row["name"],
+                  aaguid: row["aaguid"], backupEligible: row["backup_eligible"], backedUp: row["backed_up"], createdAt: row["created_at"],
+                  lastUsedAt: row["last_used_at"], cloneFlaggedAt: row["clone_flagged_at"])
+    }
 }
 
 extension PasskeyChallengeRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
     public static let databaseTableName = "passkey_challenges"
+
+    public init(row: Row) throws {
+        self.init(challengeHash: row["challenge_hash"], purpose: try Self.column(row, "purpose", Purpose.init(rawValue:)), userId: row["user_id"],
+                  visitHash: row["visit_hash"], expiresAt: row["expires_at"])
+    }
 }
 
 // MARK: PasskeyRepository
@@ -21,7 +34,7 @@ extension SQLiteRepositories {
     }
 
     func passkey(credentialId: Data) async throws -> PasskeyRecord? {
-        try await lookup { try PasskeyRecord.filter(Column("credential_id") == credentialId).fetchOne($0) }
+        try await lookup { try $0.one(PasskeyRecord.self, "SELECT * FROM passkeys WHERE credential_id = ?", [credentialId]) }
     }
 
     func passkeys(userId: String) async throws -> [PasskeyRecord] {
@@ -40,11 +53,15 @@ extension SQLiteRepositories {
         }
     }
 
-    func recordUse(id: String, signCount: Int64, backedUp: Bool, at: Date, noting note: SessionNote) async throws {
+    func recordUse(id: String, signCount: Int64, backedUp: Bool, at: Date, noting note: SessionNote, takingChallenge challenge: Data) async throws -> Bool {
         try await write { db in
+            let now = StoredDate.text(at)
+            try db.cachedStatement(sql: "DELETE FROM passkey_challenges WHERE challenge_hash = ? AND expires_at > ?").execute(arguments: [challenge, now])
+            guard db.changesCount > 0 else { return false }
             try db.cachedStatement(sql: "UPDATE passkeys SET sign_count = ?, backed_up = ?, last_used_at = ? WHERE id = ?")
-                .execute(arguments: [signCount, backedUp, StoredDate.text(at), id])
+                .execute(arguments: [signCount, backedUp, now, id])
             try note.recordRows(db)
+            return true
         }
     }
 
@@ -71,6 +88,11 @@ extension SQLiteRepositories {
     }
 
     func saveChallenge(_ challenge: PasskeyChallengeRecord) async throws { try await write { try challenge.insert($0) } }
+
+    func challenge(hash: Data, now: Date) async throws -> PasskeyChallengeRecord? {
+        try await lookup { try $0.one(PasskeyChallengeRecord.self, "SELECT * FROM passkey_challenges WHERE challenge_hash = ? AND expires_at > ?",
+                                      [hash, StoredDate.text(now)]) }
+    }
 
     func takeChallenge(hash: Data, now: Date) async throws -> PasskeyChallengeRecord? {
         try await write { db in

@@ -179,6 +179,14 @@ def test_the_relying_party_refuses_each_bad_value(server):
     handed = owner.call("/ui/passkeys/authentication/options").json()
     stolen = authentication_json(device.get(request_options(handed), server.origin))
     refused(Browser(server).call("/ui/passkeys/authentication", stolen, interaction=True), 400, "challenge")
+    # ... and spent by that refusal: its own visit cannot use it afterwards either.
+    refused(owner.call("/ui/passkeys/authentication", stolen, interaction=True), 400, "challenge")
+    # A refused signature spends the challenge too: the good assertion for it comes too late.
+    signer = Browser(server)
+    good = authentication_json(device.get(request_options(signer.call("/ui/passkeys/authentication/options").json()), server.origin))
+    forged = dict(good, response=dict(good["response"], signature=b64(b"\x30\x06\x02\x01\x01\x02\x01\x01")))
+    refused(signer.call("/ui/passkeys/authentication", forged, interaction=True), 400, "the signature does not verify")
+    refused(signer.call("/ui/passkeys/authentication", good, interaction=True), 400, "challenge")
     # Without the visit's CSRF token.
     refused(visitor.call("/ui/passkeys/authentication/options", csrf=False), 403, "X-CSRF-Token is missing")
     # Without the visit, a sign-in has nowhere to go on to.

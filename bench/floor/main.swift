@@ -123,7 +123,7 @@ func storeFloors(_ store: any Store, users count: Int) async throws -> [String: 
     let read = (cpuSeconds() - readStart) * 1e6 / Double(readers * perReader)
 
     // 16 writers, each rotating its own chain as a refresh does.
-    let writers = 16, perWriter = 400
+    let writers = Int(ProcessInfo.processInfo.environment["FLOOR_WRITERS"] ?? "16")!, perWriter = 400
     func session(user: String, family: String, parent: String?) -> SessionRecord {
         SessionRecord(id: TimeOrderedID.make(at: Date()), familyId: family, userId: user, kind: .native, audience: "floor",
                       scope: "openid profile offline_access", tokenHash: Data(SecureRandom.bytes(38)), createdAt: Date(),

@@ -11,14 +11,19 @@ public struct BrowserSignIn: Sendable, Equatable {
 extension PagesService {
     /// Opens a browser session for a finished sign-in; returns the cookie value (only its HMAC is stored).
     public func openBrowserSession(_ signIn: BrowserSignIn, caller: CallerInfo) async throws -> (cookie: String, session: BrowserSessionRecord) {
-        let now = time.now()
-        let cookie = SecureRandom.token()
-        let session = BrowserSessionRecord(id: TimeOrderedID.make(at: now), userId: signIn.user.id, tokenHash: engine.secretHash(cookie),
-                                           amr: signIn.amr.joined(separator: " "), authTime: now,
-                                           expiresAt: now + Double(settings.openID.sessionTTLSeconds), ip: caller.ip,
-                                           userAgent: caller.userAgent.map { String($0.prefix(256)) })
+        let (cookie, session) = newBrowserSession(signIn, caller: caller)
         try await engine.standaloneWrite { try await $0.openID.insert(session) }
         return (cookie, session)
+    }
+
+    /// A browser session for a finished sign-in and its cookie, not yet stored (a passkey sign-in writes it with its use).
+    func newBrowserSession(_ signIn: BrowserSignIn, caller: CallerInfo) -> (cookie: String, session: BrowserSessionRecord) {
+        let now = time.now()
+        let cookie = SecureRandom.token()
+        return (cookie, BrowserSessionRecord(id: TimeOrderedID.make(at: now), userId: signIn.user.id, tokenHash: engine.secretHash(cookie),
+                                             amr: signIn.amr.joined(separator: " "), authTime: now,
+                                             expiresAt: now + Double(settings.openID.sessionTTLSeconds), ip: caller.ip,
+                                             userAgent: caller.userAgent.map { String($0.prefix(256)) }))
     }
 
     /// The live session behind a cookie, with its (active) user.

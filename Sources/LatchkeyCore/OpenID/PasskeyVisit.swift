@@ -47,7 +47,12 @@ extension PagesService {
                                                                     client: client, caller: caller)
             return try await visitProgress(after: outcome, interaction, caller: caller)
         }
-        let signIn = try await engine.passkeys.authenticate(body, csrfCookie: csrfCookie, caller: caller)
-        return try await visitProgress(after: .signedIn(signIn), interaction, caller: caller)
+        var opened: (cookie: String, session: BrowserSessionRecord)?
+        let signIn = try await engine.passkeys.authenticate(body, csrfCookie: csrfCookie, caller: caller) { signIn in
+            let new = newBrowserSession(signIn, caller: caller)
+            opened = new
+            return new.session
+        }
+        return try await visitProgress(after: .signedIn(signIn), interaction, caller: caller, opened: opened)
     }
 }

@@ -44,10 +44,16 @@ extension PagesService {
     /// Where a finished step of a sign-in journey leads in a browser: a browser session and on, or a second factor
     /// to pass or enrol first.
     public func visitProgress(after outcome: SignInOutcome, _ interaction: Interaction, caller: CallerInfo) async throws -> VisitProgress {
+        try await visitProgress(after: outcome, interaction, caller: caller, opened: nil)
+    }
+
+    /// `opened`: the browser session the sign-in wrote itself.
+    func visitProgress(after outcome: SignInOutcome, _ interaction: Interaction, caller: CallerInfo,
+                       opened: (cookie: String, session: BrowserSessionRecord)?) async throws -> VisitProgress {
         var interaction = interaction
         switch outcome {
         case .signedIn(let signIn):
-            let (cookie, session) = try await openBrowserSession(signIn, caller: caller)
+            let (cookie, session) = if let opened { opened } else { try await openBrowserSession(signIn, caller: caller) }
             interaction.signedInSession = session.id
             interaction.flowToken = nil
             if try await passkeyIsOffered(after: signIn) {

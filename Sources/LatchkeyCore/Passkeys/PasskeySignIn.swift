@@ -13,24 +13,31 @@ extension Passkeys {
         ])
     }
 
-    /// Checks the browser's `AuthenticationResponseJSON`; the account it signs in, and how (`amr`).
-    public func authenticate(_ body: Data, csrfCookie: String, caller: CallerInfo) async throws -> BrowserSignIn {
-        let asserted = try await verifiedAssertion(body, csrfCookie: csrfCookie, caller: caller)
-        // The passkey's use and the sign-in's record in one write joining the group commit, as a login's session is.
+    /// Checks the browser's `AuthenticationResponseJSON`; the account it signs in, and how (`amr`), with the browser
+    /// session `opening` makes for it. The challenge's and the passkey's use, the sign-in's record and the browser
+    /// session are one write joining the group commit, as a login's session is; of two uses of one challenge, one
+    /// writes.
+    func authenticate(_ body: Data, csrfCookie: String, caller: CallerInfo,
+                      opening: (BrowserSignIn) -> BrowserSessionRecord) async throws -> BrowserSignIn {
+        let asserted = try await verifiedAssertion(body, csrfCookie: csrfCookie, caller: caller, takingChallenge: false)
         var user = asserted.user
-        let note = engine.accounts.signInNote(&user, method: "passkey \(asserted.passkey.name)", amr: asserted.amr, caller: caller)
-        try await engine.standaloneWrite {
+        var note = engine.accounts.signInNote(&user, method: "passkey \(asserted.passkey.name)", amr: asserted.amr, caller: caller)
+        let signIn = BrowserSignIn(user: user, amr: asserted.amr)
+        note.browserSession = opening(signIn)
+        guard try await engine.standaloneWrite({ [note] in
             try await $0.passkeys.recordUse(id: asserted.passkey.id, signCount: Int64(asserted.signCount), backedUp: asserted.backedUp,
-                                            at: note.event.at, noting: note)
-        }
+                                            at: note.event.at, noting: note, takingChallenge: asserted.challengeHash)
+        }) else { throw LatchkeyError.passkeyRefused(WebAuthnRefusal.challengeMismatch.reason) }
         EngineMetrics.signIn(caller.dialect, "success")
-        return BrowserSignIn(user: user, amr: asserted.amr)
+        return signIn
     }
 
     /// The assertion checked: the passkey, its account, the methods it proves and the counter to record. What the
     /// sign-in then is (a first factor, or a second) is the caller's, which records the use (`recordUse`) in the
-    /// transaction that ends its step.
-    func verifiedAssertion(_ body: Data, csrfCookie: String, caller: CallerInfo) async throws -> VerifiedAssertion {
+    /// transaction that ends its step. The challenge is taken first; or, with `takingChallenge` false, read and left
+    /// for the caller's write to take (`challengeHash`), and taken here only when a check fails, so a refused assertion
+    /// spends it all the same.
+    func verifiedAssertion(_ body: Data, csrfCookie: String, caller: CallerInfo, takingChallenge: Bool = true) async throws -> VerifiedAssertion {
         try requireEnabled()
         try await limit(.credentialPerIP, caller.ip, caller: caller)
         guard let response = AuthenticationResponse.read(body), response.type == "public-key" else {
@@ -40,7 +47,20 @@ extension Passkeys {
         let authenticatorData = try PasskeyResponseLimits.bytes(response.response.authenticatorData, "authenticatorData")
         let signature = try PasskeyResponseLimits.bytes(response.response.signature, "signature", max: 1024)
         let credentialId = try PasskeyResponseLimits.bytes(response.id, "id", max: AuthenticatorData.maxCredentialIdBytes)
-        let (challenge, _) = try await takeChallenge(clientData, .authentication, csrfCookie: csrfCookie)
+        let (challenge, _) = try await takeChallenge(clientData, .authentication, csrfCookie: csrfCookie, leaving: !takingChallenge)
+        do {
+            return try await checkedAssertion(response, clientData: clientData, authenticatorData: authenticatorData, signature: signature,
+                                              credentialId: credentialId, challenge: challenge, caller: caller)
+        } catch {
+            if !takingChallenge {
+                _ = try await engine.standaloneWrite { try await $0.passkeys.takeChallenge(hash: self.challengeHash(challenge), now: self.time.now()) }
+            }
+            throw error
+        }
+    }
+
+    private func checkedAssertion(_ response: AuthenticationResponse, clientData: [UInt8], authenticatorData: [UInt8], signature: [UInt8],
+                                  credentialId: [UInt8], challenge: [UInt8], caller: CallerInfo) async throws -> VerifiedAssertion {
         guard let passkey = try await reader.passkeys.passkey(credentialId: Data(credentialId)),
               let user = try await reader.users.find(id: passkey.userId), user.status == .active else {
             throw LatchkeyError.passkeyRefused("this passkey is not registered here")
@@ -58,7 +78,7 @@ extension Passkeys {
             throw LatchkeyError.passkeyRefused(refusal.reason)
         }
         return VerifiedAssertion(passkey: passkey, user: user, amr: AuthenticationMethods.passkey(synced: passkey.backupEligible),
-                                 signCount: asserted.signCount, backedUp: asserted.backedUp)
+                                 signCount: asserted.signCount, backedUp: asserted.backedUp, challengeHash: challengeHash(challenge))
     }
 
     /// The passkey's new counter, backup state and last use.
@@ -84,4 +104,6 @@ struct VerifiedAssertion {
     var amr: [String]
     var signCount: UInt32
     var backedUp: Bool
+    /// The challenge it answered (taken already, unless the caller's write takes it).
+    var challengeHash: Data
 }

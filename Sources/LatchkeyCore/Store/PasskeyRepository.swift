@@ -12,8 +12,9 @@ public protocol PasskeyRepository: Sendable {
     func passkeys(userIds: [String]) async throws -> [PasskeyRecord]
     /// A sign-in with the passkey: its new counter and backup state. False when it is gone.
     func recordUse(id: String, signCount: Int64, backedUp: Bool, at: Date) async throws -> Bool
-    /// The use and the sign-in it made (`SessionNote`), in one write.
-    func recordUse(id: String, signCount: Int64, backedUp: Bool, at: Date, noting note: SessionNote) async throws
+    /// The use and the sign-in it made (`SessionNote`), in one write that first takes the challenge with hash
+    /// `challenge` if it is still live at `at`: false, with nothing written, when it was not (taken or expired).
+    func recordUse(id: String, signCount: Int64, backedUp: Bool, at: Date, noting note: SessionNote, takingChallenge challenge: Data) async throws -> Bool
     /// Marks a passkey whose counter went back (a cloned authenticator), once.
     func flagClone(id: String, at: Date) async throws -> Bool
     func renamePasskey(id: String, userId: String, name: String) async throws -> Bool
@@ -22,6 +23,8 @@ public protocol PasskeyRepository: Sendable {
     func saveChallenge(_ challenge: PasskeyChallengeRecord) async throws
     /// The challenge with this hash, removed, if it is still live at `now`; nil once taken or expired.
     func takeChallenge(hash: Data, now: Date) async throws -> PasskeyChallengeRecord?
+    /// The challenge with this hash if it is still live at `now`, left in place (its use takes it).
+    func challenge(hash: Data, now: Date) async throws -> PasskeyChallengeRecord?
 }
 
 /// One passkey: the credential's public key (COSE) and what is known of it. `userHandle` is the account's opaque

@@ -28,15 +28,17 @@ public protocol SessionRepository: Sendable {
     func revoke(userId: String, kind: SessionRecord.Kind, deviceId: String, at: Date) async throws
 }
 
-/// What a write records beside a session it opens: the audit event and, for a sign-in, the account's last sign-in
-/// (its failed-attempt count and lock cleared, as a successful sign-in does).
+/// What a write records beside a session it opens: the audit event, for a sign-in the account's last sign-in (its
+/// failed-attempt count and lock cleared, as a successful sign-in does), and for one at the pages its browser session.
 public struct SessionNote: Sendable, Equatable {
     public var event: AuditEvent
     /// Marks `event.userId`'s account as signed in at `event.at`.
     public var signIn: Bool
+    public var browserSession: BrowserSessionRecord?
 
-    public init(event: AuditEvent, signIn: Bool) {
+    public init(event: AuditEvent, signIn: Bool, browserSession: BrowserSessionRecord? = nil) {
         self.event = event
         self.signIn = signIn
+        self.browserSession = browserSession
     }
 }
