@@ -37,8 +37,13 @@ public final class SQLiteStore: Store {
         // A transaction spans several awaited calls on the writer connection (see `transaction`).
         config.allowsUnsafeTransactions = true
         config.prepareDatabase { db in
+            guard !db.configuration.readonly else { return }
             // Deleted rows (used codes, wiped mail bodies) are overwritten, not left in free pages.
-            if !db.configuration.readonly { try db.execute(sql: "PRAGMA secure_delete = ON") }
+            try db.execute(sql: "PRAGMA secure_delete = ON")
+            // The writer's temporary files in memory: each write of a group commit runs in a savepoint, whose
+            // sub-journal (the pages it changed, kept to undo it alone) otherwise spills to a new file on disk past
+            // 64 KiB, created and written inside the batch. The readers keep theirs on disk for large sorts.
+            try db.execute(sql: "PRAGMA temp_store = MEMORY")
         }
         do {
             database = access == .readOnly ? try DatabaseQueue(path: path, configuration: config)
