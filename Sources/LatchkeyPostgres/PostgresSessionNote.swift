@@ -4,9 +4,9 @@ import PostgresNIO
 /// A `SessionNote` written in the statement of the write it rides with (a session's insert, a passkey's use): one
 /// round trip. The steps run in a fixed order, each reading the one before it (a data-modifying CTE nobody reads runs
 /// in an order PostgreSQL does not promise, and did run the count before the account): the write itself, the browser
-/// session a sign-in opens, the account's last sign-in, the audit event, its hour's count. That is the order a
-/// sign-in's transaction locks those rows in; taking the count's row first deadlocked racing first sign-ins of one
-/// account.
+/// session a sign-in opens and its code, the account's last sign-in, the audit event, its hour's count. That is the
+/// order a sign-in's transaction locks those rows in; taking the count's row first deadlocked racing first sign-ins
+/// of one account.
 extension PostgresRepositories {
     typealias Step = (inout PostgresQuery.StringInterpolation) throws -> Void
 
@@ -39,6 +39,18 @@ extension PostgresRepositories {
             q.appendInterpolation(browser.userAgent)
             q.appendLiteral(" WHERE true" + guarded + " RETURNING 1), ")
         }
+        if let code = note.authorizationCode {
+            q.appendLiteral("code AS (INSERT INTO authorization_codes (code_hash, client_id, user_id, redirect_uri, code_challenge, nonce, scope, "
+                            + "amr, auth_time, family_id, browser_session_id, expires_at, used_at) SELECT ")
+            try q.appendInterpolation(code.codeHash)
+            for value in [code.clientId, code.userId, code.redirectUri, code.codeChallenge, code.nonce, code.scope, code.amr] {
+                q.appendLiteral(", "); q.appendInterpolation(value)
+            }
+            q.appendLiteral(", "); q.appendInterpolation(code.authTime)
+            for value in [code.familyId, code.browserSessionId] { q.appendLiteral(", "); q.appendInterpolation(value) }
+            q.appendLiteral(", "); q.appendInterpolation(code.expiresAt); q.appendLiteral(", "); q.appendInterpolation(code.usedAt)
+            q.appendLiteral(" WHERE true" + guarded + " RETURNING 1), ")
+        }
         q.appendLiteral("signed_in AS (UPDATE users SET last_login_at = ")
         q.appendInterpolation(event.at)
         q.appendLiteral(", failed_login_count = 0, locked_until = NULL WHERE ")
@@ -46,7 +58,8 @@ extension PostgresRepositories {
         q.appendLiteral(" AND id = ")
         q.appendInterpolation(event.userId)
         q.appendLiteral((first == nil ? "" : " AND (SELECT count(*) FROM first) >= 0")
-                        + (note.browserSession == nil ? "" : " AND (SELECT count(*) FROM browser) >= 0") + guarded + " RETURNING 1), ")
+                        + (note.browserSession == nil ? "" : " AND (SELECT count(*) FROM browser) >= 0")
+                        + (note.authorizationCode == nil ? "" : " AND (SELECT count(*) FROM code) >= 0") + guarded + " RETURNING 1), ")
         q.appendLiteral("event AS (INSERT INTO audit_events (at, kind, user_id, email, client_ip, user_agent, detail, dialect, actor) SELECT ")
         q.appendInterpolation(event.at)
         for value in [event.kind, event.userId, event.email, event.clientIp, event.userAgent, event.detail, event.dialect, event.actor] {

@@ -110,6 +110,7 @@ extension SessionNote {
         }
         try event.insertRow(db)
         try browserSession?.insertRow(db)
+        try authorizationCode?.insertRow(db)
     }
 }
 

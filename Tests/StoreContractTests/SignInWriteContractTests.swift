@@ -97,13 +97,19 @@ import Testing
         try await store.direct.passkeys.saveChallenge(challenge)
         #expect(try await store.direct.passkeys.challenge(hash: challenge.challengeHash, now: Fixtures.now) == challenge)
         #expect(try await store.direct.passkeys.challenge(hash: challenge.challengeHash, now: Fixtures.now + 301) == nil)
-        // The challenge's use, the passkey's, the sign-in's record and the browser session it opens, together.
+        // The challenge's use, the passkey's, the sign-in's record, the browser session it opens and its code, together.
         func browser() -> BrowserSessionRecord {
             BrowserSessionRecord(id: SecureRandom.uuidString(), userId: user.id, tokenHash: Data(SecureRandom.bytes(32)), amr: "hwk user",
                                  authTime: Fixtures.now + 90, expiresAt: Fixtures.now + 3600, ip: "192.0.2.7", userAgent: "contract")
         }
+        func code(_ session: BrowserSessionRecord) -> AuthorizationCodeRecord {
+            AuthorizationCodeRecord(codeHash: Data(SecureRandom.bytes(32)), clientId: "web", userId: user.id, redirectUri: "https://app/cb",
+                                    codeChallenge: "x", nonce: nil, scope: "openid", amr: session.amr, authTime: session.authTime,
+                                    familyId: SecureRandom.uuidString(), browserSessionId: session.id, expiresAt: Fixtures.now + 150)
+        }
         var note = Self.note(user)
         note.browserSession = browser()
+        note.authorizationCode = code(note.browserSession!)
         #expect(try await store.direct.passkeys.recordUse(id: passkey.id, signCount: 9, backedUp: true, at: Fixtures.now + 90, noting: note,
                                                           takingChallenge: challenge.challengeHash))
         let used = try #require(try await store.direct.passkeys.passkey(credentialId: passkey.credentialId))
@@ -111,17 +117,20 @@ import Testing
         #expect(try await store.direct.users.find(id: user.id)?.lastLoginAt.map { abs($0.timeIntervalSince(Fixtures.now + 90)) < 0.001 } == true)
         #expect(try await Self.events(store, userId: user.id).map(\.kind) == ["sign_in"])
         #expect(try await store.direct.openID.browserSession(tokenHash: note.browserSession!.tokenHash) == note.browserSession)
+        #expect(try await store.direct.openID.authorizationCode(codeHash: note.authorizationCode!.codeHash) == note.authorizationCode)
         #expect(try await store.direct.passkeys.challenge(hash: challenge.challengeHash, now: Fixtures.now) == nil)
 
         // Its challenge used already: nothing at all is written.
         var again = Self.note(user, at: 200)
         again.browserSession = browser()
+        again.authorizationCode = code(again.browserSession!)
         #expect(try await !store.direct.passkeys.recordUse(id: passkey.id, signCount: 12, backedUp: true, at: Fixtures.now + 200, noting: again,
                                                            takingChallenge: challenge.challengeHash))
         #expect(try await store.direct.passkeys.passkey(credentialId: passkey.credentialId)?.signCount == 9)
         #expect(try await store.direct.users.find(id: user.id)?.lastLoginAt.map { abs($0.timeIntervalSince(Fixtures.now + 90)) < 0.001 } == true)
         #expect(try await Self.events(store, userId: user.id).count == 1)
         #expect(try await store.direct.openID.browserSession(tokenHash: again.browserSession!.tokenHash) == nil)
+        #expect(try await store.direct.openID.authorizationCode(codeHash: again.authorizationCode!.codeHash) == nil)
     }
 
     @Test(arguments: StoreUnderTest.allCases)

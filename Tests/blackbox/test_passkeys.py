@@ -18,7 +18,7 @@ from fido2.cose import ES256
 
 from console_support import Operator, text_of, user_id
 from harness import BINARY, Server
-from openid_support import PASSWORD, PUBLIC, STRICT, Pages, provider_config
+from openid_support import PASSWORD, PUBLIC, STRICT, THIRD, Pages, provider_config
 from passkey_support import (VerifyingDevice, authentication_json, b64, creation_options, registration_json, request_options,
                              unb64)
 from soft_webauthn import SoftWebauthnDevice
@@ -131,6 +131,23 @@ def test_a_passkey_registers_signs_in_without_an_address_and_the_visit_goes_on(s
     # The browser session SSOs into the next visit.
     again = visitor.pages.get(authorize_url(server, client=PUBLIC, redirect=CALLBACK)[0])
     assert again.status_code == 303 and again.headers["Location"].startswith(CALLBACK)
+
+
+def test_a_passkey_sign_in_for_a_third_party_app_asks_consent_before_any_code(server):
+    """The code is written with the sign-in only when the visit goes straight back; a third-party app's consent comes first."""
+    browser, device, _, credential = register(server)
+    assert browser.call("/ui/passkeys/registration", credential).status_code == 200
+    visitor = Browser(server, client=THIRD)
+    options = visitor.call("/ui/passkeys/authentication/options").json()
+    answer = visitor.call("/ui/passkeys/authentication", authentication_json(device.get(request_options(options), server.origin)),
+                          interaction=True)
+    assert answer.status_code == 200, answer.text
+    location = answer.json()["location"]
+    assert location.startswith("/ui/continue?") and "code=" not in location, location
+    consent = visitor.pages.get(location)
+    assert consent.status_code == 200 and "Partner tool" in consent.text, consent.text
+    back = visitor.pages.submit(consent, "/ui/consent", decision="allow")
+    assert back.status_code == 303 and back.headers["Location"].startswith(CALLBACK) and "code" in query(back), back.text
 
 
 def test_the_relying_party_refuses_each_bad_value(server):

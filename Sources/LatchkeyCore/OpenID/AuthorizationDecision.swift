@@ -62,15 +62,20 @@ extension PagesService {
 
     /// A new single-use code for this request and session; the redirect URI that carries it.
     func issueCode(_ request: AuthorizationRequest, session: BrowserSessionRecord, caller: CallerInfo) async throws -> String {
+        let (record, redirect) = newCode(request, session: session)
+        try await engine.standaloneWrite { try await $0.openID.insert(record) }
+        return redirect
+    }
+
+    /// A code and its redirect, not yet stored (a passkey sign-in writes it with the browser session it opens).
+    func newCode(_ request: AuthorizationRequest, session: BrowserSessionRecord) -> (record: AuthorizationCodeRecord, redirect: String) {
         let code = SecureRandom.token()
-        let now = time.now()
         let record = AuthorizationCodeRecord(
             codeHash: engine.secretHash(code), clientId: request.clientId, userId: session.userId, redirectUri: request.redirectUri,
             codeChallenge: request.codeChallenge, nonce: request.nonce, scope: request.scopes.joined(separator: " "), amr: session.amr,
             authTime: session.authTime, familyId: TimeOrderedID.make(at: session.authTime), browserSessionId: session.id,
-            expiresAt: now + Double(settings.openID.codeTTLSeconds))
-        try await engine.standaloneWrite { try await $0.openID.insert(record) }
-        return Self.redirect(request.redirectUri, ["code": code, "state": request.state, "iss": settings.issuer])
+            expiresAt: time.now() + Double(settings.openID.codeTTLSeconds))
+        return (record, Self.redirect(request.redirectUri, ["code": code, "state": request.state, "iss": settings.issuer]))
     }
 
     /// The OAuth error for a request whose redirect URI is registered (RFC 6749 §4.1.2.1, with `iss`: RFC 9207).

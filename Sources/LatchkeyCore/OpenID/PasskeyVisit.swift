@@ -47,12 +47,25 @@ extension PagesService {
                                                                     client: client, caller: caller)
             return try await visitProgress(after: outcome, interaction, caller: caller)
         }
-        var opened: (cookie: String, session: BrowserSessionRecord)?
+        let client = try engine.requireClient(interaction.request.clientId)
+        var opened: OpenedSignIn?
         let signIn = try await engine.passkeys.authenticate(body, csrfCookie: csrfCookie, caller: caller) { signIn in
-            let new = newBrowserSession(signIn, caller: caller)
-            opened = new
-            return new.session
+            let (cookie, session) = newBrowserSession(signIn, caller: caller)
+            // What `nextStep` decides for a sign-in made during this visit, decided before the write so that the code
+            // rides in it: back to the client with a code, unless a passkey is offered or consent is due first.
+            let waits = try await passkeyIsOffered(after: signIn) ? true
+                : try await needsConsent(interaction.request, client: client, userId: signIn.user.id)
+            let code = waits ? nil : newCode(interaction.request, session: session)
+            opened = OpenedSignIn(cookie: cookie, session: session, redirect: code?.redirect)
+            return (session, code?.record)
         }
         return try await visitProgress(after: .signedIn(signIn), interaction, caller: caller, opened: opened)
     }
+}
+
+/// A browser session a sign-in wrote itself (and its cookie), with the redirect carrying the code written with it.
+struct OpenedSignIn {
+    var cookie: String
+    var session: BrowserSessionRecord
+    var redirect: String?
 }

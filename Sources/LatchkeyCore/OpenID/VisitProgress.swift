@@ -47,15 +47,19 @@ extension PagesService {
         try await visitProgress(after: outcome, interaction, caller: caller, opened: nil)
     }
 
-    /// `opened`: the browser session the sign-in wrote itself.
+    /// `opened`: the browser session the sign-in wrote itself, and the redirect with the code it wrote with it when
+    /// the visit was to go straight back to the client.
     func visitProgress(after outcome: SignInOutcome, _ interaction: Interaction, caller: CallerInfo,
-                       opened: (cookie: String, session: BrowserSessionRecord)?) async throws -> VisitProgress {
+                       opened: OpenedSignIn?) async throws -> VisitProgress {
         var interaction = interaction
         switch outcome {
         case .signedIn(let signIn):
-            let (cookie, session) = if let opened { opened } else { try await openBrowserSession(signIn, caller: caller) }
+            let (cookie, session) = if let opened { (opened.cookie, opened.session) } else { try await openBrowserSession(signIn, caller: caller) }
             interaction.signedInSession = session.id
             interaction.flowToken = nil
+            if let redirect = opened?.redirect {
+                return VisitProgress(page: .redirect(redirect), interaction: interaction, newSessionCookie: cookie)
+            }
             if try await passkeyIsOffered(after: signIn) {
                 return VisitProgress(page: .offerPasskey, interaction: interaction, newSessionCookie: cookie)
             }

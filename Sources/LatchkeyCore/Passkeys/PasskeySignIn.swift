@@ -14,16 +14,16 @@ extension Passkeys {
     }
 
     /// Checks the browser's `AuthenticationResponseJSON`; the account it signs in, and how (`amr`), with the browser
-    /// session `opening` makes for it. The challenge's and the passkey's use, the sign-in's record and the browser
-    /// session are one write joining the group commit, as a login's session is; of two uses of one challenge, one
-    /// writes.
+    /// session `opening` makes for it (and the code for the app, when the visit goes straight back). The challenge's
+    /// and the passkey's use, the sign-in's record, the browser session and the code are one write joining the group
+    /// commit, as a login's session is; of two uses of one challenge, one writes.
     func authenticate(_ body: Data, csrfCookie: String, caller: CallerInfo,
-                      opening: (BrowserSignIn) -> BrowserSessionRecord) async throws -> BrowserSignIn {
+                      opening: (BrowserSignIn) async throws -> (BrowserSessionRecord, AuthorizationCodeRecord?)) async throws -> BrowserSignIn {
         let asserted = try await verifiedAssertion(body, csrfCookie: csrfCookie, caller: caller, takingChallenge: false)
         var user = asserted.user
         var note = engine.accounts.signInNote(&user, method: "passkey \(asserted.passkey.name)", amr: asserted.amr, caller: caller)
         let signIn = BrowserSignIn(user: user, amr: asserted.amr)
-        note.browserSession = opening(signIn)
+        (note.browserSession, note.authorizationCode) = try await opening(signIn)
         guard try await engine.standaloneWrite({ [note] in
             try await $0.passkeys.recordUse(id: asserted.passkey.id, signCount: Int64(asserted.signCount), backedUp: asserted.backedUp,
                                             at: note.event.at, noting: note, takingChallenge: asserted.challengeHash)

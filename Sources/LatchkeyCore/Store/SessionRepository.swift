@@ -29,16 +29,20 @@ public protocol SessionRepository: Sendable {
 }
 
 /// What a write records beside a session it opens: the audit event, for a sign-in the account's last sign-in (its
-/// failed-attempt count and lock cleared, as a successful sign-in does), and for one at the pages its browser session.
+/// failed-attempt count and lock cleared, as a successful sign-in does), and for one at the pages its browser session
+/// and the code it hands the app.
 public struct SessionNote: Sendable, Equatable {
     public var event: AuditEvent
     /// Marks `event.userId`'s account as signed in at `event.at`.
     public var signIn: Bool
     public var browserSession: BrowserSessionRecord?
+    /// Issued under `browserSession`.
+    public var authorizationCode: AuthorizationCodeRecord?
 
-    public init(event: AuditEvent, signIn: Bool, browserSession: BrowserSessionRecord? = nil) {
+    public init(event: AuditEvent, signIn: Bool, browserSession: BrowserSessionRecord? = nil, authorizationCode: AuthorizationCodeRecord? = nil) {
         self.event = event
         self.signIn = signIn
         self.browserSession = browserSession
+        self.authorizationCode = authorizationCode
     }
 }
