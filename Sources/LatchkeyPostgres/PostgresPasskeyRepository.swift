@@ -39,6 +39,15 @@ extension PostgresRepositories {
         try PasskeyRecord.decodeFirst(try await rows("SELECT * FROM passkeys WHERE credential_id = \(credentialId)"))
     }
 
+    func passkeyWithUser(credentialId: Data) async throws -> (passkey: PasskeyRecord, user: UserRecord)? {
+        // One round trip: the passkey's columns, then its user's under a `u_` prefix.
+        guard let row = try await rows("""
+            SELECT p.*, \(unescaped: Self.prefixedUserColumns) FROM passkeys p JOIN users u ON u.id = p.user_id
+            WHERE p.credential_id = \(credentialId)
+            """).first?.makeRandomAccess() else { return nil }
+        return (try PasskeyRecord(row: Columns(row: row)), try UserRecord(row: Columns(row: row, prefix: "u_")))
+    }
+
     func passkeys(userId: String) async throws -> [PasskeyRecord] {
         try PasskeyRecord.decode(try await rows("SELECT * FROM passkeys WHERE user_id = \(userId) ORDER BY created_at, id"))
     }

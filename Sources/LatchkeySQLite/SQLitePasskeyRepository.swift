@@ -37,6 +37,13 @@ extension SQLiteRepositories {
         try await lookup { try $0.one(PasskeyRecord.self, "SELECT * FROM passkeys WHERE credential_id = ?", [credentialId]) }
     }
 
+    func passkeyWithUser(credentialId: Data) async throws -> (passkey: PasskeyRecord, user: UserRecord)? {
+        try await lookup { db in
+            try db.oneWithUser(PasskeyRecord.self, table: "passkeys",
+                               "SELECT p.*, u.* FROM passkeys p JOIN users u ON u.id = p.user_id WHERE p.credential_id = ?", [credentialId])
+        }
+    }
+
     func passkeys(userId: String) async throws -> [PasskeyRecord] {
         try await read { try PasskeyRecord.filter(Column("user_id") == userId).order(Column("created_at"), Column("id")).fetchAll($0) }
     }

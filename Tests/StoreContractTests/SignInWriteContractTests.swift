@@ -112,7 +112,9 @@ import Testing
         note.authorizationCode = code(note.browserSession!)
         #expect(try await store.direct.passkeys.recordUse(id: passkey.id, signCount: 9, backedUp: true, at: Fixtures.now + 90, noting: note,
                                                           takingChallenge: challenge.challengeHash))
-        let used = try #require(try await store.direct.passkeys.passkey(credentialId: passkey.credentialId))
+        let (used, account) = try #require(try await store.direct.passkeys.passkeyWithUser(credentialId: passkey.credentialId))
+        #expect(account.id == user.id && account.email == user.email)
+        #expect(try await store.direct.passkeys.passkeyWithUser(credentialId: Data(SecureRandom.bytes(16))) == nil)
         #expect(used.signCount == 9 && used.backedUp && used.lastUsedAt.map { abs($0.timeIntervalSince(Fixtures.now + 90)) < 0.001 } == true)
         #expect(try await store.direct.users.find(id: user.id)?.lastLoginAt.map { abs($0.timeIntervalSince(Fixtures.now + 90)) < 0.001 } == true)
         #expect(try await Self.events(store, userId: user.id).map(\.kind) == ["sign_in"])

@@ -61,8 +61,7 @@ extension Passkeys {
 
     private func checkedAssertion(_ response: AuthenticationResponse, clientData: [UInt8], authenticatorData: [UInt8], signature: [UInt8],
                                   credentialId: [UInt8], challenge: [UInt8], caller: CallerInfo) async throws -> VerifiedAssertion {
-        guard let passkey = try await reader.passkeys.passkey(credentialId: Data(credentialId)),
-              let user = try await reader.users.find(id: passkey.userId), user.status == .active else {
+        guard let (passkey, user) = try await reader.passkeys.passkeyWithUser(credentialId: Data(credentialId)), user.status == .active else {
             throw LatchkeyError.passkeyRefused("this passkey is not registered here")
         }
         if let handle = response.response.userHandle, Base64URL.decode(Substring(handle)) != Array(passkey.userHandle) {

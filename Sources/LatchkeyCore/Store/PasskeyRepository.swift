@@ -6,6 +6,8 @@ public protocol PasskeyRepository: Sendable {
     /// `StoreConflict.credentialTaken` when the credential id is registered already (to anyone).
     func insert(_ passkey: PasskeyRecord) async throws
     func passkey(credentialId: Data) async throws -> PasskeyRecord?
+    /// The passkey and its account in one read (every sign-in with it needs both).
+    func passkeyWithUser(credentialId: Data) async throws -> (passkey: PasskeyRecord, user: UserRecord)?
     /// The account's passkeys, oldest first.
     func passkeys(userId: String) async throws -> [PasskeyRecord]
     /// The passkeys of many accounts (a page of an export), oldest first.
