@@ -130,12 +130,18 @@ extension Database {
     /// (`SELECT t.*, u.* ... JOIN users u`): one lookup where two would each pay for a reader and a statement.
     func oneWithUser<R: FetchableRecord>(_ type: R.Type, table: String, _ sql: String, _ arguments: StatementArguments) throws
         -> (R, UserRecord)? {
+        try oneWithUserAndRow(type, table: table, sql, arguments).map { ($0.0, $0.1) }
+    }
+
+    /// The same, and the whole row, for columns the statement selects after the user's (read by name).
+    func oneWithUserAndRow<R: FetchableRecord>(_ type: R.Type, table: String, _ sql: String, _ arguments: StatementArguments) throws
+        -> (R, UserRecord, Row)? {
         let statement = try cachedStatement(sql: sql)
         let split = try columns(in: table).count  // from GRDB's schema cache
         let scopes = ScopeAdapter(["record": RangeRowAdapter(0..<split), "user": SuffixRowAdapter(fromIndex: split)])
         guard let row = try Row.fetchOne(statement, arguments: arguments, adapter: scopes),
               let record = row.scopes["record"], let user = row.scopes["user"] else { return nil }
-        return (try R(row: record), try UserRecord(row: user))
+        return (try R(row: record), try UserRecord(row: user), row)
     }
 
     /// One record by a statement prepared once per connection: the query interface compiles and authorizes its

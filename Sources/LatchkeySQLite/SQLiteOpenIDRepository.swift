@@ -90,17 +90,11 @@ extension SQLiteRepositories {
 
     func authorizationCodeWithUser(codeHash: Data, now: Date) async throws -> (code: AuthorizationCodeRecord, user: UserRecord, signInLive: Bool)? {
         try await lookup { db in
-            let statement = try db.cachedStatement(sql: """
+            try db.oneWithUserAndRow(AuthorizationCodeRecord.self, table: "authorization_codes", """
                 SELECT c.*, u.*, (c.browser_session_id IS NULL OR EXISTS (SELECT 1 FROM browser_sessions b WHERE b.id = c.browser_session_id
                     AND b.user_id = c.user_id AND b.revoked_at IS NULL AND b.expires_at > ?)) AS sign_in_live
                 FROM authorization_codes c JOIN users u ON u.id = c.user_id WHERE c.code_hash = ?
-                """)
-            let codeColumns = try db.columns(in: "authorization_codes").count, userColumns = try db.columns(in: "users").count
-            let scopes = ScopeAdapter(["code": RangeRowAdapter(0..<codeColumns),
-                                       "user": RangeRowAdapter(codeColumns..<codeColumns + userColumns)])
-            guard let row = try Row.fetchOne(statement, arguments: [StoredDate.text(now), codeHash], adapter: scopes),
-                  let code = row.scopes["code"], let user = row.scopes["user"] else { return nil }
-            return (try AuthorizationCodeRecord(row: code), try UserRecord(row: user), row["sign_in_live"])
+                """, [StoredDate.text(now), codeHash]).map { code, user, row in (code, user, row["sign_in_live"]) }
         }
     }
 

@@ -15,16 +15,26 @@ public enum AuthorizationStep: Sendable, Equatable {
 extension PagesService {
     public func nextStep(_ interaction: Interaction, session: BrowserSessionRecord?, consentGiven: Bool = false,
                          caller: CallerInfo) async throws -> AuthorizationStep {
+        let (step, code) = try await decidedStep(interaction, session: session, consentGiven: consentGiven)
+        if let code { try await engine.standaloneWrite { try await $0.openID.insert(code) } }
+        return step
+    }
+
+    /// `nextStep`'s decision, with the code a redirect carries not yet stored (a passkey sign-in writes it in the
+    /// write that opens its browser session).
+    func decidedStep(_ interaction: Interaction, session: BrowserSessionRecord?, consentGiven: Bool = false) async throws
+        -> (step: AuthorizationStep, code: AuthorizationCodeRecord?) {
         let request = interaction.request
         let client = try engine.requireClient(request.clientId)
         let noPrompt = request.prompt.contains("none")
         guard let session, try await sessionSuffices(session, for: interaction, client: client) else {
-            return noPrompt ? .redirect(errorRedirect(.loginRequired, request)) : .signIn
+            return (noPrompt ? .redirect(errorRedirect(.loginRequired, request)) : .signIn, nil)
         }
         if !consentGiven, try await needsConsent(request, client: client, userId: session.userId) {
-            return noPrompt ? .redirect(errorRedirect(.consentRequired, request)) : .consent(scopes: request.scopes)
+            return (noPrompt ? .redirect(errorRedirect(.consentRequired, request)) : .consent(scopes: request.scopes), nil)
         }
-        return .redirect(try await issueCode(request, session: session, caller: caller))
+        let (code, redirect) = newCode(request, session: session)
+        return (.redirect(redirect), code)
     }
 
     /// Whether the browser's session answers this request: a sign-in during this visit always does; otherwise not
@@ -60,15 +70,8 @@ extension PagesService {
     /// The redirect that tells the client the user declined.
     public func declineConsent(_ interaction: Interaction) -> String { errorRedirect(.accessDenied, interaction.request) }
 
-    /// A new single-use code for this request and session; the redirect URI that carries it.
-    func issueCode(_ request: AuthorizationRequest, session: BrowserSessionRecord, caller: CallerInfo) async throws -> String {
-        let (record, redirect) = newCode(request, session: session)
-        try await engine.standaloneWrite { try await $0.openID.insert(record) }
-        return redirect
-    }
-
-    /// A code and its redirect, not yet stored (a passkey sign-in writes it with the browser session it opens).
-    func newCode(_ request: AuthorizationRequest, session: BrowserSessionRecord) -> (record: AuthorizationCodeRecord, redirect: String) {
+    /// A new single-use code for this request and session, not yet stored, and the redirect URI that carries it.
+    private func newCode(_ request: AuthorizationRequest, session: BrowserSessionRecord) -> (record: AuthorizationCodeRecord, redirect: String) {
         let code = SecureRandom.token()
         let record = AuthorizationCodeRecord(
             codeHash: engine.secretHash(code), clientId: request.clientId, userId: session.userId, redirectUri: request.redirectUri,

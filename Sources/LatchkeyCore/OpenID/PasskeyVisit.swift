@@ -47,17 +47,18 @@ extension PagesService {
                                                                     client: client, caller: caller)
             return try await visitProgress(after: outcome, interaction, caller: caller)
         }
-        let client = try engine.requireClient(interaction.request.clientId)
         var opened: OpenedSignIn?
         let signIn = try await engine.passkeys.authenticate(body, csrfCookie: csrfCookie, caller: caller) { signIn in
             let (cookie, session) = newBrowserSession(signIn, caller: caller)
-            // What `nextStep` decides for a sign-in made during this visit, decided before the write so that the code
-            // rides in it: back to the client with a code, unless a passkey is offered or consent is due first.
-            let waits = try await passkeyIsOffered(after: signIn) ? true
-                : try await needsConsent(interaction.request, client: client, userId: signIn.user.id)
-            let code = waits ? nil : newCode(interaction.request, session: session)
-            opened = OpenedSignIn(cookie: cookie, session: session, redirect: code?.redirect)
-            return (session, code?.record)
+            opened = OpenedSignIn(cookie: cookie, session: session)
+            // The step after this sign-in decided before its write, so that a code for the app rides in it; a passkey
+            // offered first, or consent, is decided again after it, as for any sign-in.
+            guard try await !passkeyIsOffered(after: signIn) else { return (session, nil) }
+            var visit = interaction
+            visit.signedInSession = session.id
+            let (step, code) = try await decidedStep(visit, session: session)
+            if let code, case .redirect(let uri) = step { opened?.redirect = uri }
+            return (session, code)
         }
         return try await visitProgress(after: .signedIn(signIn), interaction, caller: caller, opened: opened)
     }
@@ -67,5 +68,5 @@ extension PagesService {
 struct OpenedSignIn {
     var cookie: String
     var session: BrowserSessionRecord
-    var redirect: String?
+    var redirect: String? = nil
 }

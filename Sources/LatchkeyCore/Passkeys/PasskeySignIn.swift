@@ -47,12 +47,13 @@ extension Passkeys {
         let authenticatorData = try PasskeyResponseLimits.bytes(response.response.authenticatorData, "authenticatorData")
         let signature = try PasskeyResponseLimits.bytes(response.response.signature, "signature", max: 1024)
         let credentialId = try PasskeyResponseLimits.bytes(response.id, "id", max: AuthenticatorData.maxCredentialIdBytes)
-        let (challenge, _) = try await takeChallenge(clientData, .authentication, csrfCookie: csrfCookie, leaving: !takingChallenge)
         do {
+            let (challenge, _) = try await takeChallenge(clientData, .authentication, csrfCookie: csrfCookie, leaving: !takingChallenge)
             return try await checkedAssertion(response, clientData: clientData, authenticatorData: authenticatorData, signature: signature,
                                               credentialId: credentialId, challenge: challenge, caller: caller)
         } catch {
-            if !takingChallenge {
+            // Refused (another visit's challenge, or any check after it): the challenge it named is spent all the same.
+            if !takingChallenge, let challenge = try? presentedChallenge(clientData) {
                 _ = try await engine.standaloneWrite { try await $0.passkeys.takeChallenge(hash: self.challengeHash(challenge), now: self.time.now()) }
             }
             throw error

@@ -38,18 +38,23 @@ public struct Passkeys: EngineKernel {
     /// read, for a later write to take.
     func takeChallenge(_ clientDataJSON: [UInt8], _ purpose: PasskeyChallengeRecord.Purpose, csrfCookie: String, leaving: Bool = false) async throws
         -> (challenge: [UInt8], record: PasskeyChallengeRecord) {
-        let client = try ClientData.read(clientDataJSON)
-        guard let challenge = Base64URL.decode(Substring(client.challenge)), challenge.count == 32 else {
-            throw LatchkeyError.passkeyRefused(WebAuthnRefusal.challengeMismatch.reason)
-        }
+        let challenge = try presentedChallenge(clientDataJSON)
         let hash = challengeHash(challenge), now = time.now()
         let found = leaving ? try await reader.passkeys.challenge(hash: hash, now: now)
                             : try await engine.standaloneWrite({ try await $0.passkeys.takeChallenge(hash: hash, now: now) })
         guard let record = found, record.purpose == purpose, record.visitHash == visitHash(csrfCookie) else {
-            if leaving, found != nil { _ = try await engine.standaloneWrite { try await $0.passkeys.takeChallenge(hash: hash, now: now) } }
             throw LatchkeyError.passkeyRefused(WebAuthnRefusal.challengeMismatch.reason)
         }
         return (challenge, record)
+    }
+
+    /// The challenge the client data names.
+    func presentedChallenge(_ clientDataJSON: [UInt8]) throws -> [UInt8] {
+        let client = try ClientData.read(clientDataJSON)
+        guard let challenge = Base64URL.decode(Substring(client.challenge)), challenge.count == 32 else {
+            throw LatchkeyError.passkeyRefused(WebAuthnRefusal.challengeMismatch.reason)
+        }
+        return challenge
     }
 }
 
