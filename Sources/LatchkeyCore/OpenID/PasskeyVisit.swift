@@ -57,7 +57,7 @@ extension PagesService {
             var visit = interaction
             visit.signedInSession = session.id
             let (step, code) = try await decidedStep(visit, session: session)
-            if let code, case .redirect(let uri) = step { opened?.redirect = uri }
+            if code != nil, case .redirect(let uri) = step { opened?.redirect = uri }
             return (session, code)
         }
         return try await visitProgress(after: .signedIn(signIn), interaction, caller: caller, opened: opened)
