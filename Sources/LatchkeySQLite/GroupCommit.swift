@@ -20,11 +20,13 @@ final class GroupCommit: Sendable {
 
     private let database: any DatabaseWriter
     private let gate: WriteGate
+    private let activity: StoreActivity
     private let state = Mutex(State())
 
-    init(database: any DatabaseWriter, gate: WriteGate) {
+    init(database: any DatabaseWriter, gate: WriteGate, activity: StoreActivity) {
         self.database = database
         self.gate = gate
+        self.activity = activity
     }
 
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
@@ -74,6 +76,7 @@ final class GroupCommit: Sendable {
                 batchError = error
             }
             gate.release()
+            activity.note(batch.count)
             for job in batch { job.finish(batchError) }
         }
     }

@@ -7,6 +7,7 @@ import LatchkeyCore
 struct SQLiteRepositories: SingleObjectRepositories {
     let database: any DatabaseWriter
     let commits: GroupCommit
+    let activity: StoreActivity
     /// Set inside `SQLiteStore.transaction`; nil for stand-alone calls.
     let transaction: OpenedTransaction?
 
@@ -23,14 +24,16 @@ struct SQLiteRepositories: SingleObjectRepositories {
     }
 
     private func lookupOnCallingThread<T>(_ body: (Database) throws -> T) throws -> T {
-        try database.unsafeRead(body)
+        activity.note()
+        return try database.unsafeRead(body)
     }
 
     /// Reads run on the calling thread: a WAL reader never waits for the writer, and our reads are indexed point
     /// lookups of microseconds, while GRDB's async read costs two thread hops (to a reader's queue and back) that
     /// were a fifth of a userinfo call. Writes keep their own queue, since a commit waits for fsync.
     private func readOnCallingThread<T>(_ body: (Database) throws -> T) throws -> T {
-        try database.read(body)
+        activity.note()
+        return try database.read(body)
     }
 
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {

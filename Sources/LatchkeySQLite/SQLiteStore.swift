@@ -15,6 +15,7 @@ public final class SQLiteStore: Store {
     public let path: String
     let migrator: DatabaseMigrator
     let gate = WriteGate()
+    let activity = StoreActivity()
     let commits: GroupCommit
 
     /// Opens the database at `path` with the named migrations (`0001_init`, SQL text), in order.
@@ -63,7 +64,7 @@ public final class SQLiteStore: Store {
                             description: "cannot open \(path)\(access == .readOnly ? "" : " for writing") (\(Self.reason(error)))")
         }
         migrator = SQLMigrations.migrator(migrations)
-        commits = GroupCommit(database: database, gate: gate)
+        commits = GroupCommit(database: database, gate: gate, activity: activity)
     }
 
     private static func reason(_ error: any Error) -> String {
@@ -94,7 +95,7 @@ public final class SQLiteStore: Store {
         (try? await database.read { [migrator] db in try migrator.hasCompletedMigrations(db) }) ?? false
     }
 
-    public var direct: any Repositories { SQLiteRepositories(database: database, commits: commits, transaction: nil) }
+    public var direct: any Repositories { SQLiteRepositories(database: database, commits: commits, activity: activity, transaction: nil) }
 
     /// BEGIN IMMEDIATE on the writer connection, the body's calls on that connection, then COMMIT; the write gate is
     /// held throughout, so no other write of this process lands inside it, and the file lock keeps other processes
@@ -102,9 +103,10 @@ public final class SQLiteStore: Store {
     /// cancellation reaches, so no transaction is ever left open.
     public func transaction<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T {
         await gate.acquire()
+        activity.note()
         let opened = OpenedTransaction()
         do {
-            let result = try await body(SQLiteRepositories(database: database, commits: commits, transaction: opened))
+            let result = try await body(SQLiteRepositories(database: database, commits: commits, activity: activity, transaction: opened))
             if opened.began { try await database.writeWithoutTransaction { try $0.execute(sql: "COMMIT") } }
             gate.release()
             return result
@@ -114,6 +116,8 @@ public final class SQLiteStore: Store {
             throw error
         }
     }
+
+    public var callsSoFar: UInt64? { activity.soFar }
 
     public func isContention(_ error: any Error) -> Bool {
         guard let error = error as? DatabaseError else { return false }

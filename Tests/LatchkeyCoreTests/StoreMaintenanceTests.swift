@@ -22,6 +22,22 @@ import Testing
         #expect(try await h.store.direct.sessions.find(tokenHash: hash) == nil)
     }
 
+    /// The purge gives way to requests: a fiftieth of the writer while they use the store, a tenth while it is quiet
+    /// (the outbox's poll, ten calls a second, is quiet); batches sized toward `PurgePace.target` within their bounds.
+    @Test func purgePausesLongerWhileRequestsUseTheStore() {
+        var pace = PurgePace()
+        #expect(pace.next(took: .milliseconds(8), others: 10, over: .seconds(1)) == .milliseconds(72))
+        #expect(pace.next(took: .milliseconds(8), others: 5000, over: .seconds(1)) == .milliseconds(392))
+        #expect(pace.next(took: .milliseconds(8), others: UInt64(PurgePace.busyCallsPerSecond), over: .seconds(1)) == .milliseconds(392))
+        #expect(pace.limit == PurgePace.batch.first)
+        #expect(pace.next(took: .microseconds(100), others: 0, over: .seconds(1)) == PurgePace.shortestPause)
+        #expect(pace.limit == PurgePace.batch.first * 2)
+        for _ in 0..<20 { _ = pace.next(took: .milliseconds(50), others: 5000, over: .seconds(1)) }
+        #expect(pace.limit == PurgePace.batch.least)
+        for _ in 0..<20 { _ = pace.next(took: .milliseconds(1), others: 0, over: .seconds(1)) }
+        #expect(pace.limit == PurgePace.batch.most)
+    }
+
     private func passwordToken(_ h: EngineHarness, _ email: String) async throws -> String {
         guard case .started(let ct) = try await h.nativeAuthService.signInInitiate(username: email, challengeTypes: "oob password redirect", caller: h.caller),
               case .password(let ct2) = try await h.nativeAuthService.signInChallenge(continuationToken: ct, challengeTypes: "oob password redirect", caller: h.caller)

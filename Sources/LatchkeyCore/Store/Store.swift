@@ -17,10 +17,15 @@ public protocol Store: Sendable {
     /// True when `error` says another process held the database longer than the store waits (SQLite's busy timeout):
     /// worth trying again, where waiting is right (a start beside another one).
     func isContention(_ error: any Error) -> Bool
+    /// How many reads and writes this process has run on the store so far, for background work that gives way while
+    /// requests use the store (the purge, which on SQLite takes the one writer and shares the disk and the cores);
+    /// nil where the store does not count them (PostgreSQL).
+    var callsSoFar: UInt64? { get }
 }
 
 extension Store {
     public func isContention(_ error: any Error) -> Bool { false }
+    public var callsSoFar: UInt64? { nil }
 }
 
 /// One aggregate per property; a store may answer all of them with one object.
