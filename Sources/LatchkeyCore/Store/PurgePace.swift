@@ -1,10 +1,11 @@
 /// How the background purge takes turns with requests at the writer. Each batch is sized to hold it about `target`
 /// (at 10 million rows a delete touches several uncached index pages, and a fixed 500 rows held the writer, and every
-/// refresh queued behind it, for over 100 ms). After each batch it pauses: nine times what the batch took while
-/// the store is quiet (a tenth of the writer), 49 times while requests use it (a fiftieth), told apart by the reads and
-/// writes others ran since the last batch: the outbox's poll alone is ten a second, a loaded server's thousands. Measured at 10 million
-/// token rows under a refresh load: at a tenth the refresh ran at 0.80 of its rate with no purge under way, at a
-/// fiftieth at 0.92-0.95. A backlog then drains slower while the server is busy, and at full speed again when it is not.
+/// refresh queued behind it, for over 100 ms). After each batch it pauses: nine times what the batch took while the
+/// store is quiet (a tenth of the writer), 49 times while requests use it (a fiftieth), told apart by the reads and
+/// writes others ran since the last batch (the outbox's poll alone is ten a second, a loaded server's thousands).
+/// With 6.5 million expired token rows to drain under a refresh load, the refresh ran at 0.78-0.80 of its rate on an
+/// empty database at a tenth, at 0.88-1.03 at a fiftieth (bench/flat.py). A backlog drains slower while the server is
+/// busy, and at its full pace again when it is quiet.
 struct PurgePace {
     /// How long one purge write should hold the writer: a request queued behind it waits at most about this long.
     static let target = Duration.milliseconds(10)
