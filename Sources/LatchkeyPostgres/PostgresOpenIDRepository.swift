@@ -30,11 +30,21 @@ extension ConsentRecord: PostgresRowDecodable {
 // MARK: OpenIDRepository
 extension PostgresRepositories {
     func insert(_ session: BrowserSessionRecord) async throws {
-        try await rows("""
-            INSERT INTO browser_sessions (id, user_id, token_hash, amr, auth_time, expires_at, revoked_at, ip, user_agent)
-            VALUES (\(session.id), \(session.userId), \(session.tokenHash), \(session.amr), \(session.authTime), \(session.expiresAt),
-                    \(session.revokedAt), \(session.ip), \(session.userAgent))
-            """)
+        var q = PostgresQuery.StringInterpolation(literalCapacity: 256, interpolationCount: 9)
+        try Self.appendInsert(session, to: &q)
+        try await rows(PostgresQuery(stringInterpolation: q))
+    }
+
+    /// The browser session's INSERT, alone or as a step of a statement (`condition`, a WHERE clause, makes it conditional).
+    static func appendInsert(_ session: BrowserSessionRecord, to q: inout PostgresQuery.StringInterpolation, condition: String? = nil) throws {
+        q.appendLiteral("INSERT INTO browser_sessions (id, user_id, token_hash, amr, auth_time, expires_at, revoked_at, ip, user_agent) "
+                        + (condition == nil ? "VALUES (" : "SELECT "))
+        q.appendInterpolation(session.id); q.appendLiteral(", "); q.appendInterpolation(session.userId); q.appendLiteral(", ")
+        try q.appendInterpolation(session.tokenHash); q.appendLiteral(", "); q.appendInterpolation(session.amr); q.appendLiteral(", ")
+        q.appendInterpolation(session.authTime); q.appendLiteral(", "); q.appendInterpolation(session.expiresAt); q.appendLiteral(", ")
+        q.appendInterpolation(session.revokedAt); q.appendLiteral(", "); q.appendInterpolation(session.ip); q.appendLiteral(", ")
+        q.appendInterpolation(session.userAgent)
+        q.appendLiteral(condition ?? ")")
     }
 
     func browserSession(tokenHash: Data) async throws -> BrowserSessionRecord? {
@@ -57,13 +67,23 @@ extension PostgresRepositories {
     }
 
     func insert(_ code: AuthorizationCodeRecord) async throws {
-        try await rows("""
-            INSERT INTO authorization_codes (code_hash, client_id, user_id, redirect_uri, code_challenge, nonce, scope, amr, auth_time,
-                                             family_id, browser_session_id, expires_at, used_at)
-            VALUES (\(code.codeHash), \(code.clientId), \(code.userId), \(code.redirectUri), \(code.codeChallenge), \(code.nonce),
-                    \(code.scope), \(code.amr), \(code.authTime), \(code.familyId), \(code.browserSessionId), \(code.expiresAt),
-                    \(code.usedAt))
-            """)
+        var q = PostgresQuery.StringInterpolation(literalCapacity: 256, interpolationCount: 13)
+        try Self.appendInsert(code, to: &q)
+        try await rows(PostgresQuery(stringInterpolation: q))
+    }
+
+    /// The code's INSERT, alone or as a step of a statement (`condition`, a WHERE clause, makes it conditional).
+    static func appendInsert(_ code: AuthorizationCodeRecord, to q: inout PostgresQuery.StringInterpolation, condition: String? = nil) throws {
+        q.appendLiteral("INSERT INTO authorization_codes (code_hash, client_id, user_id, redirect_uri, code_challenge, nonce, scope, amr, "
+                        + "auth_time, family_id, browser_session_id, expires_at, used_at) " + (condition == nil ? "VALUES (" : "SELECT "))
+        try q.appendInterpolation(code.codeHash)
+        for value in [code.clientId, code.userId, code.redirectUri, code.codeChallenge, code.nonce, code.scope, code.amr] {
+            q.appendLiteral(", "); q.appendInterpolation(value)
+        }
+        q.appendLiteral(", "); q.appendInterpolation(code.authTime)
+        for value in [code.familyId, code.browserSessionId] { q.appendLiteral(", "); q.appendInterpolation(value) }
+        q.appendLiteral(", "); q.appendInterpolation(code.expiresAt); q.appendLiteral(", "); q.appendInterpolation(code.usedAt)
+        q.appendLiteral(condition ?? ")")
     }
 
     /// One statement: the code's mark guards the session's insert and the note's steps (`write(_:guardedBy:after:)`).

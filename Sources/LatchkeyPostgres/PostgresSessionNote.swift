@@ -30,26 +30,12 @@ extension PostgresRepositories {
             q.appendLiteral(" RETURNING 1), ")
         }
         if let browser = note.browserSession {
-            q.appendLiteral("browser AS (INSERT INTO browser_sessions (id, user_id, token_hash, amr, auth_time, expires_at, revoked_at, ip, "
-                            + "user_agent) SELECT ")
-            q.appendInterpolation(browser.id); q.appendLiteral(", "); q.appendInterpolation(browser.userId); q.appendLiteral(", ")
-            try q.appendInterpolation(browser.tokenHash); q.appendLiteral(", "); q.appendInterpolation(browser.amr); q.appendLiteral(", ")
-            q.appendInterpolation(browser.authTime); q.appendLiteral(", "); q.appendInterpolation(browser.expiresAt); q.appendLiteral(", ")
-            q.appendInterpolation(browser.revokedAt); q.appendLiteral(", "); q.appendInterpolation(browser.ip); q.appendLiteral(", ")
-            q.appendInterpolation(browser.userAgent)
-            q.appendLiteral(" WHERE true" + guarded + " RETURNING 1), ")
+            q.appendLiteral("browser AS (")
+            try Self.appendInsert(browser, to: &q, condition: " WHERE true" + guarded + " RETURNING 1), ")
         }
         if let code = note.authorizationCode {
-            q.appendLiteral("code AS (INSERT INTO authorization_codes (code_hash, client_id, user_id, redirect_uri, code_challenge, nonce, scope, "
-                            + "amr, auth_time, family_id, browser_session_id, expires_at, used_at) SELECT ")
-            try q.appendInterpolation(code.codeHash)
-            for value in [code.clientId, code.userId, code.redirectUri, code.codeChallenge, code.nonce, code.scope, code.amr] {
-                q.appendLiteral(", "); q.appendInterpolation(value)
-            }
-            q.appendLiteral(", "); q.appendInterpolation(code.authTime)
-            for value in [code.familyId, code.browserSessionId] { q.appendLiteral(", "); q.appendInterpolation(value) }
-            q.appendLiteral(", "); q.appendInterpolation(code.expiresAt); q.appendLiteral(", "); q.appendInterpolation(code.usedAt)
-            q.appendLiteral(" WHERE true" + guarded + " RETURNING 1), ")
+            q.appendLiteral("code AS (")
+            try Self.appendInsert(code, to: &q, condition: " WHERE true" + guarded + " RETURNING 1), ")
         }
         q.appendLiteral("signed_in AS (UPDATE users SET last_login_at = ")
         q.appendInterpolation(event.at)
