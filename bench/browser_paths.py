@@ -4,17 +4,19 @@ redirect URIs, passkeys on localhost):
 - the code exchange: codes are made beforehand through the SSO session (`/authorize` with the cookie answers 303
   with a code), all with one PKCE verifier; wrk then redeems them from 16 connections (a confidential client over
   HTTP Basic, an access, ID and refresh token), stopping before the pool runs dry;
-- a passkey sign-in: soft-webauthn signs, eight browsers at once (processes), each with its own passkey; the server's
-  CPU is read around the visits and request options (the assertions signed meanwhile, client side), then around the
-  assertions alone, sent once all are ready.
+- a passkey sign-in: eight browsers at once (processes), each with its own passkey, make the visits and their request
+  options while soft-webauthn signs each visit's assertion, the server's CPU read around that phase; then wrk sends
+  the assertions from 16 connections, as the other rows' loads do, stopping before the pool runs dry.
 """
 import base64
 import hashlib
 import html
+import json
 import multiprocessing
 import os
 import re
 import secrets
+import shutil
 import tempfile
 import threading
 from urllib.parse import parse_qs, urlparse
@@ -47,6 +49,23 @@ response = function(status, headers, body)
 end
 """
 
+
+# Each assertion answers its own visit's challenge once: taken from the pool, each with its visit's cookies, CSRF
+# token and sealed interaction (lines of four tab-separated fields); a thread stops while enough remain for the
+# requests still in flight.
+PASSKEY_LUA = """
+local pool = {}
+for line in io.lines(os.getenv("BENCH_ASSERTIONS")) do pool[#pool + 1] = line end
+local connections = tonumber(os.getenv("BENCH_CONNECTIONS"))
+request = function()
+  local cookie, csrf, interaction, body = table.remove(pool):match("^([^\t]*)\t([^\t]*)\t([^\t]*)\t(.*)$")
+  return wrk.format("POST", nil, {["Content-Type"] = "application/json", ["Cookie"] = cookie, ["X-CSRF-Token"] = csrf,
+                                  ["X-Latchkey-Interaction"] = interaction}, body)
+end
+response = function(status, headers, body)
+  if #pool <= connections then wrk.thread:stop() end
+end
+"""
 
 def start_provider(postgres_url=None):
     folder = tempfile.mkdtemp(prefix="latchkey-bench-")
@@ -113,69 +132,81 @@ def code_exchange_row(s, wrk, connections, count):
         os.unlink(f.name)
 
 
-def passkey_rows(s, rounds, round_trips=None, threads=8):
-    """Server CPU of a passkey sign-in from `threads` browsers at once (processes), each with its own account and
-    passkey (one passkey's counter cannot be shared), read from /proc in two phases: first each browser's visits and
-    request options (and its assertions signed, client side), then, after all are ready, the assertions alone. With a
-    round-trip counter, the statements of the whole sign-in."""
-    from test_passkeys import Browser, register
-    from passkey_support import authentication_json, request_options
+def passkey_rows(s, wrk, connections, count, round_trips=None, threads=8):
+    """Server CPU of a passkey sign-in. `threads` browsers at once (processes) make `count` visits, each with its
+    request options and its assertion signed client side, the server's CPU read around that phase; then wrk sends the
+    assertions from `connections` connections, as the other rows' loads do, each with its visit's cookies and tokens.
+    Passkeys as the platforms sync them (counter zero), so one passkey's assertions may arrive in any order; one per
+    browser process. With a round-trip counter, the statements of the whole sign-in."""
+    from test_passkeys import register
 
     devices = []
     for _ in range(threads):
-        browser, device, _, credential = register(s)
+        browser, device, _, credential = register(s, device=synced_device())
         assert browser.call("/ui/passkeys/registration", credential).status_code == 200
         devices.append(device)
     pid = s.proc.pid
-
-    def run(per_thread):
-        # Processes, not threads: the client's own Python work under one interpreter lock fed the server too slowly
-        # to load it as the other rows' 16 connections do.
-        context = multiprocessing.get_context("fork")
-        ready, go = context.Barrier(threads + 1, timeout=300), context.Barrier(threads + 1, timeout=300)
-
-        def work(device):
-            visits, connection = [], harness.requests.Session()
-            for _ in range(per_thread):
-                visitor = Browser(s)
-                options = visitor.call("/ui/passkeys/authentication/options").json()
-                assertion = authentication_json(device.get(request_options(options), s.origin))
-                # The visit's cookies and tokens kept, its browser dropped: a browser waiting holds no connection
-                # (the server caps them per address).
-                visits.append((visitor.pages.http.cookies, visitor.csrf, visitor.interaction, assertion))
-            ready.wait()
-            go.wait()
-            for cookies, csrf, interaction, assertion in visits:
-                # One connection for this process's assertions, each with its own browser's cookies.
-                connection.cookies = cookies
-                answer = connection.post(s.base + "/ui/passkeys/authentication", json=assertion, timeout=30,
-                                         headers={"X-CSRF-Token": csrf, "X-Latchkey-Interaction": interaction})
-                assert answer.status_code == 200 and "code" in parse_qs(urlparse(answer.json()["location"]).query), answer.text
-
-        workers = [context.Process(target=work, args=(device,)) for device in devices]
-        started = cpu_seconds(pid)
-        for w in workers:
-            w.start()
-        ready.wait()
-        prepared = cpu_seconds(pid)
-        go.wait()
-        for w in workers:
-            w.join()
-        assert all(w.exitcode == 0 for w in workers), "a passkey sign-in failed (its traceback is above)"
-        for device in devices:  # each process signed with its own copy of the device: move the counter on here too
-            device.sign_count += per_thread
-        count = per_thread * threads
-        return (prepared - started) * 1e6 / count, (cpu_seconds(pid) - prepared) * 1e6 / count
-
-    per_thread = max(rounds // threads, 1)
-    run(max(per_thread // 10, 1))  # warm-up
     if round_trips:
         round_trips.reset()
-    steps, assertion = run(per_thread)
-    count = per_thread * threads
-    rows = {"passkey sign-in: visit and options": {"cpu_us_per_request": steps / 2, "requests": count * 2},
-            "passkey sign-in: assertion": {"cpu_us_per_request": assertion, "requests": count},
-            "passkey sign-in (the three requests)": {"cpu_us_per_request": steps + assertion, "requests": count}}
+    started = cpu_seconds(pid)
+    # Processes, not threads: one interpreter lock made the visits' Python the bottleneck. Forked, so each inherits
+    # its device and the server's handle; each writes its lines to a file of its own.
+    folder = tempfile.mkdtemp(prefix="latchkey-passkeys-")
+    parts = [os.path.join(folder, f"{n}.txt") for n in range(threads)]
+    context = multiprocessing.get_context("fork")
+    workers = [context.Process(target=prepared_assertions, args=(s, d, count // threads, part)) for d, part in zip(devices, parts)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    assert all(w.exitcode == 0 for w in workers), "a passkey visit failed (its traceback is above)"
+    lines = [line for part in parts for line in open(part).read().splitlines()]
+    visits = (cpu_seconds(pid) - started) * 1e6 / len(lines)
+    visit_trips = round_trips.count() / len(lines) if round_trips else None
+    pool = os.path.join(folder, "all.txt")
+    with open(pool, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    try:
+        assertion = wrk(s.base, "/ui/passkeys/authentication", 2, connections, lua=PASSKEY_LUA, pid=pid,
+                        env={"BENCH_ASSERTIONS": pool, "BENCH_CONNECTIONS": str(connections)})
+    finally:
+        shutil.rmtree(folder)
+    assertion["pool_ran_dry"] = assertion["requests"] >= len(lines) - connections
+    whole = {"cpu_us_per_request": visits + assertion["cpu_us_per_request"], "requests": assertion["requests"]}
     if round_trips:
-        rows["passkey sign-in (the three requests)"]["round_trips"] = round_trips.count() / count
-    return rows
+        whole["round_trips"] = visit_trips + assertion.get("round_trips", 0)
+    return {"passkey sign-in: visit and options": {"cpu_us_per_request": visits / 2, "requests": len(lines) * 2},
+            "passkey sign-in: assertion": assertion,
+            "passkey sign-in (the three requests)": whole}
+
+
+def prepared_assertions(s, device, count, path):
+    """`count` visits of one browser process, each a line for PASSKEY_LUA in `path`: its cookies, CSRF token, sealed
+    interaction and signed assertion. The visit's browser is dropped once read (the server caps connections per
+    address)."""
+    from test_passkeys import Browser
+    from passkey_support import authentication_json, request_options
+
+    lines = []
+    for _ in range(count):
+        visitor = Browser(s)
+        options = visitor.call("/ui/passkeys/authentication/options").json()
+        assertion = authentication_json(device.get(request_options(options), s.origin))
+        cookies = "; ".join(f"{c.name}={c.value}" for c in visitor.pages.http.cookies)
+        lines.append("\t".join([cookies, visitor.csrf, visitor.interaction, json.dumps(assertion, separators=(",", ":"))]))
+        visitor.pages.http.close()
+    with open(path, "w") as f:
+        f.write("\n".join(lines))
+
+
+def synced_device():
+    """soft-webauthn's authenticator (with user verification) whose counter stays at zero, as the platforms' synced
+    passkeys report: the server then skips the counter check, so its assertions need not arrive in the order signed."""
+    from passkey_support import VerifyingDevice
+
+    class SyncedDevice(VerifyingDevice):
+        def get(self, options, origin):
+            self.sign_count = -1  # the device adds one before it signs
+            return super().get(options, origin)
+
+    return SyncedDevice()

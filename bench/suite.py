@@ -63,7 +63,7 @@ PASSWORD = "correct horse battery staple"
 REFERENCE = os.path.join(ROOT, ".build", "release", "ReferenceServer")
 REFRESH_CHAINS = 64  # token families fed to the refresh load; each connection keeps rotating one
 CODES = 8000  # codes made for the exchange's load (two seconds of it)
-PASSKEY_ROUNDS = 400
+PASSKEY_VISITS = 10000  # visits prepared for the passkey assertions' load (two seconds of it, stopping before it runs dry)
 
 REPORT_LUA = """
 done = function(summary, latency, requests)
@@ -292,7 +292,7 @@ def run_browser_paths(postgres_url, connections):
     s = browser_paths.start_provider(postgres_url)
     try:
         rows = {"POST /oauth2/v2.0/token (code exchange)": browser_paths.code_exchange_row(s, wrk, connections, CODES)}
-        rows.update(browser_paths.passkey_rows(s, PASSKEY_ROUNDS, ROUND_TRIPS))
+        rows.update(browser_paths.passkey_rows(s, wrk, connections, PASSKEY_VISITS, ROUND_TRIPS))
         return rows
     finally:
         s.cleanup()
