@@ -93,9 +93,27 @@ extension PostgresRepositories {
             """)
     }
 
-    func challenge(hash: Data, now: Date) async throws -> PasskeyChallengeRecord? {
-        try PasskeyChallengeRecord.decodeFirst(try await rows("SELECT * FROM passkey_challenges WHERE challenge_hash = \(hash) AND expires_at > \(now)"))
+    /// One round trip: a row always, the challenge's columns under `c_`, the passkey's under `p_` and its account's
+    /// under `u_`, each null when not found.
+    func challengeAndPasskey(hash: Data, now: Date, credentialId: Data) async throws
+        -> (challenge: PasskeyChallengeRecord?, passkey: (passkey: PasskeyRecord, user: UserRecord)?) {
+        guard let row = try await rows("""
+            SELECT \(unescaped: Self.prefixedChallengeColumns), \(unescaped: Self.prefixedPasskeyColumns), \(unescaped: Self.prefixedUserColumns)
+            FROM (SELECT 1) one
+            LEFT JOIN passkey_challenges c ON c.challenge_hash = \(hash) AND c.expires_at > \(now)
+            LEFT JOIN (passkeys p JOIN users u ON u.id = p.user_id) ON p.credential_id = \(credentialId)
+            """).first?.makeRandomAccess() else { return (nil, nil) }
+        let challenge = try row["c_challenge_hash"].decode(Data?.self) == nil ? nil : try PasskeyChallengeRecord(row: Columns(row: row, prefix: "c_"))
+        let passkey = try row["p_id"].decode(String?.self) == nil
+            ? nil : (try PasskeyRecord(row: Columns(row: row, prefix: "p_")), try UserRecord(row: Columns(row: row, prefix: "u_")))
+        return (challenge, passkey)
     }
+
+    static let prefixedChallengeColumns = ["challenge_hash", "purpose", "user_id", "visit_hash", "expires_at"]
+        .map { "c.\($0) AS c_\($0)" }.joined(separator: ", ")
+    static let prefixedPasskeyColumns = ["id", "user_id", "credential_id", "user_handle", "public_key", "algorithm", "sign_count", "name", "aaguid",
+                                         "backup_eligible", "backed_up", "created_at", "last_used_at", "clone_flagged_at"]
+        .map { "p.\($0) AS p_\($0)" }.joined(separator: ", ")
 
     func takeChallenge(hash: Data, now: Date) async throws -> PasskeyChallengeRecord? {
         try PasskeyChallengeRecord.decodeFirst(try await rows(

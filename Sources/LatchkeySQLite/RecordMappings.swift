@@ -14,13 +14,36 @@ extension UserRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
     public static let databaseTableName = "users"
 
     /// Read by column, not through Decodable: the Codable path was the largest cost of a userinfo call.
-    public init(row: Row) throws {
-        self.init(stored: row["id"], objectId: row["object_id"], email: row["email"], username: row["username"],
-                  usernameKey: row["username_key"], passwordHash: row["password_hash"], emailVerified: row["email_verified"],
-                  status: try Self.column(row, "status", Status.init(rawValue:)),
-                  attributes: try StoredJSON.attributes(row["attributes"]),
-                  failedLoginCount: row["failed_login_count"], createdAt: row["created_at"], updatedAt: row["updated_at"],
-                  lastLoginAt: row["last_login_at"], lockedUntil: row["locked_until"])
+    public init(row: Row) throws { try self.init(row: row, columns: .stored) }
+
+    init(row: Row, columns c: UserColumns) throws {
+        self.init(stored: row[c.id], objectId: row[c.objectId], email: row[c.email], username: row[c.username],
+                  usernameKey: row[c.usernameKey], passwordHash: row[c.passwordHash], emailVerified: row[c.emailVerified],
+                  status: try Self.column(row, c.status, Status.init(rawValue:)),
+                  attributes: try StoredJSON.attributes(row[c.attributes]),
+                  failedLoginCount: row[c.failedLoginCount], createdAt: row[c.createdAt], updatedAt: row[c.updatedAt],
+                  lastLoginAt: row[c.lastLoginAt], lockedUntil: row[c.lockedUntil])
+    }
+}
+
+/// The account's column names as a statement selects them: as stored, or under `u_` in a joined read
+/// (`UserColumns.joined.selected` in its column list), so the joined row is read by name with no adapter to split
+/// it (GRDB laid an adapter out on every read: most of a joined read's decoding).
+struct UserColumns: Sendable {
+    static let stored = UserColumns(prefix: ""), joined = UserColumns(prefix: "u_")
+    static let names = ["id", "object_id", "email", "username", "username_key", "password_hash", "email_verified", "status", "attributes",
+                        "failed_login_count", "created_at", "updated_at", "last_login_at", "locked_until"]
+
+    let id, objectId, email, username, usernameKey, passwordHash, emailVerified, status, attributes: String
+    let failedLoginCount, createdAt, updatedAt, lastLoginAt, lockedUntil: String
+    /// `u.id AS u_id, ...`: the account's columns for a statement joining `users u`.
+    let selected: String
+
+    private init(prefix: String) {
+        let n = Self.names.map { prefix + $0 }
+        (id, objectId, email, username, usernameKey, passwordHash, emailVerified) = (n[0], n[1], n[2], n[3], n[4], n[5], n[6])
+        (status, attributes, failedLoginCount, createdAt, updatedAt, lastLoginAt, lockedUntil) = (n[7], n[8], n[9], n[10], n[11], n[12], n[13])
+        selected = Self.names.map { "u.\($0) AS \(prefix)\($0)" }.joined(separator: ", ")
     }
 }
 
@@ -126,22 +149,18 @@ extension FetchableRecord where Self: TableRecord {
 }
 
 extension Database {
-    /// A row of `table` and its account's, from one statement selecting `table`'s columns and then the user's
-    /// (`SELECT t.*, u.* ... JOIN users u`): one lookup where two would each pay for a reader and a statement.
-    func oneWithUser<R: FetchableRecord>(_ type: R.Type, table: String, _ sql: String, _ arguments: StatementArguments) throws
-        -> (R, UserRecord)? {
-        try oneWithUserAndRow(type, table: table, sql, arguments).map { ($0.0, $0.1) }
+    /// A row and its account's, from one statement selecting the row's columns and then the account's under their
+    /// joined names (`SELECT t.*, \(UserColumns.joined.selected) ... JOIN users u`): one lookup where two would each
+    /// pay for a reader and a statement.
+    func oneWithUser<R: FetchableRecord>(_ type: R.Type, _ sql: String, _ arguments: StatementArguments) throws -> (R, UserRecord)? {
+        try oneWithUserAndRow(type, sql, arguments).map { ($0.0, $0.1) }
     }
 
-    /// The same, and the whole row, for columns the statement selects after the user's (read by name).
-    func oneWithUserAndRow<R: FetchableRecord>(_ type: R.Type, table: String, _ sql: String, _ arguments: StatementArguments) throws
+    /// The same, and the whole row, for further columns the statement selects (read by name).
+    func oneWithUserAndRow<R: FetchableRecord>(_ type: R.Type, _ sql: String, _ arguments: StatementArguments) throws
         -> (R, UserRecord, Row)? {
-        let statement = try cachedStatement(sql: sql)
-        let split = try columns(in: table).count  // from GRDB's schema cache
-        let scopes = ScopeAdapter(["record": RangeRowAdapter(0..<split), "user": SuffixRowAdapter(fromIndex: split)])
-        guard let row = try Row.fetchOne(statement, arguments: arguments, adapter: scopes),
-              let record = row.scopes["record"], let user = row.scopes["user"] else { return nil }
-        return (try R(row: record), try UserRecord(row: user), row)
+        guard let row = try Row.fetchOne(cachedStatement(sql: sql), arguments: arguments) else { return nil }
+        return (try R(row: row), try UserRecord(row: row, columns: .joined), row)
     }
 
     /// One record by a statement prepared once per connection: the query interface compiles and authorizes its

@@ -24,11 +24,12 @@ extension SQLiteRepositories {
         try await lookup { try $0.one(IdentityRecord.self, "SELECT * FROM identities WHERE provider = ? AND subject = ?", [provider, subject]) }
     }
 
+    private static let selectIdentityWithUser =
+        "SELECT i.*, \(UserColumns.joined.selected) FROM identities i JOIN users u ON u.id = i.user_id WHERE i.provider = ? AND i.subject = ?"
+
     func identityWithUser(provider: String, subject: String) async throws -> (identity: IdentityRecord, user: UserRecord)? {
         try await lookup { db in
-            try db.oneWithUser(IdentityRecord.self, table: "identities",
-                               "SELECT i.*, u.* FROM identities i JOIN users u ON u.id = i.user_id WHERE i.provider = ? AND i.subject = ?",
-                               [provider, subject])
+            try db.oneWithUser(IdentityRecord.self, Self.selectIdentityWithUser, [provider, subject])
         }
     }
 

@@ -88,13 +88,15 @@ extension SQLiteRepositories {
         try await lookup { try $0.one(AuthorizationCodeRecord.self, "SELECT * FROM authorization_codes WHERE code_hash = ?", [codeHash]) }
     }
 
+    private static let selectCodeWithUser = """
+        SELECT c.*, \(UserColumns.joined.selected), (c.browser_session_id IS NULL OR EXISTS (SELECT 1 FROM browser_sessions b WHERE b.id = c.browser_session_id
+            AND b.user_id = c.user_id AND b.revoked_at IS NULL AND b.expires_at > ?)) AS sign_in_live
+        FROM authorization_codes c JOIN users u ON u.id = c.user_id WHERE c.code_hash = ?
+        """
+
     func authorizationCodeWithUser(codeHash: Data, now: Date) async throws -> (code: AuthorizationCodeRecord, user: UserRecord, signInLive: Bool)? {
         try await lookup { db in
-            try db.oneWithUserAndRow(AuthorizationCodeRecord.self, table: "authorization_codes", """
-                SELECT c.*, u.*, (c.browser_session_id IS NULL OR EXISTS (SELECT 1 FROM browser_sessions b WHERE b.id = c.browser_session_id
-                    AND b.user_id = c.user_id AND b.revoked_at IS NULL AND b.expires_at > ?)) AS sign_in_live
-                FROM authorization_codes c JOIN users u ON u.id = c.user_id WHERE c.code_hash = ?
-                """, [StoredDate.text(now), codeHash]).map { code, user, row in (code, user, row["sign_in_live"]) }
+            try db.oneWithUserAndRow(AuthorizationCodeRecord.self, Self.selectCodeWithUser, [StoredDate.text(now), codeHash]).map { code, user, row in (code, user, row["sign_in_live"]) }
         }
     }
 

@@ -38,10 +38,14 @@ extension SQLiteRepositories {
     }
 
     func passkeyWithUser(credentialId: Data) async throws -> (passkey: PasskeyRecord, user: UserRecord)? {
-        try await lookup { db in
-            try db.oneWithUser(PasskeyRecord.self, table: "passkeys",
-                               "SELECT p.*, u.* FROM passkeys p JOIN users u ON u.id = p.user_id WHERE p.credential_id = ?", [credentialId])
-        }
+        try await lookup { try Self.passkeyWithUser($0, credentialId: credentialId) }
+    }
+
+    private static let selectPasskeyWithUser =
+        "SELECT p.*, \(UserColumns.joined.selected) FROM passkeys p JOIN users u ON u.id = p.user_id WHERE p.credential_id = ?"
+
+    private static func passkeyWithUser(_ db: Database, credentialId: Data) throws -> (passkey: PasskeyRecord, user: UserRecord)? {
+        try db.oneWithUser(PasskeyRecord.self, selectPasskeyWithUser, [credentialId])
     }
 
     func passkeys(userId: String) async throws -> [PasskeyRecord] {
@@ -96,9 +100,14 @@ extension SQLiteRepositories {
 
     func saveChallenge(_ challenge: PasskeyChallengeRecord) async throws { try await write { try challenge.insert($0) } }
 
-    func challenge(hash: Data, now: Date) async throws -> PasskeyChallengeRecord? {
-        try await lookup { try $0.one(PasskeyChallengeRecord.self, "SELECT * FROM passkey_challenges WHERE challenge_hash = ? AND expires_at > ?",
-                                      [hash, StoredDate.text(now)]) }
+    /// Two statements on one reader: its checkout, not the statements, was half of each read.
+    func challengeAndPasskey(hash: Data, now: Date, credentialId: Data) async throws
+        -> (challenge: PasskeyChallengeRecord?, passkey: (passkey: PasskeyRecord, user: UserRecord)?) {
+        try await lookup { db in
+            (try db.one(PasskeyChallengeRecord.self, "SELECT * FROM passkey_challenges WHERE challenge_hash = ? AND expires_at > ?",
+                        [hash, StoredDate.text(now)]),
+             try Self.passkeyWithUser(db, credentialId: credentialId))
+        }
     }
 
     func takeChallenge(hash: Data, now: Date) async throws -> PasskeyChallengeRecord? {

@@ -77,11 +77,13 @@ extension SQLiteRepositories {
         }
     }
 
+    private static let selectSessionWithUser =
+        "SELECT s.*, \(UserColumns.joined.selected) FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?"
+
     func findWithUser(tokenHash: Data) async throws -> (session: SessionRecord, user: UserRecord)? {
         // One statement (a refresh and every session check run it): the session's columns, then its account's.
         try await lookup { db in
-            try db.oneWithUser(SessionRecord.self, table: "sessions",
-                               "SELECT s.*, u.* FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?", [tokenHash])
+            try db.oneWithUser(SessionRecord.self, Self.selectSessionWithUser, [tokenHash])
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LatchkeyTestSupport
 import Testing
 @testable import LatchkeyCore
 @testable import LatchkeySQLite
@@ -37,5 +38,16 @@ import Testing
         }
         #expect([0x00, 0x0f, 0xa0, 0xff].hex == "000fa0ff")
         #expect(SecureRandom.uuidString([UInt8](0..<16)) == "00010203-0405-0607-0809-0a0b0c0d0e0f")
+    }
+
+    /// A joined read names the account's columns one by one: a column the migrations add must be named there too.
+    @Test func joinedReadsNameEveryAccountColumn() async throws {
+        let path = NSTemporaryDirectory() + "latchkey-columns-" + UUID().uuidString + "/db.sqlite"
+        let store = try SQLiteStore(path: path, migrations: try SQLMigrations.read(directory: EngineHarness.migrations))
+        try store.migrate()
+        let stored = try await store.database.read { try $0.columns(in: "users").map(\.name) }
+        #expect(stored.sorted() == UserColumns.names.sorted())
+        #expect(UserColumns.joined.lockedUntil == "u_locked_until" && UserColumns.stored.lockedUntil == "locked_until")
+        try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
     }
 }

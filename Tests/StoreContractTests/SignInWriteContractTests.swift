@@ -95,8 +95,14 @@ import Testing
         let challenge = PasskeyChallengeRecord(challengeHash: Data(SecureRandom.bytes(32)), purpose: .authentication, userId: nil,
                                                visitHash: Data(SecureRandom.bytes(32)), expiresAt: Fixtures.now + 300)
         try await store.direct.passkeys.saveChallenge(challenge)
-        #expect(try await store.direct.passkeys.challenge(hash: challenge.challengeHash, now: Fixtures.now) == challenge)
-        #expect(try await store.direct.passkeys.challenge(hash: challenge.challengeHash, now: Fixtures.now + 301) == nil)
+        // Read with the passkey and its account (one read), left in place; gone once expired.
+        let read = try await store.direct.passkeys.challengeAndPasskey(hash: challenge.challengeHash, now: Fixtures.now, credentialId: passkey.credentialId)
+        #expect(read.challenge == challenge && read.passkey?.passkey == passkey && read.passkey?.user.email == user.email)
+        let late = try await store.direct.passkeys.challengeAndPasskey(hash: challenge.challengeHash, now: Fixtures.now + 301, credentialId: passkey.credentialId)
+        #expect(late.challenge == nil && late.passkey?.passkey == passkey)
+        let unknown = try await store.direct.passkeys.challengeAndPasskey(hash: challenge.challengeHash, now: Fixtures.now,
+                                                                          credentialId: Data(SecureRandom.bytes(16)))
+        #expect(unknown.challenge == challenge && unknown.passkey == nil)
         // The challenge's use, the passkey's, the sign-in's record, the browser session it opens and its code, together.
         func browser() -> BrowserSessionRecord {
             BrowserSessionRecord(id: SecureRandom.uuidString(), userId: user.id, tokenHash: Data(SecureRandom.bytes(32)), amr: "hwk user",
@@ -120,7 +126,8 @@ import Testing
         #expect(try await Self.events(store, userId: user.id).map(\.kind) == ["sign_in"])
         #expect(try await store.direct.openID.browserSession(tokenHash: note.browserSession!.tokenHash) == note.browserSession)
         #expect(try await store.direct.openID.authorizationCode(codeHash: note.authorizationCode!.codeHash) == note.authorizationCode)
-        #expect(try await store.direct.passkeys.challenge(hash: challenge.challengeHash, now: Fixtures.now) == nil)
+        #expect(try await store.direct.passkeys.challengeAndPasskey(hash: challenge.challengeHash, now: Fixtures.now,
+                                                                    credentialId: passkey.credentialId).challenge == nil)
 
         // Its challenge used already: nothing at all is written.
         var again = Self.note(user, at: 200)

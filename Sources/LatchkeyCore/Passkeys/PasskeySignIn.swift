@@ -48,9 +48,19 @@ extension Passkeys {
         let signature = try PasskeyResponseLimits.bytes(response.response.signature, "signature", max: 1024)
         let credentialId = try PasskeyResponseLimits.bytes(response.id, "id", max: AuthenticatorData.maxCredentialIdBytes)
         do {
-            let (challenge, _) = try await takeChallenge(clientData, .authentication, csrfCookie: csrfCookie, leaving: !takingChallenge)
+            let challenge: [UInt8], found: (passkey: PasskeyRecord, user: UserRecord)?
+            if takingChallenge {
+                challenge = try await takeChallenge(clientData, .authentication, csrfCookie: csrfCookie).challenge
+                found = try await reader.passkeys.passkeyWithUser(credentialId: Data(credentialId))
+            } else {
+                // Read together, left for the caller's write to take; the challenge's checks still come first.
+                challenge = try presentedChallenge(clientData)
+                let read = try await reader.passkeys.challengeAndPasskey(hash: challengeHash(challenge), now: time.now(), credentialId: Data(credentialId))
+                _ = try accepted(read.challenge, .authentication, csrfCookie: csrfCookie)
+                found = read.passkey
+            }
             return try await checkedAssertion(response, clientData: clientData, authenticatorData: authenticatorData, signature: signature,
-                                              credentialId: credentialId, challenge: challenge, caller: caller)
+                                              found: found, challenge: challenge, caller: caller)
         } catch {
             // Refused (another visit's challenge, or any check after it): the challenge it named is spent all the same.
             if !takingChallenge, let challenge = try? presentedChallenge(clientData) {
@@ -61,8 +71,9 @@ extension Passkeys {
     }
 
     private func checkedAssertion(_ response: AuthenticationResponse, clientData: [UInt8], authenticatorData: [UInt8], signature: [UInt8],
-                                  credentialId: [UInt8], challenge: [UInt8], caller: CallerInfo) async throws -> VerifiedAssertion {
-        guard let (passkey, user) = try await reader.passkeys.passkeyWithUser(credentialId: Data(credentialId)), user.status == .active else {
+                                  found: (passkey: PasskeyRecord, user: UserRecord)?, challenge: [UInt8], caller: CallerInfo) async throws
+        -> VerifiedAssertion {
+        guard let (passkey, user) = found, user.status == .active else {
             throw LatchkeyError.passkeyRefused("this passkey is not registered here")
         }
         if let handle = response.response.userHandle, Base64URL.decode(Substring(handle)) != Array(passkey.userHandle) {

@@ -34,18 +34,21 @@ public struct Passkeys: EngineKernel {
         return challenge
     }
 
-    /// Takes the challenge the client data names: once, while live, for `purpose`, from the same visit. `leaving`: only
-    /// read, for a later write to take.
-    func takeChallenge(_ clientDataJSON: [UInt8], _ purpose: PasskeyChallengeRecord.Purpose, csrfCookie: String, leaving: Bool = false) async throws
+    /// Takes the challenge the client data names: once, while live, for `purpose`, from the same visit.
+    func takeChallenge(_ clientDataJSON: [UInt8], _ purpose: PasskeyChallengeRecord.Purpose, csrfCookie: String) async throws
         -> (challenge: [UInt8], record: PasskeyChallengeRecord) {
         let challenge = try presentedChallenge(clientDataJSON)
         let hash = challengeHash(challenge), now = time.now()
-        let found = leaving ? try await reader.passkeys.challenge(hash: hash, now: now)
-                            : try await engine.standaloneWrite({ try await $0.passkeys.takeChallenge(hash: hash, now: now) })
+        let found = try await engine.standaloneWrite({ try await $0.passkeys.takeChallenge(hash: hash, now: now) })
+        return (challenge, try accepted(found, purpose, csrfCookie: csrfCookie))
+    }
+
+    /// The challenge found for the one presented, if it may be answered here: live, for `purpose`, from the same visit.
+    func accepted(_ found: PasskeyChallengeRecord?, _ purpose: PasskeyChallengeRecord.Purpose, csrfCookie: String) throws -> PasskeyChallengeRecord {
         guard let record = found, record.purpose == purpose, record.visitHash == visitHash(csrfCookie) else {
             throw LatchkeyError.passkeyRefused(WebAuthnRefusal.challengeMismatch.reason)
         }
-        return (challenge, record)
+        return record
     }
 
     /// The challenge the client data names.

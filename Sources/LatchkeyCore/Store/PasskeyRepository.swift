@@ -25,8 +25,10 @@ public protocol PasskeyRepository: Sendable {
     func saveChallenge(_ challenge: PasskeyChallengeRecord) async throws
     /// The challenge with this hash, removed, if it is still live at `now`; nil once taken or expired.
     func takeChallenge(hash: Data, now: Date) async throws -> PasskeyChallengeRecord?
-    /// The challenge with this hash if it is still live at `now`, left in place (its use takes it).
-    func challenge(hash: Data, now: Date) async throws -> PasskeyChallengeRecord?
+    /// What a passkey sign-in reads before its checks, in one read: the challenge with this hash if it is still live at
+    /// `now`, left in place (its use takes it), and the passkey with `credentialId` with its account.
+    func challengeAndPasskey(hash: Data, now: Date, credentialId: Data) async throws
+        -> (challenge: PasskeyChallengeRecord?, passkey: (passkey: PasskeyRecord, user: UserRecord)?)
 }
 
 /// One passkey: the credential's public key (COSE) and what is known of it. `userHandle` is the account's opaque
