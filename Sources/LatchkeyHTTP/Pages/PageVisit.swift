@@ -55,17 +55,37 @@ struct PageCookies: Sendable {
         secure ? "\(upstreamName)=\(sealed); Path=/; HttpOnly; Secure; SameSite=None; Max-Age=\(maxAge)" : set(upstreamName, sealed, maxAge: maxAge)
     }
 
-    /// A cookie's value from the request (the first, when a browser sends several); nil when longer than `limit`.
+    /// A cookie's value from the request (the first, when a browser sends several); nil when empty or longer than
+    /// `limit`.
     static func read(_ name: String, from request: Request, limit: Int = 512) -> String? {
         for header in request.headers[values: .cookie] {
-            for pair in header.split(separator: ";") {
-                let parts = pair.split(separator: "=", maxSplits: 1)
-                if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == name {
-                    let value = parts[1].trimmingCharacters(in: .whitespaces)
-                    return value.isEmpty || value.utf8.count > limit ? nil : value
-                }
-            }
+            if let value = read(name, fromHeader: header, limit: limit) { return value ?? nil }
         }
         return nil
+    }
+
+    /// The named pair's value in one `Cookie` header: nil when the header has no such pair, `.some(nil)` when its value
+    /// is empty or too long. Read on the header's bytes (cookie names and the separators are ASCII): splitting it by
+    /// `Character` and trimming with Foundation were most of a page request's cookie reading.
+    static func read(_ name: String, fromHeader header: String, limit: Int) -> String?? {
+        let bytes = header.utf8
+        var start = bytes.startIndex
+        while start < bytes.endIndex {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: ";")) ?? bytes.endIndex
+            let pair = bytes[start..<end]
+            if let equals = pair.firstIndex(of: UInt8(ascii: "=")), equals > pair.startIndex, bytes.index(after: equals) < end,
+               trimmed(pair[..<equals]).elementsEqual(name.utf8) {
+                let value = trimmed(pair[bytes.index(after: equals)...])
+                return value.isEmpty || value.count > limit ? .some(nil) : String(Substring(value))
+            }
+            start = end < bytes.endIndex ? bytes.index(after: end) : end
+        }
+        return nil
+    }
+
+    private static func trimmed(_ bytes: Substring.UTF8View) -> Substring.UTF8View {
+        let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        guard let first = bytes.firstIndex(where: { !blank($0) }), let last = bytes.lastIndex(where: { !blank($0) }) else { return bytes[bytes.endIndex...] }
+        return bytes[first...last]
     }
 }
