@@ -56,6 +56,21 @@ func hexBytes(_ s: String) -> [UInt8] {
                                   data: Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8)).hex
                 == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
     }
+
+    /// A key set up once gives the same MACs, call after call and from many tasks at once (its state is copied, never
+    /// changed).
+    @Test func aKeySetUpOnceAnswersTheSame() async {
+        let jefe = MACKey(Array("Jefe".utf8))
+        let answers = await withTaskGroup(of: String.self) { group in
+            for _ in 0..<64 { group.addTask { jefe.mac(Array("what do ya want for nothing?".utf8)).hex } }
+            return await group.reduce(into: [String]()) { $0.append($1) }
+        }
+        #expect(Set(answers) == ["5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"])
+        let large = MACKey([UInt8](repeating: 0xaa, count: 131))
+        #expect(large.mac(Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8)).hex
+                == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
+        #expect(jefe.mac([]) == Digest.hmacSHA256(key: Array("Jefe".utf8), data: []))
+    }
 }
 
 @Suite struct PasswordHashing {
@@ -119,6 +134,15 @@ func hexBytes(_ s: String) -> [UInt8] {
         tampered[14] ^= 1
         #expect(box.open(tampered) == nil)
         #expect(SecretBox(key: SecureRandom.bytes(32)).open(sealed) == nil)
+        #expect(box.open(Array(sealed.prefix(27))) == nil)
+    }
+
+    /// Boxes already stored (queued mail) or handed out (sealed visits) keep opening: nonce || ciphertext || tag, as
+    /// Python's `cryptography` (AESGCM) makes it for this key and nonce.
+    @Test func secretBoxOpensTheStandardLayout() {
+        let hex = Array("6465666768696a6b6c6d6e6f396ebb131c8d76f35f0b33c8b80a0e84daa200a7e104330573361a0bc2414b2a")
+        let sealed = stride(from: 0, to: hex.count, by: 2).map { UInt8(String(hex[$0...$0 + 1]), radix: 16)! }
+        #expect(SecretBox(key: [UInt8](0..<32)).open(sealed) == Array("queued mail body".utf8))
     }
 }
 

@@ -65,7 +65,7 @@ extension OperatorService {
 
     /// The token every console form carries: an HMAC of the session's id, so it is worthless without the cookie.
     public func consoleCSRFToken(_ session: ConsoleSession) -> String {
-        Base64URL.encode(Digest.hmacSHA256(key: keys.console, data: Array("csrf|\(session.id)".utf8)))
+        Base64URL.encode(keys.console.mac(Array("csrf|\(session.id)".utf8)))
     }
 
     public func consoleCSRFTokenMatches(_ token: String?, session: ConsoleSession) -> Bool {
@@ -83,7 +83,7 @@ extension OperatorService {
     static func accountCredential(_ userId: String) -> [UInt8] { Array("account|\(userId)".utf8) }
 
     func consoleBinding(_ credential: [UInt8]) -> Data {
-        Data(Digest.hmacSHA256(key: keys.console, data: Array("session|".utf8) + credential))
+        Data(keys.console.mac(Array("session|".utf8) + credential))
     }
 }
 

@@ -1,48 +1,27 @@
-import COpenSSL
+import Crypto
 
-/// AES-256-GCM sealing for data that must be stored but not readable in the file (queued mail bodies).
-/// Output layout: 12-byte nonce || ciphertext || 16-byte tag.
+/// AES-256-GCM sealing for data that must be stored or handed out but not read (queued mail bodies, sealed visits and
+/// console sessions), through swift-crypto. Layout: 12-byte nonce || ciphertext || 16-byte tag (GCM's combined form).
 public struct SecretBox: Sendable {
-    let key: [UInt8]
+    let key: SymmetricKey
 
     public init(key: [UInt8]) {
         precondition(key.count == 32, "AES-256 needs a 32-byte key")
-        self.key = key
+        self.key = SymmetricKey(data: key)
     }
 
+    /// Under a fresh random nonce.
     public func seal(_ plaintext: [UInt8]) -> [UInt8] {
-        let nonce = SecureRandom.bytes(12)
-        let ctx = EVP_CIPHER_CTX_new()!
-        defer { EVP_CIPHER_CTX_free(ctx) }
-        var out = [UInt8](repeating: 0, count: plaintext.count + 16)
-        var len: Int32 = 0, total: Int32 = 0
-        var tag = [UInt8](repeating: 0, count: 16)
-        var ok = EVP_EncryptInit_ex(ctx, EVP_aes_256_gcm(), nil, key, nonce) == 1
-        ok = ok && EVP_EncryptUpdate(ctx, &out, &len, plaintext, Int32(plaintext.count)) == 1
-        total = len
-        ok = ok && out.withUnsafeMutableBufferPointer { EVP_EncryptFinal_ex(ctx, $0.baseAddress! + Int(total), &len) } == 1
-        total += len
-        ok = ok && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_GET_TAG, 16, &tag) == 1
-        precondition(ok, "AES-GCM seal failed")
-        return nonce + out[0..<Int(total)] + tag
+        // With a 32-byte key and the default 12-byte nonce, sealing cannot fail, and the combined form exists.
+        guard let combined = (try? AES.GCM.seal(plaintext, using: key))?.combined else { preconditionFailure("AES-GCM seal failed") }
+        return Array(combined)
     }
 
     /// Nil when the box was tampered with or sealed under another key.
     public func open(_ box: [UInt8]) -> [UInt8]? {
-        guard box.count >= 28 else { return nil }
-        let nonce = Array(box[0..<12]), tag = Array(box[(box.count - 16)...]), body = Array(box[12..<(box.count - 16)])
-        let ctx = EVP_CIPHER_CTX_new()!
-        defer { EVP_CIPHER_CTX_free(ctx) }
-        var out = [UInt8](repeating: 0, count: body.count + 16)
-        var len: Int32 = 0, total: Int32 = 0
-        var tagCopy = tag
-        guard EVP_DecryptInit_ex(ctx, EVP_aes_256_gcm(), nil, key, nonce) == 1,
-              EVP_DecryptUpdate(ctx, &out, &len, body, Int32(body.count)) == 1 else { return nil }
-        total = len
-        guard EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_TAG, 16, &tagCopy) == 1 else { return nil }
-        let final = out.withUnsafeMutableBufferPointer { EVP_DecryptFinal_ex(ctx, $0.baseAddress! + Int(total), &len) }
-        guard final == 1 else { return nil }
-        total += len
-        return Array(out[0..<Int(total)])
+        guard box.count >= 28, let sealed = try? AES.GCM.SealedBox(combined: box), let plain = try? AES.GCM.open(sealed, using: key) else {
+            return nil
+        }
+        return Array(plain)
     }
 }

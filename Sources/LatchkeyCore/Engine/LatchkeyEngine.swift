@@ -105,7 +105,7 @@ public final class LatchkeyEngine: Sendable {
 
     /// How any secret handed to a client (code, continuation or refresh token) is stored.
     func secretHash(_ secret: String) -> Data {
-        Data(Digest.hmacSHA256(key: keys.token, data: Array(secret.utf8)))
+        Data(keys.token.mac(Array(secret.utf8)))
     }
 
     /// Runs a write transaction. Uniqueness conflicts become the engine's errors; other storage failures are

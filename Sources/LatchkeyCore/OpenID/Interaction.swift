@@ -43,7 +43,7 @@ extension PagesService {
     /// The token each page's form carries for this browser's CSRF cookie (double submit, bound by an HMAC so a
     /// cookie planted by a sibling host is no help without the server key).
     public func csrfToken(for cookie: String) -> String {
-        Base64URL.encode(Digest.hmacSHA256(key: keys.page, data: Array("csrf|\(cookie)".utf8)))
+        Base64URL.encode(keys.page.mac(Array("csrf|\(cookie)".utf8)))
     }
 
     public func csrfTokenMatches(_ token: String?, cookie: String?) -> Bool {
@@ -52,6 +52,6 @@ extension PagesService {
     }
 
     private func browserBinding(_ cookie: String) -> Data {
-        Data(Digest.hmacSHA256(key: keys.page, data: Array("interaction|\(cookie)".utf8)))
+        Data(keys.page.mac(Array("interaction|\(cookie)".utf8)))
     }
 }

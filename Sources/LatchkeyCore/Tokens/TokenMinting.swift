@@ -202,7 +202,7 @@ extension Tokens {
     func childToken(of parent: String, rotatedAt: Date) -> (token: String, key: Data) {
         let milliseconds = UInt64(max(0, (rotatedAt.timeIntervalSince1970 * 1000).rounded()))
         var bytes = (0..<TimeOrderedID.millisecondByteCount).map { UInt8(truncatingIfNeeded: milliseconds >> UInt64(40 - 8 * $0)) }
-        bytes.append(contentsOf: Digest.hmacSHA256(key: keys.token, data: Array("refresh child ".utf8) + Array(parent.utf8)))
+        bytes.append(contentsOf: keys.token.mac(Array("refresh child ".utf8) + Array(parent.utf8)))
         let token = Base64URL.encode(bytes)
         return (token, sessionKey(token))
     }
