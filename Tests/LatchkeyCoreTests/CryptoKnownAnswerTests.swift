@@ -39,6 +39,16 @@ func hexBytes(_ s: String) -> [UInt8] {
     }
 }
 
+@Suite struct SHA256KnownAnswers {
+    // FIPS 180-2 examples.
+    @Test func shortMessages() {
+        #expect(Digest.sha256([]).hex == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(Digest.sha256(Array("abc".utf8)).hex == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(Digest.sha256(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)).hex
+                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+    }
+}
+
 @Suite struct HMACKnownAnswers {
     // RFC 4231 test cases 1, 2 and 6 (HMAC-SHA-256).
     @Test func case1() {

@@ -2,16 +2,15 @@ import Crypto
 import Foundation
 import COpenSSL
 
-/// SHA-256 and constant-time comparison through OpenSSL, HMAC-SHA256 through swift-crypto.
+/// SHA-256 and HMAC-SHA256 through swift-crypto, constant-time comparison through OpenSSL.
 public enum Digest {
+    /// Through swift-crypto (BoringSSL), as the HMACs: OpenSSL 3's one-shot `SHA256()` and `HMAC()` fetch the digest
+    /// from its provider and make and free a context on every call.
     public static func sha256(_ data: [UInt8]) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: 32)
-        _ = data.withUnsafeBufferPointer { COpenSSL.SHA256($0.baseAddress, data.count, &out) }
-        return out
+        Array(Crypto.SHA256.hash(data: data))
     }
 
-    /// Through swift-crypto (BoringSSL): OpenSSL 3's one-shot `HMAC()` fetched the digest and the MAC from its provider
-    /// and made and freed two contexts on every call, about 2 µs of each (a page request makes several).
+    /// Under a key used once; a key used for many MACs is a `MACKey`.
     public static func hmacSHA256(key: [UInt8], data: [UInt8]) -> [UInt8] {
         Array(Crypto.HMAC<Crypto.SHA256>.authenticationCode(for: data, using: SymmetricKey(data: key)))
     }
