@@ -46,8 +46,14 @@ public struct EngineHarness: Sendable {
     public func lastCode(to email: String) async -> String? {
         _ = await engine.deliverPendingMail(via: transport, mailbox: nil)
         let address = EmailAddress.normalize(email) ?? email
-        guard let text = transport.messages.last(where: { $0.to == address })?.text else { return nil }
-        return text.split(whereSeparator: { !$0.isNumber }).first(where: { $0.count == engine.settings.codes.length }).map(String.init)
+        // The last mail that carries a code: one delivery sends its mails side by side (the outbox's lanes), so a notice
+        // queued with a code (a second factor added, say) may be sent after it.
+        for message in transport.messages.reversed() where message.to == address {
+            if let code = message.text.split(whereSeparator: { !$0.isNumber }).first(where: { $0.count == engine.settings.codes.length }) {
+                return String(code)
+            }
+        }
+        return nil
     }
 
     /// A native password sign-in from its first step: initiate, choose the password, submit it.
