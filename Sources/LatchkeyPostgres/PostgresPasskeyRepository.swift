@@ -109,11 +109,9 @@ extension PostgresRepositories {
         return (challenge, passkey)
     }
 
-    static let prefixedChallengeColumns = ["challenge_hash", "purpose", "user_id", "visit_hash", "expires_at"]
-        .map { "c.\($0) AS c_\($0)" }.joined(separator: ", ")
+    static let prefixedChallengeColumns = ["challenge_hash", "purpose", "user_id", "visit_hash", "expires_at"].prefixed("c")
     static let prefixedPasskeyColumns = ["id", "user_id", "credential_id", "user_handle", "public_key", "algorithm", "sign_count", "name", "aaguid",
-                                         "backup_eligible", "backed_up", "created_at", "last_used_at", "clone_flagged_at"]
-        .map { "p.\($0) AS p_\($0)" }.joined(separator: ", ")
+                                         "backup_eligible", "backed_up", "created_at", "last_used_at", "clone_flagged_at"].prefixed("p")
 
     func takeChallenge(hash: Data, now: Date) async throws -> PasskeyChallengeRecord? {
         try PasskeyChallengeRecord.decodeFirst(try await rows(

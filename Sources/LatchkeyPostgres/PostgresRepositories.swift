@@ -62,6 +62,12 @@ struct Columns {
     }
 }
 
+extension [String] {
+    /// `u.id AS u_id, ...`: a joined table's columns under its alias, so two tables' same names stay apart in one row
+    /// (read back with `Columns(row:prefix:)`).
+    func prefixed(_ alias: String) -> String { map { "\(alias).\($0) AS \(alias)_\($0)" }.joined(separator: ", ") }
+}
+
 /// jsonb columns (attributes, flow state) travel as their JSON encoding.
 struct JSONB<Value: Codable & Sendable>: PostgresCodable, Codable, Sendable {
     var value: Value

@@ -123,7 +123,7 @@ extension PostgresRepositories {
     /// The user's columns under a `u_` prefix, for a read that joins a row to its account.
     static let prefixedUserColumns = ["id", "object_id", "email", "username", "username_key", "password_hash", "email_verified",
                                       "status", "attributes", "failed_login_count", "created_at", "updated_at", "last_login_at",
-                                      "locked_until"].map { "u.\($0) AS u_\($0)" }.joined(separator: ", ")
+                                      "locked_until"].prefixed("u")
 
     /// One statement: the child row is inserted only from the parent row the update marked, so of two replicas
     /// presenting the same refresh token, the second (waiting on the row lock, then seeing it rotated) stores nothing.
