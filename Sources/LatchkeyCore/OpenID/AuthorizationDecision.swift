@@ -90,14 +90,8 @@ extension PagesService {
         Self.redirect(redirectUri, ["error": problem.code, "error_description": problem.description, "state": state, "iss": settings.issuer])
     }
 
-    /// `uri` with `parameters` added to its query (a registered URI may have one of its own).
+    /// `uri` with `parameters` added to its query (a registered URI may have one of its own, kept as it is).
     static func redirect(_ uri: String, _ parameters: KeyValuePairs<String, String?>) -> String {
-        var components = URLComponents(string: uri) ?? URLComponents()
-        var items = components.queryItems ?? []
-        for (name, value) in parameters { if let value { items.append(URLQueryItem(name: name, value: value)) } }
-        components.queryItems = items
-        // URLComponents leaves + and other sub-delimiters as they are in a query; form decoders read + as a space.
-        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
-        return components.string ?? uri
+        QueryEncoding.appending(parameters, to: uri)
     }
 }

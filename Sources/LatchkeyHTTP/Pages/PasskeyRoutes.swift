@@ -43,7 +43,7 @@ extension InteractionPages {
                     cookies.append(self.cookies.set(self.cookies.sessionName, cookie, maxAge: engine.settings.openID.sessionTTLSeconds))
                 }
                 let location = if case .redirect(let uri) = progress.page { uri } else {
-                    "/ui/continue?interaction=\(Self.queryValue(engine.seal(progress.interaction)))"
+                    "/ui/continue?interaction=\(QueryEncoding.encode(engine.seal(progress.interaction)))"
                 }
                 return .signedIn(location: location, cookies: cookies)
             }
@@ -117,9 +117,5 @@ extension InteractionPages {
         var headers = HTTPFields()
         for cookie in cookies { headers.append(HTTPField(name: .setCookie, value: cookie)) }
         return JSONResponse.make(status, value: value, headers: headers)
-    }
-
-    private static func queryValue(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? text
     }
 }

@@ -105,7 +105,7 @@ struct ParseLinkPages: Sendable {
 
     private func chooseForm(appId: String, token: String, error: String?) -> Response {
         var context = HostedPages.resetForm(token: token, tokenId: "", error: error)
-        context["action"] = "\(mount)/apps/\(Self.escaped(appId))/request_password_reset"
+        context["action"] = "\(mount)/apps/\(QueryEncoding.encode(appId))/request_password_reset"
         context["passwordField"] = "new_password"
         return pages.render("reset_form", .ok, context)
     }
@@ -122,14 +122,10 @@ struct ParseLinkPages: Sendable {
     private func redirect(_ page: String, _ query: [String: String] = [:]) -> Response {
         var location = "\(mount)/apps/\(page)"
         if !query.isEmpty {
-            location += "?" + query.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.escaped($0.value))" }.joined(separator: "&")
+            location += "?" + query.sorted { $0.key < $1.key }.map { "\($0.key)=\(QueryEncoding.encode($0.value))" }.joined(separator: "&")
         }
         return Response(status: .found, headers: [.location: location, .cacheControl: "no-store",
                                                   HTTPField.Name("Referrer-Policy")!: "no-referrer"])
-    }
-
-    private static func escaped(_ value: String) -> String {
-        value.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(["-", "_", ".", "~"])) ?? ""
     }
 }
 
