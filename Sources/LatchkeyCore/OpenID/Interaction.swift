@@ -25,16 +25,14 @@ extension PagesService {
     }
 
     public func seal(_ interaction: Interaction) -> String {
-        // Encoding a plain Codable struct cannot fail.
-        let data = (try? JSONEncoder().encode(interaction)) ?? Data()
-        return Base64URL.encode(keys.interaction.seal([UInt8](data)))
+        Base64URL.encode(keys.interaction.seal(interaction.packed))
     }
 
     /// The interaction sealed in `text`, if this server sealed it for this browser and it has not expired.
     public func openInteraction(_ text: String?, csrfCookie: String?) -> Interaction? {
         guard let text, text.utf8.count <= 8192, let csrfCookie, let sealed = Base64URL.decode(text),
               let plain = keys.interaction.open(sealed),
-              let interaction = try? JSONDecoder().decode(Interaction.self, from: Data(plain)),
+              let interaction = Interaction(packed: plain),
               Digest.constantTimeEqual([UInt8](interaction.browser), [UInt8](browserBinding(csrfCookie))),
               interaction.expiresAt > time.now() else { return nil }
         return interaction

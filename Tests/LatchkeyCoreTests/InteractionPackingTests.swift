@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+@testable import LatchkeyCore
+
+@Suite struct InteractionPackingTests {
+    private static let full = Interaction(
+        request: AuthorizationRequest(clientId: "app", redirectUri: "https://app.example/cb?x=1", scopes: ["openid", "email"], state: "s+é",
+                                      nonce: "n", codeChallenge: "c", prompt: ["login", "consent"], maxAge: 0, loginHint: "ada@example.com",
+                                      uiLocales: "fr en"),
+        browser: Data([1, 2, 3, 255]), expiresAt: Date(timeIntervalSinceReferenceDate: 817_000_000.123456),
+        signedInSession: "bs-1", flowToken: "flow", codeTarget: "a***@example.com", decoyAddress: "x@example.com")
+
+    private static let bare = Interaction(
+        request: AuthorizationRequest(clientId: "app", redirectUri: "myapp://cb", scopes: [], state: nil, nonce: nil, codeChallenge: nil,
+                                      prompt: [], maxAge: nil, loginHint: nil, uiLocales: nil),
+        browser: Data(), expiresAt: Date(timeIntervalSinceReferenceDate: 1), signedInSession: nil, flowToken: nil, codeTarget: nil,
+        decoyAddress: nil)
+
+    @Test func everyFieldComesBackExactly() {
+        for interaction in [Self.full, Self.bare] {
+            #expect(Interaction(packed: interaction.packed) == interaction)
+        }
+    }
+
+    @Test func aVisitSealedAsJSONStillOpens() throws {
+        let json = try JSONEncoder().encode(Self.full)
+        #expect(Interaction(packed: [UInt8](json)) == Self.full)
+    }
+
+    @Test func malformedBytesAreNoneNotATrap() {
+        let packed = Self.full.packed
+        for cut in [0, 1, 5, packed.count / 2, packed.count - 1] {
+            #expect(Interaction(packed: Array(packed.prefix(cut))) == nil)
+        }
+        #expect(Interaction(packed: packed + [0]) == nil)
+        var otherVersion = packed
+        otherVersion[0] = 2
+        #expect(Interaction(packed: otherVersion) == nil)
+        var hugeCount = packed
+        hugeCount.replaceSubrange(1..<5, with: [0xFF, 0xFF, 0xFF, 0xFF])
+        #expect(Interaction(packed: hugeCount) == nil)
+        #expect(Interaction(packed: Array("{\"request\":1}".utf8)) == nil)
+    }
+}
