@@ -153,14 +153,16 @@ extension Database {
     /// joined names (`SELECT t.*, \(UserColumns.joined.selected) ... JOIN users u`): one lookup where two would each
     /// pay for a reader and a statement.
     func oneWithUser<R: FetchableRecord>(_ type: R.Type, _ sql: String, _ arguments: StatementArguments) throws -> (R, UserRecord)? {
-        try oneWithUserAndRow(type, sql, arguments).map { ($0.0, $0.1) }
+        try oneWithUser(type, sql, arguments) { record, user, _ in (record, user) }
     }
 
-    /// The same, and the whole row, for further columns the statement selects (read by name).
-    func oneWithUserAndRow<R: FetchableRecord>(_ type: R.Type, _ sql: String, _ arguments: StatementArguments) throws
-        -> (R, UserRecord, Row)? {
-        guard let row = try Row.fetchOne(cachedStatement(sql: sql), arguments: arguments) else { return nil }
-        return (try R(row: row), try UserRecord(row: row, columns: .joined), row)
+    /// The same, and further columns the statement selects, read by `read` from the row (by name) while it is current.
+    /// The row is the statement's own, not a copy: a copied row finds each column by lower-casing every name before it.
+    func oneWithUser<R: FetchableRecord, T>(_ type: R.Type, _ sql: String, _ arguments: StatementArguments,
+                                            _ read: (R, UserRecord, Row) throws -> T) throws -> T? {
+        let rows = try Row.fetchCursor(cachedStatement(sql: sql), arguments: arguments)
+        guard let row = try rows.next() else { return nil }
+        return try read(R(row: row), UserRecord(row: row, columns: .joined), row)
     }
 
     /// One record by a statement prepared once per connection: the query interface compiles and authorizes its

@@ -96,7 +96,7 @@ extension SQLiteRepositories {
 
     func authorizationCodeWithUser(codeHash: Data, now: Date) async throws -> (code: AuthorizationCodeRecord, user: UserRecord, signInLive: Bool)? {
         try await lookup { db in
-            try db.oneWithUserAndRow(AuthorizationCodeRecord.self, Self.selectCodeWithUser, [StoredDate.text(now), codeHash]).map { code, user, row in (code, user, row["sign_in_live"]) }
+            try db.oneWithUser(AuthorizationCodeRecord.self, Self.selectCodeWithUser, [StoredDate.text(now), codeHash]) { code, user, row in (code, user, row["sign_in_live"]) }
         }
     }
 
