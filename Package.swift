@@ -40,6 +40,7 @@ let package = Package(
             providers: [.apt(["libcrypt-dev"])]
         ),
         .systemLibrary(name: "CMalloc"),
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .target(
             name: "LatchkeyCore",
             dependencies: [
@@ -78,6 +79,7 @@ let package = Package(
             name: "LatchkeySQLite",
             dependencies: [
                 "LatchkeyCore",
+                "CSQLite",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

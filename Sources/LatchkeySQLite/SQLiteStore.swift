@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import GRDB
 import LatchkeyCore
@@ -32,6 +33,7 @@ public final class SQLiteStore: Store {
                 throw OpenError(kind: .cannotCreate, description: "cannot create the folder \(dir) (\(Self.reason(error)))")
             }
         }
+        _ = Self.memoryStatisticsOff
         var config = Configuration()
         config.busyMode = .timeout(busyTimeoutSeconds)
         config.readonly = access == .readOnly
@@ -66,6 +68,12 @@ public final class SQLiteStore: Store {
         migrator = SQLMigrations.migrator(migrations)
         commits = GroupCommit(database: database, gate: gate, activity: activity)
     }
+
+    /// SQLite as Debian builds it has no per-connection lookaside memory, so every row and statement allocates through
+    /// `sqlite3Malloc`, which with its memory statistics on takes one mutex for all connections: readers and the writer
+    /// contended on it (futex waits inside SQLite's malloc). Nothing reads those statistics. Set before the first
+    /// connection opens; ignored if SQLite has started already.
+    private static let memoryStatisticsOff: Void = { _ = latchkey_sqlite3_memory_statistics_off() }()
 
     private static func reason(_ error: any Error) -> String {
         if let db = error as? DatabaseError {
