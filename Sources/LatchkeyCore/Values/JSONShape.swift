@@ -1,3 +1,5 @@
+import Foundation
+
 /// A linear pre-check of untrusted JSON text before any decoder sees it: nesting depth and element count.
 /// Decoding costs grow faster than the input with depth, and nothing Latchkey accepts nests more than a few
 /// levels, so a body that nests deeper is refused before it costs anything.
@@ -10,6 +12,11 @@ public enum JSONShape {
         public static let request = Limits(maxDepth: 8, maxElements: 2_000)
         /// Headers and claim sets of our own tokens.
         public static let token = Limits(maxDepth: 3, maxElements: 100)
+    }
+
+    /// The same over a body's bytes in place: iterating `Data` itself goes through its iterator byte by byte.
+    public static func isWithin(_ data: Data, _ limits: Limits) -> Bool {
+        data.withUnsafeBytes { isWithin($0, limits) }
     }
 
     /// True when `bytes` nests no deeper than the limits allow (the text may still be invalid JSON).
