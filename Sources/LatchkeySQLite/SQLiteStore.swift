@@ -57,6 +57,10 @@ public final class SQLiteStore: Store {
                     // a rotation that was already answered. FULL syncs the WAL on every commit, which group commit
                     // shares among the writes of a batch. Set here, after GRDB's set-up, on the one writer connection.
                     try db.execute(sql: "PRAGMA synchronous = FULL")
+                    // A checkpoint copies each page the WAL holds once, however often it was written since the last:
+                    // every 4,000 pages (16 MiB of WAL) rather than SQLite's 1,000, a hot page (an index's last leaf, the
+                    // hour's audit count) is copied a quarter as often, and the commits pay for fewer checkpoints.
+                    try db.execute(sql: "PRAGMA wal_autocheckpoint = 4000")
                     // Take the write lock once now, so a read-only file or folder is reported at start, not at the first sign-up.
                     try db.execute(sql: "BEGIN IMMEDIATE; COMMIT")
                 }
