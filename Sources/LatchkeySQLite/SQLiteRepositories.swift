@@ -6,6 +6,7 @@ import LatchkeyCore
 /// holds the open transaction; outside one, reads go to the reader pool and writes join the next group commit.
 struct SQLiteRepositories: SingleObjectRepositories {
     let database: any DatabaseWriter
+    let readers: CallingThreadReaders
     let commits: GroupCommit
     let activity: StoreActivity
     /// Set inside `SQLiteStore.transaction`; nil for stand-alone calls.
@@ -25,7 +26,7 @@ struct SQLiteRepositories: SingleObjectRepositories {
 
     private func lookupOnCallingThread<T>(_ body: (Database) throws -> T) throws -> T {
         activity.note()
-        return try database.unsafeRead(body)
+        return try readers.lookup(body)
     }
 
     /// Reads run on the calling thread: a WAL reader never waits for the writer, and our reads are indexed point
@@ -33,7 +34,7 @@ struct SQLiteRepositories: SingleObjectRepositories {
     /// were a fifth of a userinfo call. Writes keep their own queue, since a commit waits for fsync.
     private func readOnCallingThread<T>(_ body: (Database) throws -> T) throws -> T {
         activity.note()
-        return try database.read(body)
+        return try readers.read(body)
     }
 
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {

@@ -12,6 +12,7 @@ public final class SQLiteStore: Store {
     }
 
     let database: any DatabaseWriter
+    let readers: CallingThreadReaders
     /// The database file.
     public let path: String
     let migrator: DatabaseMigrator
@@ -69,6 +70,7 @@ public final class SQLiteStore: Store {
             throw OpenError(kind: access == .readOnly ? .unreadable : .cannotCreate,
                             description: "cannot open \(path)\(access == .readOnly ? "" : " for writing") (\(Self.reason(error)))")
         }
+        readers = CallingThreadReaders(path: path, configuration: config)
         migrator = SQLMigrations.migrator(migrations)
         commits = GroupCommit(database: database, gate: gate, activity: activity)
     }
@@ -107,7 +109,7 @@ public final class SQLiteStore: Store {
         (try? await database.read { [migrator] db in try migrator.hasCompletedMigrations(db) }) ?? false
     }
 
-    public var direct: any Repositories { SQLiteRepositories(database: database, commits: commits, activity: activity, transaction: nil) }
+    public var direct: any Repositories { SQLiteRepositories(database: database, readers: readers, commits: commits, activity: activity, transaction: nil) }
 
     /// BEGIN IMMEDIATE on the writer connection, the body's calls on that connection, then COMMIT; the write gate is
     /// held throughout, so no other write of this process lands inside it, and the file lock keeps other processes
@@ -118,7 +120,7 @@ public final class SQLiteStore: Store {
         activity.note()
         let opened = OpenedTransaction()
         do {
-            let result = try await body(SQLiteRepositories(database: database, commits: commits, activity: activity, transaction: opened))
+            let result = try await body(SQLiteRepositories(database: database, readers: readers, commits: commits, activity: activity, transaction: opened))
             if opened.began { try await database.writeWithoutTransaction { try $0.execute(sql: "COMMIT") } }
             gate.release()
             return result
