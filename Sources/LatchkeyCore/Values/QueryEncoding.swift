@@ -18,9 +18,10 @@ public enum QueryEncoding {
     /// `uri` with `parameters` (those with a value) added to its query, before any fragment. A query the URI has of
     /// its own is kept byte for byte (RFC 6749 §3.1.2: it must be retained).
     public static func appending(_ parameters: KeyValuePairs<String, String?>, to uri: String) -> String {
-        let fragmentStart = uri.firstIndex(of: "#") ?? uri.endIndex
+        let fragmentStart = uri.utf8.firstIndex(of: UInt8(ascii: "#")) ?? uri.endIndex
         var out = String(uri[..<fragmentStart])
-        var separator = out.contains("?") ? (out.hasSuffix("?") || out.hasSuffix("&") ? "" : "&") : "?"
+        let last = out.utf8.last
+        var separator = out.utf8.contains(UInt8(ascii: "?")) ? (last == UInt8(ascii: "?") || last == UInt8(ascii: "&") ? "" : "&") : "?"
         for (name, value) in parameters {
             guard let value else { continue }
             out += separator + encode(name) + "=" + encode(value)
