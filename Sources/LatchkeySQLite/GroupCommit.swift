@@ -2,14 +2,17 @@ import GRDB
 import Synchronization
 
 /// Group commit for stand-alone writes: the writes that arrive while one commit is under way share the next
-/// one. Each write runs in a savepoint of its own, so one write's failure (a taken email, a lost race) undoes
-/// only that write; every caller is answered only after the COMMIT that made its write durable returns. With the
-/// WAL synced on every commit (`PRAGMA synchronous = FULL`, set in `SQLiteStore.init`), sixteen concurrent
-/// refreshes cost one fsync, not sixteen.
+/// one. One write's failure (a taken email, a lost race) undoes only that write: a batch runs its writes one after
+/// the other, and if one throws, the batch is rolled back and run again with each write in a savepoint of its own
+/// (failures are rare, and a savepoint per write was a statement pair and a copy of each page it changed on every
+/// write). Every caller is answered only after the COMMIT that made its write durable returns. With the WAL synced
+/// on every commit (`PRAGMA synchronous = FULL`, set in `SQLiteStore.init`), sixteen concurrent refreshes cost one
+/// fsync, not sixteen.
 final class GroupCommit: Sendable {
-    /// One queued write: `run` on the writer connection inside the batch, `finish` once the batch is over.
+    /// One queued write: `run` on the writer connection inside the batch (in a savepoint of its own when
+    /// `isolated`; false when it threw), `finish` once the batch is over.
     private struct Job: Sendable {
-        let run: @Sendable (Database) -> Void
+        let run: @Sendable (Database, _ isolated: Bool) -> Bool
         let finish: @Sendable ((any Error)?) -> Void
     }
 
@@ -33,7 +36,12 @@ final class GroupCommit: Sendable {
         let outcome = Outcome<T>()
         return try await withCheckedThrowingContinuation { continuation in
             let job = Job(
-                run: { db in outcome.set(Result { try Self.inSavepoint(db, body) }) },
+                run: { db, isolated in
+                    let result = Result { isolated ? try Self.inSavepoint(db, body) : try body(db) }
+                    outcome.set(result)
+                    if case .failure = result { return false }
+                    return true
+                },
                 finish: { batchError in continuation.resume(with: batchError.map { .failure($0) } ?? outcome.get()) })
             let startsDrain = state.withLock { state in
                 state.pending.append(job)
@@ -61,10 +69,11 @@ final class GroupCommit: Sendable {
                 try await database.writeWithoutTransaction { db in
                     try db.cachedStatement(sql: "BEGIN IMMEDIATE").execute()
                     do {
-                        for job in batch {
-                            job.run(db)
-                            // Some errors (disk full, I/O) end the whole transaction: then no write of the batch stood.
-                            guard db.isInsideTransaction else { throw DatabaseError(resultCode: .SQLITE_ABORT, message: "batch rolled back") }
+                        if !(try Self.runAll(batch, db, isolated: false)) {
+                            // A write threw, perhaps halfway: none of the batch stands, and each runs again alone.
+                            try db.cachedStatement(sql: "ROLLBACK").execute()
+                            try db.cachedStatement(sql: "BEGIN IMMEDIATE").execute()
+                            _ = try Self.runAll(batch, db, isolated: true)
                         }
                         try db.cachedStatement(sql: "COMMIT").execute()
                     } catch {
@@ -79,6 +88,18 @@ final class GroupCommit: Sendable {
             activity.note(batch.count)
             for job in batch { job.finish(batchError) }
         }
+    }
+
+    /// Runs the batch's writes in order; false as soon as one throws (outside savepoints, the rest would build on
+    /// its half-done write).
+    private static func runAll(_ batch: [Job], _ db: Database, isolated: Bool) throws -> Bool {
+        for job in batch {
+            let stood = job.run(db, isolated)
+            // Some errors (disk full, I/O) end the whole transaction: then no write of the batch stood.
+            guard db.isInsideTransaction else { throw DatabaseError(resultCode: .SQLITE_ABORT, message: "batch rolled back") }
+            if !stood && !isolated { return false }
+        }
+        return true
     }
 
     private static func inSavepoint<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
