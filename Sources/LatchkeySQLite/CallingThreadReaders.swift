@@ -4,9 +4,10 @@ import Synchronization
 
 /// Read-only connections of the server's own, used on the calling thread: a read takes an idle one (or opens one),
 /// runs, and gives it back. GRDB's reader pool did the same through a semaphore, a barrier queue and a
-/// `PRAGMA schema_version` on every read (for a schema cache that raw SQL on prepared statements never uses:
-/// migrations run before the first request, and SQLite re-prepares a statement whose schema changed): a fifth of
-/// a passkey sign-in's lookup. A WAL reader never waits for the writer.
+/// `PRAGMA schema_version` on every read, to keep its schema cache fresh: a fifth of a passkey sign-in's lookup. The
+/// schema changes only by migrations, which run before this server serves (SQLite itself re-prepares a statement
+/// whose schema changed); what the cache holds (tables' columns and keys, for GRDB's query interface) is read on a
+/// connection's first use. A WAL reader never waits for the writer.
 final class CallingThreadReaders: Sendable {
     private let path: String
     private let configuration: Configuration

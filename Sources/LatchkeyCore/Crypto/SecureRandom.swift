@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Cryptographically secure randomness, all from the kernel's CSPRNG (`getrandom`, one system call a draw). OpenSSL's

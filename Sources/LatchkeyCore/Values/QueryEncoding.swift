@@ -1,6 +1,6 @@
-/// A query component's names and values percent-encoded byte by byte: only RFC 3986's unreserved characters stay as
-/// they are, so `+`, `&`, `=` and `#` in a value can never be read as anything but themselves, by a form decoder
-/// (which reads `+` as a space) or a URL parser.
+/// Query names and values (and path segments) percent-encoded byte by byte: only RFC 3986's unreserved characters
+/// stay as they are, so `+`, `&`, `=`, `/` and `#` in a value can never be read as anything but themselves, by a form
+/// decoder (which reads `+` as a space) or a URL parser.
 public enum QueryEncoding {
     public static func encode(_ text: String) -> String {
         var out = [UInt8]()
@@ -20,8 +20,11 @@ public enum QueryEncoding {
     public static func appending(_ parameters: KeyValuePairs<String, String?>, to uri: String) -> String {
         let fragmentStart = uri.utf8.firstIndex(of: UInt8(ascii: "#")) ?? uri.endIndex
         var out = String(uri[..<fragmentStart])
-        let last = out.utf8.last
-        var separator = out.utf8.contains(UInt8(ascii: "?")) ? (last == UInt8(ascii: "?") || last == UInt8(ascii: "&") ? "" : "&") : "?"
+        var separator = "?"
+        if out.utf8.contains(UInt8(ascii: "?")) {
+            // A registered query ending in `?` or `&` takes the first parameter as it is.
+            separator = out.hasSuffix("?") || out.hasSuffix("&") ? "" : "&"
+        }
         for (name, value) in parameters {
             guard let value else { continue }
             out += separator + encode(name) + "=" + encode(value)
