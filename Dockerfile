@@ -35,11 +35,12 @@ RUN apt-get update \
  && mkdir -p /data /etc/latchkey && chown latchkey:latchkey /data
 COPY --from=build /out/latchkey /app/latchkey
 # Mount a configuration at /etc/latchkey/latchkey.yaml. Only what belongs to the image is set here, since the
-# environment overrides the file: listen on every interface, keep the state in /data.
+# environment overrides the file: listen on every interface, keep the state in /data. The database is the built-in
+# default path (data/latchkey.sqlite, from the working folder /), not a variable: test mode refuses a configured
+# database, so `-e LATCHKEY_TESTING_ENABLED=true` runs on a temporary one and never on the volume.
 ENV LATCHKEY_SERVER_HOST=0.0.0.0 \
-    LATCHKEY_DATABASE_PATH=/data/latchkey.sqlite \
     LATCHKEY_MAIL_FILE=/data/mail.jsonl
-WORKDIR /data
+WORKDIR /
 VOLUME /data
 USER latchkey
 EXPOSE 8080

@@ -284,9 +284,12 @@ def paths():
     redirect = {"302": {"description": "To the result page"}, "303": {"description": "To the result page"},
                 "4XX": html("Refused"), "200": html("A page")}
     p[f"{m}/apps/{{appId}}/verify_email"] = {"parameters": [appid], "get": {
-        "summary": "Verify an address from its mailed link", "tags": ["parse-pages"],
+        "summary": "The page of a mailed verification link: a button that verifies", "tags": ["parse-pages"],
         "parameters": [{"name": n, "in": "query", "required": False, "schema": S} for n in ("token", "username")],
-        "responses": redirect}}
+        "responses": redirect},
+        "post": {"summary": "Verify the address (the link page's button; the GET changes nothing)", "tags": ["parse-pages"],
+                 "requestBody": {"required": True, "content": {"application/x-www-form-urlencoded": {"schema": obj(["token"], token=S)}}},
+                 "responses": redirect}}
     p[f"{m}/apps/{{appId}}/request_password_reset"] = {"parameters": [appid],
         "get": {"summary": "Check a reset link", "tags": ["parse-pages"],
                 "parameters": [{"name": n, "in": "query", "required": False, "schema": S} for n in ("token", "username")],
@@ -386,6 +389,9 @@ def paths():
         success=obj(["passkeys"], passkeys={"type": "array", "items": passkey}))}
     p[f"{a}/users/{{user}}/passkeys/{{id}}"] = {"parameters": [user, {"name": "id", "in": "path", "required": True, "schema": S}],
                                                 "delete": admin_operation("Remove one of the user's passkeys (never the last way in: 409)", "204")}
+    p[f"{a}/users/{{user}}/passkeys/{{id}}/clone-flag"] = {
+        "parameters": [user, {"name": "id", "in": "path", "required": True, "schema": S}],
+        "delete": admin_operation("Clear a passkey's clone flag after checking with its owner: it signs in again (404 without one)", "204")}
     p[f"{a}/users/{{user}}/api-keys"] = {"parameters": [user], "get": admin_operation(
         "The user's own API keys", success=obj(["api_keys"], api_keys={"type": "array", "items": admin_key}))}
     p[f"{a}/api-keys"] = {

@@ -29,6 +29,7 @@ def add_account_paths(p, S, obj, html):
             ("/ui/account/password", "Change or set the password (current password, or a recent sign-in)", dict(current_password=S, password=S)),
             ("/ui/account/passkeys/rename", "Rename a passkey", dict(id=S, name=S)),
             ("/ui/account/passkeys/remove", "Remove a passkey (recent sign-in; never the last way in)", dict(id=S)),
+            ("/ui/account/passkeys/clear-flag", "Clear a passkey's clone flag (\"it was me\"; the assurance rule as for adding one)", dict(id=S)),
             ("/ui/account/factors/authenticator", "Offer an authenticator: its key as text and as a QR code (recent sign-in)", {}),
             ("/ui/account/factors/authenticator/code", "The app's first code: enrolled, recovery codes shown once", dict(offer=S, code=S)),
             ("/ui/account/factors/code", "Send a code to a new second-factor address or phone number", dict(kind={"enum": ["email", "sms"]}, target=S)),

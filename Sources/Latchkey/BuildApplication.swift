@@ -34,6 +34,7 @@ func buildApplication(_ config: LatchkeyConfig) async throws -> Application<Rout
         case .command(let argv, let timeout): return CommandFunction(argv: argv, timeoutSeconds: timeout)
         }
     }
+    if config.testMode == nil { try await TestMode.refuseTestDatabase(runtime.store, config) }
     if config.testMode != nil {
         try await TestMode.claim(runtime.store)
         // Text messages are captured too: with no sender of the operator's, test mode's own stands in.

@@ -78,6 +78,10 @@ extension PostgresRepositories {
         !(try await rows("UPDATE passkeys SET clone_flagged_at = \(at) WHERE id = \(id) AND clone_flagged_at IS NULL RETURNING 1")).isEmpty
     }
 
+    func clearCloneFlag(id: String, userId: String) async throws -> Bool {
+        !(try await rows("UPDATE passkeys SET clone_flagged_at = NULL WHERE id = \(id) AND user_id = \(userId) AND clone_flagged_at IS NOT NULL RETURNING 1")).isEmpty
+    }
+
     func renamePasskey(id: String, userId: String, name: String) async throws -> Bool {
         !(try await rows("UPDATE passkeys SET name = \(name) WHERE id = \(id) AND user_id = \(userId) RETURNING 1")).isEmpty
     }

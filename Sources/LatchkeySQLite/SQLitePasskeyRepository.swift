@@ -84,6 +84,14 @@ extension SQLiteRepositories {
         }
     }
 
+    func clearCloneFlag(id: String, userId: String) async throws -> Bool {
+        try await write { db in
+            try db.execute(sql: "UPDATE passkeys SET clone_flagged_at = NULL WHERE id = ? AND user_id = ? AND clone_flagged_at IS NOT NULL",
+                           arguments: [id, userId])
+            return db.changesCount > 0
+        }
+    }
+
     func renamePasskey(id: String, userId: String, name: String) async throws -> Bool {
         try await write { db in
             try db.execute(sql: "UPDATE passkeys SET name = ? WHERE id = ? AND user_id = ?", arguments: [name, id, userId])

@@ -22,9 +22,9 @@ import Testing
         let account = SelfService(engine: h.engine)
         let holder = try await signedIn(h, "stepup@example.com")
         h.time.advance(seconds: 9 * 60)
-        #expect(!(try account.offerAuthenticator(holder).secret.isEmpty))
+        #expect(!(try await account.offerAuthenticator(holder).secret.isEmpty))
         h.time.advance(seconds: 2 * 60)  // eleven minutes after the sign-in
-        #expect(throws: LatchkeyError.secondFactor(.signInNotRecent(maxAgeSeconds: 600))) { try account.offerAuthenticator(holder) }
+        await #expect(throws: LatchkeyError.secondFactor(.signInNotRecent(maxAgeSeconds: 600))) { try await account.offerAuthenticator(holder) }
         await #expect(throws: LatchkeyError.secondFactor(.signInNotRecent(maxAgeSeconds: 600))) {
             try await account.deleteAccount(holder, typed: "stepup@example.com", caller: h.caller)
         }

@@ -82,7 +82,7 @@ struct LatchkeyConfig {
         let testing = try TestingSettings(source.section(TestingSettings.section))
         testingMailbox = testing.mailbox
         testMode = testing.enabled ? TestMode(allowRemote: testing.allowRemote,
-                                              databaseChosen: source.isSet("database.path") || source.isSet("database.url")) : nil
+                                              databaseKey: source.isSet("database.url") ? "database.url" : source.isSet("database.path") ? "database.path" : nil) : nil
         let log = try LogSettings(source.section(LogSettings.section))
         logLevel = log.level
         brand = try PageBrandSettings(source.section(PageBrandSettings.section)).brand

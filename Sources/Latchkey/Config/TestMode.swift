@@ -4,12 +4,17 @@ import LatchkeyCore
 /// `latchkey serve --testing` (`testing.enabled`): the real server as app teams' integration tests want it. A
 /// throwaway SQLite database (unless `database.*` names one), a ready app in every dialect with fixed ids, mails
 /// captured in the testing mailbox instead of sent, a password hash cost far below production's, limits kept but
-/// roomy, a clock tests can move forward, and the testing API under `/testing/v1/`. It listens on loopback only unless
-/// `testing.allow_remote`, and refuses a database that holds accounts made outside test mode.
+/// roomy, a clock tests can move forward, and the testing API under `/testing/v1/`.
+///
+/// Test mode can never reach a production deployment: it runs only on a database this run creates (a configured
+/// `database.path` or `database.url` is refused, so no marker can go stale or be copied), listens on loopback only
+/// unless `testing.allow_remote`, refuses a `public_url` that is not loopback and any `server.trusted_proxies` (a
+/// server behind a proxy is reached from elsewhere), and its stand-in issuers sign only for the ready test audiences.
+/// The database it made carries a marker, and a production start on such a database refuses.
 struct TestMode: Sendable {
     var allowRemote: Bool
-    /// Whether `database.path` or `database.url` was given: otherwise the database is a temporary file.
-    var databaseChosen: Bool
+    /// The configuration key that chose a database (`database.path`, `database.url`), which test mode refuses.
+    var databaseKey: String?
 
     static let nativeClient = "11111111-1111-1111-1111-111111111111"
     static let strictClient = "22222222-2222-2222-2222-222222222222"
@@ -50,8 +55,8 @@ struct TestMode: Sendable {
         // Apple and Google trust the stand-in issuer (`/testing/v1/issuer/{apple,google}`), configured or not.
         for name in ["apple", "google"] {
             let base = config.server.publicURL + "/testing/v1/issuer/" + name, audience = FakeIssuers.audience(name)
-            var issuer = OpenIDIssuer(name: name, issuers: [base], jwksURL: base + "/jwks",
-                                      audiences: Array(Set((engine.identities.providers[name]?.audiences ?? []) + [audience])).sorted(), trustsEmail: true)
+            // Only the test audience: a stand-in trusted for the operator's own audiences would vouch for any address there.
+            var issuer = OpenIDIssuer(name: name, issuers: [base], jwksURL: base + "/jwks", audiences: [audience], trustsEmail: true)
             issuer.authorizationURL = base + "/authorize"
             issuer.codeExchange = CodeExchange(tokenURL: base + "/token", clientId: audience, clientSecret: FakeIssuers.clientSecret)
             engine.identities.providers[name] = issuer
@@ -62,15 +67,29 @@ struct TestMode: Sendable {
         config.engine = engine
         config.testingMailbox = true
         config.mail.transport = .log
-        if !databaseChosen {
+        if databaseKey == nil {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-test-mode-\(UUID().uuidString)").path
             config.database.path = folder + "/latchkey.sqlite"
             config.database.postgres = nil
         }
     }
 
-    /// Where test mode may run: loopback, unless `testing.allow_remote` (a CI service container).
+    /// Where test mode may run: a database of its own, published on loopback, no proxy in front, listening on loopback
+    /// unless `testing.allow_remote` (a CI service container).
     func check(_ config: LatchkeyConfig) throws {
+        if let databaseKey {
+            throw StartupError(key: databaseKey, message: "test mode runs only on a database it creates and removes (it wipes data on request); "
+                               + "\(databaseKey) is set (from the configuration file or LATCHKEY_\(databaseKey.uppercased().replacingOccurrences(of: ".", with: "_"))): "
+                               + "unset it; to keep test state, export and import it", exitCode: .config)
+        }
+        guard let host = URLComponents(string: config.server.publicURL)?.host, DevelopmentDefaults.isLoopback(host) else {
+            throw StartupError(key: "server.public_url", message: "test mode is published on loopback only (server.public_url is "
+                               + "\(config.server.publicURL)): a public address is a deployment, not a test", exitCode: .config)
+        }
+        guard config.server.trustedProxies.isEmpty else {
+            throw StartupError(key: "server.trusted_proxies", message: "test mode refuses a server behind a proxy (server.trusted_proxies is set): "
+                               + "a proxy serves it to other machines", exitCode: .config)
+        }
         guard allowRemote || DevelopmentDefaults.isLoopback(config.server.host) else {
             throw StartupError(key: "testing.enabled", message: "test mode listens on loopback only (server.host is \(config.server.host)); "
                                + "set testing.allow_remote: true (LATCHKEY_TESTING_ALLOW_REMOTE=true) for a CI service container", exitCode: .config)
@@ -79,22 +98,26 @@ struct TestMode: Sendable {
 
     /// The folder of the temporary database, removed at exit; nil when the configuration chose the database.
     func temporaryFolder(_ config: LatchkeyConfig) -> String? {
-        databaseChosen ? nil : (config.database.path as NSString).deletingLastPathComponent
+        databaseKey != nil ? nil : (config.database.path as NSString).deletingLastPathComponent
     }
 }
 
 extension TestMode {
-    /// The marker a test-mode start leaves in the database: a database without it that holds accounts is someone's
-    /// real one, and test mode (which wipes data on request) refuses it.
+    /// The marker test mode leaves in the database it made: its accounts, keys and codes were made under a clock and
+    /// a testing API anyone on the machine could drive, so a production start on it (a leftover temporary file, a
+    /// `latchkey copy` of it) refuses.
     static let marker = "test_mode"
 
     static func claim(_ store: any Store) async throws {
-        let reader = store.direct
-        if try await reader.serverValues.value(name: marker) == nil, try await reader.users.count(UserQuery(limit: 1)) > 0 {
-            throw StartupError(key: "testing.enabled", message: "the database holds accounts made outside test mode; test mode wipes data "
-                               + "on request, so it needs a database of its own (leave database.* unset for a temporary one)", exitCode: .config)
-        }
         _ = try await store.direct.serverValues.insertIfAbsent(name: marker, value: Data("1".utf8))
+    }
+
+    /// A production start refuses a database test mode made.
+    static func refuseTestDatabase(_ store: any Store, _ config: LatchkeyConfig) async throws {
+        guard try await store.direct.serverValues.value(name: marker) != nil else { return }
+        let key = config.database.postgres != nil ? "database.url" : "database.path"
+        throw StartupError(key: key, message: "this database was made by test mode (latchkey serve --testing): its accounts and keys were made "
+                           + "through the testing API, so a server outside test mode refuses it; start on another database", exitCode: .config)
     }
 
     /// `GET /testing/v1/config`: the ready apps' ids and where everything is.

@@ -9,15 +9,6 @@ public struct AccountRules: EngineKernel {
 
     var settings: EngineSettings { engine.settings }
     var passwords: PasswordHashing { engine.passwords }
-
-    /// A way in changes only after a recent sign-in with a factor the account has (`mfa.recent_sign_in_seconds`): a
-    /// stolen token or an old browser session adds nothing (RFC 9470: sign in again, then retry).
-    func requireRecentSignIn(at signedIn: Date?) throws {
-        let window = settings.mfa.recentSignInSeconds
-        guard let signedIn, time.now().timeIntervalSince(signedIn) <= Double(window) else {
-            throw LatchkeyError.secondFactor(.signInNotRecent(maxAgeSeconds: window))
-        }
-    }
 }
 
 extension LatchkeyEngine {

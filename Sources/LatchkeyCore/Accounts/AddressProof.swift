@@ -11,16 +11,40 @@ import Foundation
 /// the second factors are removed, every session of every kind ends (refresh families, Parse sessions, browser
 /// sessions, and with them the App Services access tokens, which are checked against a live session), the event is
 /// audited and the owner is mailed what was removed.
+/// How an address came to be proven, which decides what the proof ends.
+public enum AddressProofPath: Sendable, Equatable {
+    /// The mailbox alone was proven (a code sign-in, a reset, a Parse verification link): whatever the account held
+    /// before was put there by someone who had not proven it, and ends.
+    case mailbox(String)
+    /// A pending registration confirmed by its own link or function: the account was never usable, and what the
+    /// registration set (its password) is what the link confirms.
+    case registration(String)
+    /// Proven within a session the assurance rule found enough for the account (the account page's new address, a
+    /// preverified factor after the account's password), or vouched for by an operator: nothing ends.
+    case assured(String)
+
+    var journey: String {
+        switch self { case .mailbox(let j), .registration(let j), .assured(let j): j }
+    }
+}
+
 extension AccountRules {
-    /// Marks the address of `user` proven through `journey` (`"code sign-in"`, `"password reset"`) and removes what
-    /// the account held before; nothing happens when the address was proven already. The caller updates `user`.
-    /// Returns what was removed, by kind, for the caller's own mail and audit.
+    /// Marks the address of `user` proven through `path` and removes what the account held before when only the
+    /// mailbox was proven; nothing happens when the address was proven already. A pending registration becomes
+    /// active; a disabled account stays disabled. The caller updates `user`. Returns what was removed.
     @discardableResult
-    func proveAddress(_ user: inout UserRecord, through journey: String, caller: CallerInfo, in tx: any Repositories) async throws -> [String] {
+    func proveAddress(_ user: inout UserRecord, through path: AddressProofPath, caller: CallerInfo, in tx: any Repositories) async throws -> [String] {
         guard !user.emailVerified, let email = user.email else { return [] }
         let now = time.now()
+        let wasPending = user.status == .pending
         user.emailVerified = true
+        if wasPending { user.status = .active }
         user.updatedAt = now
+        guard case .mailbox = path, !wasPending else {
+            try await audit(tx, wasPending ? "email_confirmed" : "address_proven", caller: caller, userId: user.id, email: email,
+                            detail: "\(path.journey); removed: nothing")
+            return []
+        }
         var removed: [String] = []
         if user.passwordHash != nil {
             user.passwordHash = nil
@@ -40,7 +64,7 @@ extension AccountRules {
         if factors > 0 { removed.append(factors == 1 ? "a second factor" : "\(factors) second factors") }
         try await engine.tokens.revokeEverySession(userId: user.id, at: now, in: tx)
         try await audit(tx, "address_proven", caller: caller, userId: user.id, email: email,
-                        detail: "\(journey); removed: \(removed.isEmpty ? "nothing" : removed.joined(separator: ", "))")
+                        detail: "\(path.journey); removed: \(removed.isEmpty ? "nothing" : removed.joined(separator: ", "))")
         if !removed.isEmpty {
             try await engine.enqueue(engine.mailComposer.compose(.accessRemoved, to: email, removed: removed.joined(separator: ", "),
                                                    locale: engine.mailLocale(user.attributes, caller: caller), at: now), in: tx)
@@ -60,13 +84,12 @@ extension AccountRules {
         return keys.map { "the API key \"\($0.name)\"" }
     }
 
-    /// Verifying finishes a pending registration; it never re-enables an account an operator disabled.
-    func markVerified(_ user: UserRecord, detail: String?, caller: CallerInfo, in tx: any Repositories) async throws {
+    /// `proveAddress`, with the account written.
+    @discardableResult
+    func proveAddressAndSave(_ user: UserRecord, through path: AddressProofPath, caller: CallerInfo, in tx: any Repositories) async throws -> [String] {
         var user = user
-        if user.status == .pending { user.status = .active }
-        user.emailVerified = true
-        user.updatedAt = time.now()
+        let removed = try await proveAddress(&user, through: path, caller: caller, in: tx)
         try await tx.users.update(user)
-        try await audit(tx, "email_confirmed", caller: caller, userId: user.id, email: user.email, detail: detail)
+        return removed
     }
 }

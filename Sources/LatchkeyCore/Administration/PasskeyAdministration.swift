@@ -7,6 +7,15 @@ extension OperatorService {
         try await reader.passkeys.passkeys(userId: try await adminFindUser(key).id)
     }
 
+    /// Clears a clone flag once the operator has checked with the owner: the passkey signs in again.
+    public func adminClearPasskeyFlag(_ key: String, id: String, caller: CallerInfo) async throws {
+        let user = try await adminFindUser(key)
+        try await transaction { tx in
+            guard try await tx.passkeys.clearCloneFlag(id: id, userId: user.id) else { throw AdminError.passkeyNotFound }
+            try await self.audit(tx, "admin.passkey_flag_cleared", caller: caller, userId: user.id, email: user.email, detail: id)
+        }
+    }
+
     public func adminRemovePasskey(_ key: String, id: String, caller: CallerInfo) async throws {
         let found = try await adminFindUser(key)
         try await transaction { tx in

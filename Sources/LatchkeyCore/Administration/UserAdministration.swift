@@ -67,7 +67,7 @@ extension OperatorService {
         return try await transaction { tx in
             guard var user = try await tx.users.find(id: found.id) else { throw AdminError.userNotFound }
             guard !user.emailVerified else { return user }
-            user.emailVerified = true
+            try await self.engine.accounts.proveAddress(&user, through: .assured("operator"), caller: caller, in: tx)
             user.updatedAt = now
             try await tx.users.update(user)
             try await self.audit(tx, "admin.email_verified", caller: caller, userId: user.id, email: user.email)

@@ -39,7 +39,7 @@ extension AppServicesService {
         try await transaction { tx in
             guard let current = try await tx.users.find(id: user.id) else { return }
             switch outcome.status {
-            case .success: try await engine.accounts.markVerified(current, detail: "function", caller: caller, in: tx)
+            case .success: try await engine.accounts.proveAddressAndSave(current, through: .registration("confirmation function"), caller: caller, in: tx)
             case .pending: return
             case .fail: if deleteOnFail { try await tx.users.delete(id: current.id) }
             }

@@ -94,6 +94,7 @@ extension AppServicesService {
             claims["amr"] = .array(amr.map { .string($0) })
             claims["acr"] = .string(AuthenticationMethods.acr(amr))
         }
-        return try JWT.sign(claims: claims, key: keyRing.current)
+        // An access token (RFC 9068 `at+jwt`), so no verifier takes it for an ID token; realm-core reads only its payload.
+        return try JWT.sign(claims: claims, key: keyRing.current, accessToken: true)
     }
 }

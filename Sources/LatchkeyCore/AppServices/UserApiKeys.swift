@@ -4,6 +4,7 @@ extension AppServicesService {
     public func createUserApiKey(refreshToken: String?, name: String?, caller: CallerInfo) async throws -> NewApiKey {
         let (session, user) = try await liveAppSession(refreshToken)
         let name = try engine.identity.requireApiKeyName(name)
+        try await engine.accounts.requireAssurance(.add(.apiKey), for: user, proved: appSessionProof(session, refreshToken), in: reader)
         return try await transaction { tx in
             let identities = try await tx.identities.identities(userId: user.id)
             guard user.passwordHash != nil || user.email != nil || identities.contains(where: { $0.provider != VerifiedIdentity.anonymousProvider }) else {
@@ -29,7 +30,8 @@ extension AppServicesService {
     }
 
     public func deleteUserApiKey(refreshToken: String?, id: String, caller: CallerInfo) async throws {
-        let (_, user) = try await liveAppSession(refreshToken)
+        let (session, user) = try await liveAppSession(refreshToken)
+        try await engine.accounts.requireAssurance(.remove(.apiKey), for: user, proved: appSessionProof(session, refreshToken), in: reader)
         let key = try await ownApiKey(id, of: user)
         try await transaction { tx in
             _ = try await tx.apiKeys.deleteApiKey(id: key.id)
@@ -38,13 +40,20 @@ extension AppServicesService {
     }
 
     public func setUserApiKeyDisabled(refreshToken: String?, id: String, disabled: Bool, caller: CallerInfo) async throws {
-        let (_, user) = try await liveAppSession(refreshToken)
+        let (session, user) = try await liveAppSession(refreshToken)
+        try await engine.accounts.requireAssurance(disabled ? .remove(.apiKey) : .add(.apiKey), for: user,
+                                                   proved: appSessionProof(session, refreshToken), in: reader)
         let key = try await ownApiKey(id, of: user)
         try await transaction { tx in
             _ = try await tx.apiKeys.setDisabled(apiKeyId: key.id, disabled: disabled)
             try await self.audit(tx, disabled ? "api_key_disabled" : "api_key_enabled", caller: caller, userId: user.id,
                                  email: user.email, detail: key.id)
         }
+    }
+
+    /// What an App Services session's sign-in proved: the methods its refresh token carries, at its login.
+    private func appSessionProof(_ session: SessionRecord, _ refreshToken: String?) -> SessionProof {
+        SessionProof(amr: refreshToken.flatMap(keys.appRefreshTokens.amr(of:)) ?? [], authTime: session.createdAt)
     }
 
     /// Another user's key, or a server key, is "not found" to this user.

@@ -16,7 +16,7 @@ extension Proofs {
         try await transaction { tx in
             let user = try await self.redeemLinkToken(.confirmation, token: token, tokenId: tokenId, in: tx)
             guard user.status == .pending else { throw LatchkeyError.userAlreadyConfirmed }
-            try await engine.accounts.markVerified(user, detail: nil, caller: caller, in: tx)
+            try await engine.accounts.proveAddressAndSave(user, through: .registration("confirmation link"), caller: caller, in: tx)
         }
     }
 

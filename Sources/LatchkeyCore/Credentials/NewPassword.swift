@@ -9,7 +9,7 @@ extension AccountRules {
     func applyNewPassword(_ hash: String, to user: inout UserRecord, previousEmail: String? = nil, provesAddress: Bool = false,
                           recovery: Bool = true, caller: CallerInfo, in tx: any Repositories) async throws {
         let now = time.now()
-        if provesAddress { try await proveAddress(&user, through: "password reset", caller: caller, in: tx) }
+        if provesAddress { try await proveAddress(&user, through: .mailbox("password reset"), caller: caller, in: tx) }
         user.passwordHash = hash
         user.failedLoginCount = 0
         user.lockedUntil = nil

@@ -147,6 +147,9 @@ public enum SecondFactorProblem: Sendable, Equatable {
     case sameKindAsFirstFactor
     /// Changing factors needs a sign-in within this many seconds; the token's is older (RFC 9470 step-up).
     case signInNotRecent(maxAgeSeconds: Int)
+    /// The account holds more than this sign-in proved (a second factor or a passkey, or another way in than the
+    /// one being removed): sign in again with them (RFC 9470 `acr_values`), then retry.
+    case stepUpNeeded
     /// A second factor is due, but none this account has or could enrol is offered where the journey runs.
     case noUsableMethod
 }

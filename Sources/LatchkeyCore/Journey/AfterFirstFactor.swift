@@ -15,8 +15,8 @@ extension SignInJourney {
         next.state.factors.amr = first.amr
         let capabilities = Set(flow.state.client.capabilities)
         if client.mfa != .off {
-            let passkey = try await passkeyIsSecondFactor(for: user, after: next, in: tx)
-            if try await !secondFactors(of: user, after: next, in: tx).isEmpty || passkey {
+            switch try await assuranceAfter(next, first: first, user: user, client: client, in: tx) {
+            case .secondFactor:
                 guard capabilities.contains(ChallengeTypes.mfaRequired) else {
                     try await finish(flow, in: tx)
                     return .redirect(reason: "Client is missing mfa_required capability")
@@ -24,8 +24,13 @@ extension SignInJourney {
                 try next.take(.secondFactorDue)
                 try await audit(tx, "mfa_required", caller: caller, userId: user.id, email: user.email, detail: method)
                 return .mfaRequired(continuationToken: try await advance(next, in: tx))
-            }
-            if client.mfa == .required {
+            case .notHere:
+                // The account's second factor is one this surface cannot run: never sign in on the first alone, never
+                // enrol another on it; the browser takes over.
+                try await finish(flow, in: tx)
+                try await audit(tx, "mfa_not_here", caller: caller, userId: user.id, email: user.email, detail: method)
+                return .redirect(reason: "This account's second factor needs the browser")
+            case .enrol:
                 let enrollable = engine.factors.registrableMethods(browser: flow.state.client.audience == .browser)
                 guard capabilities.contains(ChallengeTypes.registrationRequired), !enrollable.isEmpty else {
                     try await finish(flow, in: tx)
@@ -36,10 +41,25 @@ extension SignInJourney {
                 try next.take(.enrolmentDue)
                 try await audit(tx, "mfa_registration_required", caller: caller, userId: user.id, email: user.email, detail: method)
                 return .registrationRequired(continuationToken: try await advance(next, in: tx))
+            case .enough, .signInAgain, .stepUp:
+                break
             }
         }
         try await finish(flow, in: tx)
         return try await completeSignIn(next, user: user, rehash: first.rehash, client: client, scope: scope, method: method, caller: caller, in: tx)
+    }
+
+    /// The assurance rule's verdict after the first factor: the second factors that may follow it (of another kind)
+    /// and the passkeys are what the account holds for this sign-in; enrolment only for an account holding none at all.
+    private func assuranceAfter(_ flow: FlowRecord, first: FirstFactor, user: UserRecord, client: ClientApplication,
+                                in tx: any Repositories) async throws -> Assurance.Verdict {
+        let all = try await engine.accounts.holdings(of: user, in: tx)
+        var holds = AccountHoldings(strong: Set(try await secondFactors(of: user, after: flow, in: tx).compactMap(\.kind.strongFactor)))
+        if all.strong.contains(.passkey) { holds.strong.insert(.passkey) }
+        let runnable = flow.state.client.audience == .browser ? Set(StrongFactor.allCases) : StrongFactor.appWires
+        let verdict = Assurance.decide(.signIn(client.mfa, runnable: runnable), holds: holds, proved: SessionProof(amr: first.amr, authTime: nil),
+                                       now: time.now(), recentSeconds: engine.settings.mfa.recentSignInSeconds)
+        return verdict == .enrol && !all.strong.isEmpty ? .notHere : verdict
     }
 
     /// The factors that may be this journey's second: of a different kind from its first (`FactorKinds`).

@@ -90,7 +90,9 @@ extension SignInJourney {
     private func authenticatorEnrolmentParties(_ accessToken: String) async throws -> (ClientApplication, UserRecord) {
         let (claims, user) = try await engine.tokens.authenticatedAccess(accessToken, audience: .nativeClients)
         let client = try engine.requireClient(claims.aud)
-        try engine.accounts.requireRecentSignIn(at: claims.auth_time.map { Date(timeIntervalSince1970: Double($0)) })
+        try await engine.accounts.requireAssurance(.add(.secondFactor), for: user,
+                                                   proved: SessionProof(amr: claims.amr ?? [], authTime: claims.auth_time.map { Date(timeIntervalSince1970: Double($0)) }),
+                                                   in: reader)
         guard client.mfa != .off, engine.settings.mfa.methods.contains(.totp) else { throw LatchkeyError.secondFactor(.methodNotEnabled("totp")) }
         if try await reader.secondFactors.secondFactors(userId: user.id).contains(where: { $0.kind == .totp }) {
             throw LatchkeyError.secondFactor(.alreadyEnrolled)

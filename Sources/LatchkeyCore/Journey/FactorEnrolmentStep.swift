@@ -117,7 +117,8 @@ extension SignInJourney {
                 throw LatchkeyError.flowTokenInvalid
             }
             if kind == .email, target == user.email, !user.emailVerified {
-                user.emailVerified = true
+                // Proven after the account's own first factor in this journey.
+                try await engine.accounts.proveAddress(&user, through: .assured("second factor at the address"), caller: caller, in: tx)
                 try await tx.users.update(user)
             }
             let factor = SecondFactorRecord(id: SecureRandom.uuidString(), userId: user.id, kind: kind, target: target, createdAt: self.time.now())

@@ -103,7 +103,7 @@ extension SignInJourney {
             }
             if !user.emailVerified {
                 // The mailbox's owner proves it now: what whoever put the address there without proving it added goes.
-                try await engine.accounts.proveAddress(&user, through: "code sign-in", caller: caller, in: tx)
+                try await engine.accounts.proveAddress(&user, through: .mailbox("code sign-in"), caller: caller, in: tx)
                 try await tx.users.update(user)
             }
             return .success(try await self.afterFirstFactor(flow, user: user, passed: .mailedCode, client: client, scope: scope,

@@ -44,8 +44,8 @@ extension PagesService {
         let request = interaction.request
         if request.prompt.contains("login") { return false }
         if let maxAge = request.maxAge, time.now().timeIntervalSince(session.authTime) > Double(maxAge) { return false }
-        if AuthenticationMethods.isMultiFactor(session.amr.split(separator: " ")) { return true }
-        return !(try await engine.factors.secondFactorDue(for: client, userId: session.userId))
+        guard let user = try await reader.users.find(id: session.userId) else { return false }
+        return try await engine.accounts.assurance(.singleSignOn(client.mfa), for: user, proved: session.proof, in: reader) == .enough
     }
 
     func needsConsent(_ request: AuthorizationRequest, client: ClientApplication, userId: String) async throws -> Bool {

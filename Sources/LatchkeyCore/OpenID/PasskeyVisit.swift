@@ -5,12 +5,12 @@ import Foundation
 extension PagesService {
     public var passkeysEnabled: Bool { settings.passkeys.enabled }
 
-    /// The browser's signed-in account, when its sign-in is recent enough to add a way in.
+    /// The browser's signed-in account, when the assurance rule lets its session add a passkey.
     private func recentlySignedIn(_ sessionCookie: String?) async throws -> UserRecord {
         guard let (session, user) = try await browserSession(cookie: sessionCookie) else {
             throw LatchkeyError.passkeyRefused("sign in first: a passkey is added to the account signed in at this browser")
         }
-        try engine.accounts.requireRecentSignIn(at: session.authTime)
+        try await engine.accounts.requireAssurance(.add(.passkey), for: user, proved: session.proof, in: reader)
         return user
     }
 

@@ -96,7 +96,10 @@ extension PagesService {
 
     /// A federated sign-in that needs a second factor goes on as a sign-in flow past its first factor.
     private func afterUpstream(_ user: UserRecord, provider: String, client: ClientApplication, caller: CallerInfo) async throws -> SignInOutcome {
-        guard try await engine.factors.secondFactorDue(for: client, userId: user.id) else { return .signedIn(BrowserSignIn(user: user, amr: AuthenticationMethods.federated)) }
+        let proved = SessionProof(amr: AuthenticationMethods.federated, authTime: time.now())
+        guard try await engine.accounts.assurance(.singleSignOn(client.mfa), for: user, proved: proved, in: reader) != .enough else {
+            return .signedIn(BrowserSignIn(user: user, amr: AuthenticationMethods.federated))
+        }
         // The second factor runs as a sign-in flow that has passed its first factor.
         let pending = FlowState(stage: .started, client: JourneyClient(id: client.id, acceptsCode: true, acceptsPassword: false,
                                                                        capabilities: ChallengeTypes.knownCapabilities.sorted(), audience: .browser),

@@ -47,7 +47,8 @@ extension ParseService {
         }.get()
     }
 
-    /// The verification link: marks the address verified; the link is used up.
+    /// The verification page's button: the address proven through the one address proof (what someone else put on
+    /// the account before ends); the link is used up.
     public func parseVerifyEmail(token: String?, caller: CallerInfo) async throws {
         let (token, tokenId) = try Self.splitParseLinkToken(token)
         try await limit(.credentialPerIP, caller.ip, caller: caller)
@@ -55,8 +56,14 @@ extension ParseService {
             let user = try await self.engine.proofs.redeemLinkToken(.confirmation, token: token, tokenId: tokenId, in: tx)
             guard user.status != .disabled else { throw LatchkeyError.linkTokenInvalid }
             guard !user.emailVerified else { return }
-            try await self.engine.accounts.markVerified(user, detail: "parse link", caller: caller, in: tx)
+            try await self.engine.accounts.proveAddressAndSave(user, through: .mailbox("parse verification link"), caller: caller, in: tx)
         }
+    }
+
+    /// Whether a verification link can still verify (read only: the page shows its button only for one).
+    public func parseVerifyLinkIsLive(token: String?) async throws -> Bool {
+        guard let (token, tokenId) = try? Self.splitParseLinkToken(token) else { return false }
+        return try await engine.proofs.linkIsLive(.confirmation, token: token, tokenId: tokenId)
     }
 
     /// Whether a reset link can still set a password (read only: the choose-password page is shown only for one).

@@ -76,8 +76,16 @@ extension Passkeys {
         guard let (passkey, user) = found, user.status == .active else {
             throw LatchkeyError.passkeyRefused("this passkey is not registered here")
         }
-        if let handle = response.response.userHandle, Base64URL.decode(Substring(handle)) != Array(passkey.userHandle) {
+        // Every assertion here is usernameless (no allowCredentials): it must name its account (WebAuthn L3 §7.2 step 6).
+        guard let handle = response.response.userHandle, !handle.isEmpty else {
+            throw LatchkeyError.passkeyRefused("the assertion has no userHandle: a passkey sign-in must name its account")
+        }
+        guard Base64URL.decode(Substring(handle)) == Array(passkey.userHandle) else {
             throw LatchkeyError.passkeyRefused("the user handle is not this passkey's account")
+        }
+        // A suspected clone signs in no more, as a first factor or a second, until its flag is cleared.
+        guard passkey.cloneFlaggedAt == nil else {
+            throw LatchkeyError.passkeyRefused("this passkey is suspected of being cloned: its owner or an operator must clear it first")
         }
         let key = try COSEKey(encoded: Array(passkey.publicKey))
         let asserted: RelyingParty.Asserted

@@ -20,6 +20,8 @@ extension ParseService {
 
     /// The kinds a Parse client can answer: authenticator (and its recovery codes) and text messages.
     private static let parseKinds: Set<SecondFactorRecord.Kind> = [.totp, .sms]
+    /// The same, as the assurance rule counts them.
+    private static let parseRunnable: Set<StrongFactor> = [.authenticator, .textedCode]
     /// What turning Parse's factor off removes (an email factor enrolled natively stays).
     private static let parseRemovable: [SecondFactorRecord.Kind] = [.totp, .sms, .recovery]
 
@@ -32,6 +34,10 @@ extension ParseService {
             return ParseSecondFactorStep()
         }
         let factors = try await engine.factors.challengeableFactors(userId: user.id, in: reader).filter { Self.parseKinds.contains($0.kind) }
+        // A factor Parse's wire cannot prove (a passkey, a mailed code) is never treated as none.
+        let verdict = try await engine.accounts.assurance(.signIn(app.mfa, runnable: Self.parseRunnable), for: user,
+                                                          proved: SessionProof(amr: AuthenticationMethods.password, authTime: nil), in: reader)
+        if verdict == .notHere { throw LatchkeyError.secondFactor(.noUsableMethod) }
         if factors.isEmpty {
             guard app.mfa == .required else { return ParseSecondFactorStep() }
             // No factor yet and the app requires one: this login enrols an authenticator, or fails.
@@ -65,6 +71,10 @@ extension ParseService {
             guard !factors.isEmpty else { return nil }
             try await parseProve(fields["token"], factors: factors, user: user, app: app, actor: actor, caller: caller)
             return .remove(reason: "parse")
+        }
+        // An account whose second factor Parse cannot prove (a passkey, a mailed code) adds none here on the password.
+        if case .user = actor, factors.isEmpty, try await !engine.accounts.holdings(of: user, in: reader).strong.isEmpty {
+            throw LatchkeyError.secondFactor(.stepUpNeeded)
         }
         if let mobile = fields["mobile"] {
             guard settings.mfa.methods.contains(.sms) else { throw LatchkeyError.secondFactor(.methodNotEnabled("sms")) }

@@ -14,16 +14,6 @@ extension SecondFactors {
         }
     }
 
-    /// Whether a sign-in to `client` must pass a second factor: its policy is `required`, or `optional` and the
-    /// account has one.
-    func secondFactorDue(for client: ClientApplication, userId: String) async throws -> Bool {
-        switch client.mfa {
-        case .off: false
-        case .required: true
-        case .optional: !(try await challengeableFactors(userId: userId, in: reader)).isEmpty
-        }
-    }
-
     /// A new authenticator factor holding `key`, sealed.
     func newTOTPFactor(userId: String, key: [UInt8]) -> SecondFactorRecord {
         SecondFactorRecord(id: SecureRandom.uuidString(), userId: userId, kind: .totp, secret: Data(keys.secondFactor.seal(key)),

@@ -4,7 +4,7 @@ extension SelfService {
     /// Deletes the account, after a recent sign-in and with its address (or username) typed again: every session
     /// and token ends with it (the store removes what the account held). The address is told.
     public func deleteAccount(_ holder: AccountHolder, typed: String?, caller: CallerInfo) async throws {
-        try requireRecent(holder)
+        try await requireAssurance(.delete, holder)
         let caller = CallerInfo.selfService(caller)
         let typed = (typed ?? "").trimmingCharacters(in: .whitespaces).lowercased()
         guard !typed.isEmpty, typed == (holder.user.email ?? holder.user.username ?? holder.user.id).lowercased() else {

@@ -35,6 +35,7 @@ struct AccountDownload: Encodable {
 extension SelfService {
     /// The account's data as a JSON document (its last 1,000 audit events).
     public func download(_ holder: AccountHolder) async throws -> Data {
+        try await requireAssurance(.download, holder)
         let view = try await overview(holder), user = view.user, now = time.now()
         let events = try await reader.audit.events(AuditQuery(since: user.createdAt.addingTimeInterval(-1), userId: user.id, newestFirst: true,
                                                               limit: 1000))

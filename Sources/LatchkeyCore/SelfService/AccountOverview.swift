@@ -32,6 +32,6 @@ extension SelfService {
             browserSessions: try await reader.openID.browserSessions(userId: user.id, now: now), currentSessionId: holder.session.id,
             appSessions: try await engine.tokens.sessionSummaries(userId: user.id),
             consents: try await reader.openID.consents(userId: user.id),
-            recentSignIn: (try? requireRecent(holder)) != nil)
+            recentSignIn: (try? await requireAssurance(.add(.secondFactor), holder)) != nil)
     }
 }

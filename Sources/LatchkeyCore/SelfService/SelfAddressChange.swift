@@ -8,7 +8,7 @@ extension SelfService {
 
     /// Mails a code to `newEmail`; returns it normalized (the page shows it masked and posts it back with the code).
     public func startAddressChange(_ holder: AccountHolder, newEmail: String?, caller: CallerInfo) async throws -> String {
-        try requireRecent(holder)
+        try await requireAssurance(.remove(.address), holder)
         let caller = CallerInfo.selfService(caller)
         let email = try engine.accounts.requireEmail(newEmail)
         guard email != holder.user.email else { throw LatchkeyError.emailTaken }
@@ -21,16 +21,15 @@ extension SelfService {
     }
 
     public func finishAddressChange(_ holder: AccountHolder, newEmail: String?, code: String?, caller: CallerInfo) async throws {
-        try requireRecent(holder)
+        try await requireAssurance(.remove(.address), holder)
         let caller = CallerInfo.selfService(caller)
         let email = try engine.accounts.requireEmail(newEmail)
         if let wrong = try await engine.proofs.redeemPendingCode(name: addressCodeName(holder.user), target: email, code: code) { throw wrong }
         try await transaction { tx in
             var user = try await self.current(holder, in: tx)
             try await self.engine.accounts.changeEmail(of: &user, to: email, caller: caller, in: tx)
-            user.updatedAt = self.time.now()
+            try await self.engine.accounts.proveAddress(&user, through: .assured("address change, code to the new address"), caller: caller, in: tx)
             try await tx.users.update(user)
-            try await self.engine.accounts.markVerified(user, detail: "address change, code to the new address", caller: caller, in: tx)
         }
     }
 }

@@ -14,8 +14,8 @@ public struct AuthenticatorOfferForm: Sendable {
 extension SelfService {
     private struct SealedOffer: Codable { var userId: String; var key: [UInt8]; var expiresAt: Date }
 
-    public func offerAuthenticator(_ holder: AccountHolder) throws -> AuthenticatorOfferForm {
-        try requireRecent(holder)
+    public func offerAuthenticator(_ holder: AccountHolder) async throws -> AuthenticatorOfferForm {
+        try await requireAssurance(.add(.secondFactor), holder)
         try requireMethod(.totp)
         let key = SecureRandom.bytes(20)
         let offer = SealedOffer(userId: holder.user.id, key: key, expiresAt: time.now() + Double(settings.codes.ttlSeconds))
@@ -37,7 +37,7 @@ extension SelfService {
 
     /// Enrols the offered authenticator with its first code; returns the new recovery codes (shown once).
     public func confirmAuthenticator(_ holder: AccountHolder, sealed: String?, code: String?, caller: CallerInfo) async throws -> [String] {
-        try requireRecent(holder)
+        try await requireAssurance(.add(.secondFactor), holder)
         let caller = CallerInfo.selfService(caller)
         let key = try offeredKey(holder, sealed: sealed)
         let step = try await engine.factors.checkNewAuthenticatorCode(code, key: key, user: holder.user, caller: caller)
@@ -57,7 +57,7 @@ extension SelfService {
 
     /// Sends a code to a new second-factor address or phone number; returns the target as stored.
     public func startCodeFactor(_ holder: AccountHolder, kind: SecondFactorRecord.Kind, target raw: String?, caller: CallerInfo) async throws -> String {
-        try requireRecent(holder)
+        try await requireAssurance(.add(.secondFactor), holder)
         let caller = CallerInfo.selfService(caller)
         try requireMethod(kind)
         let code: String, target: String
@@ -79,7 +79,7 @@ extension SelfService {
 
     public func confirmCodeFactor(_ holder: AccountHolder, kind: SecondFactorRecord.Kind, target: String?, code: String?,
                                   caller: CallerInfo) async throws {
-        try requireRecent(holder)
+        try await requireAssurance(.add(.secondFactor), holder)
         let caller = CallerInfo.selfService(caller)
         if let wrong = try await engine.proofs.redeemPendingCode(name: codeFactorName(holder.user, kind), target: target, code: code) { throw wrong }
         try await transaction { tx in
@@ -93,7 +93,7 @@ extension SelfService {
 
     /// Removes the account's factors of one kind (the authenticator takes its recovery codes with it).
     public func removeFactor(_ holder: AccountHolder, kind: SecondFactorRecord.Kind, caller: CallerInfo) async throws {
-        try requireRecent(holder)
+        try await requireAssurance(.remove(.secondFactor), holder)
         try await transaction { tx in
             let user = try await self.current(holder, in: tx)
             let kinds: [SecondFactorRecord.Kind] = kind == .totp ? [.totp, .recovery] : [kind]
@@ -104,7 +104,7 @@ extension SelfService {
 
     /// Ten new recovery codes, replacing the old ones; shown once.
     public func newRecoveryCodes(_ holder: AccountHolder, caller: CallerInfo) async throws -> [String] {
-        try requireRecent(holder)
+        try await requireAssurance(.add(.secondFactor), holder)
         return try await transaction { tx in
             let user = try await self.current(holder, in: tx)
             guard try await tx.secondFactors.secondFactors(userId: user.id).contains(where: { $0.kind == .totp }) else {

@@ -4,8 +4,8 @@ import Foundation
 /// sign-in, unlinked after a recent sign-in (never the last way in). The owner is told either way.
 extension SelfService {
     /// The redirect to the issuer and the sealed visit for the cookie; the callback links instead of signing in.
-    public func beginLink(_ holder: AccountHolder, provider: String) throws -> (redirect: String, cookie: String) {
-        try requireRecent(holder)
+    public func beginLink(_ holder: AccountHolder, provider: String) async throws -> (redirect: String, cookie: String) {
+        try await requireAssurance(.add(.identity), holder)
         return try PagesService(engine: engine).beginUpstreamSignIn(provider: provider, interaction: "", linking: holder.session.id)
     }
 
@@ -14,7 +14,7 @@ extension SelfService {
     public func finishLink(_ holder: AccountHolder, visit: UpstreamVisit, callback: String?, iss: String?, state: String?, code: String?,
                            error: String?, caller: CallerInfo) async throws {
         guard visit.linking == holder.session.id else { throw AccountPageRefusal.signedOut }
-        try requireRecent(holder)
+        try await requireAssurance(.add(.identity), holder)
         let caller = CallerInfo.selfService(caller)
         let identity = try await PagesService(engine: engine).upstreamIdentity(visit, callback: callback, iss: iss, state: state, code: code, error: error)
         try await transaction { tx in
@@ -25,7 +25,7 @@ extension SelfService {
     }
 
     public func unlink(_ holder: AccountHolder, provider: String, caller: CallerInfo) async throws {
-        try requireRecent(holder)
+        try await requireAssurance(.remove(.identity), holder)
         let caller = CallerInfo.selfService(caller)
         try await transaction { tx in
             let user = try await self.current(holder, in: tx)

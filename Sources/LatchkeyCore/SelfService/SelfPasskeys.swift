@@ -12,8 +12,17 @@ extension SelfService {
         }
     }
 
+    /// Clears a clone flag on the owner's own passkey ("it was me"): as adding it again, it needs the assurance rule.
+    public func clearPasskeyFlag(_ holder: AccountHolder, id: String, caller: CallerInfo) async throws {
+        try await requireAssurance(.add(.passkey), holder)
+        try await transaction { tx in
+            guard try await tx.passkeys.clearCloneFlag(id: id, userId: holder.user.id) else { throw AccountPageRefusal.notFound }
+            try await self.audit(tx, "passkey_flag_cleared", caller: .selfService(caller), userId: holder.user.id, email: holder.user.email, detail: id)
+        }
+    }
+
     public func removePasskey(_ holder: AccountHolder, id: String, caller: CallerInfo) async throws {
-        try requireRecent(holder)
+        try await requireAssurance(.remove(.passkey), holder)
         try await transaction { tx in
             let user = try await self.current(holder, in: tx)
             guard let passkey = try await tx.passkeys.passkeys(userId: user.id).first(where: { $0.id == id }) else { throw AccountPageRefusal.notFound }

@@ -21,15 +21,20 @@ public struct SelfService: SelfServiceSurface, EngineKernel {
 
     public static func callback(_ publicURL: String) -> String { publicURL + path + "/callback" }
 
-    /// The person signed in at this browser: their live SSO session and active account.
+    /// The person signed in at this browser: their live SSO session and active account, when that session is enough
+    /// to sign in at the account page's own client (a password-only session of an account with a second factor or a
+    /// passkey is not: the page signs them in, and the journey asks for it).
     public func holder(cookie: String?) async throws -> AccountHolder? {
-        guard let (session, user) = try await PagesService(engine: engine).browserSession(cookie: cookie) else { return nil }
+        guard let (session, user) = try await PagesService(engine: engine).browserSession(cookie: cookie),
+              try await engine.accounts.assurance(.singleSignOn(Self.accountClient(publicURL: settings.publicURL).mfa), for: user,
+                                                  proved: session.proof, in: reader) == .enough else { return nil }
         return AccountHolder(session: session, user: user)
     }
 
-    /// Refuses a change to a way in unless the session's sign-in is recent (the page then asks to sign in again).
-    func requireRecent(_ holder: AccountHolder) throws {
-        try engine.accounts.requireRecentSignIn(at: holder.session.authTime)
+    /// Refuses `ask` (a change to a way in, the download, the deletion) unless the account model's assurance rule
+    /// finds the session enough; the page then asks to sign in again, with the account's own factors.
+    func requireAssurance(_ ask: Assurance.Ask, _ holder: AccountHolder, proved: SessionProof? = nil) async throws {
+        try await engine.accounts.requireAssurance(ask, for: holder.user, proved: proved ?? holder.session.proof, in: reader)
     }
 
     /// Mails a new code to an address the account does not hold yet (a new address, a new second factor), within the

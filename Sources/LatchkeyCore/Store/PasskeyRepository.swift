@@ -19,6 +19,8 @@ public protocol PasskeyRepository: Sendable {
     func recordUse(id: String, signCount: Int64, backedUp: Bool, at: Date, noting note: SessionNote, takingChallenge challenge: Data) async throws -> Bool
     /// Marks a passkey whose counter went back (a cloned authenticator), once.
     func flagClone(id: String, at: Date) async throws -> Bool
+    /// Clears a clone flag on the account's passkey (its owner or an operator vouched for it); false when none was set.
+    func clearCloneFlag(id: String, userId: String) async throws -> Bool
     func renamePasskey(id: String, userId: String, name: String) async throws -> Bool
     func deletePasskey(id: String, userId: String) async throws -> Bool
 

@@ -20,6 +20,7 @@ public protocol OperatorSurface: Sendable {
     func adminGrantRole(_ key: String, role: String, caller: CallerInfo) async throws
     func adminIdentities(_ key: String) async throws -> (UserRecord, [IdentityRecord])
     func adminPasskeys(_ key: String) async throws -> [PasskeyRecord]
+    func adminClearPasskeyFlag(_ key: String, id: String, caller: CallerInfo) async throws
     func adminRemovePasskey(_ key: String, id: String, caller: CallerInfo) async throws
     func adminListUsers(prefix: String?, after: UserCursor?, limit: Int) async throws -> OperatorService.UserPage
     func adminMail(to user: UserRecord, limit: Int) async throws -> [OutboxRecord]

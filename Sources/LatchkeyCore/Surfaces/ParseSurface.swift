@@ -27,6 +27,7 @@ public protocol ParseSurface: MailedLinkSurface {
     func parseUser(objectId: String, actor: ParseActor) async throws -> UserRecord
     func parseVerifyAuthData(app: ParseApp, objectId: String, authData: [String: [String: String]?], actor: ParseActor) async throws -> [IdentityChange]
     func parseVerifyEmail(token: String?, caller: CallerInfo) async throws
+    func parseVerifyLinkIsLive(token: String?) async throws -> Bool
     func parseVerifyPassword(app: ParseApp, username: String?, email: String?, password: String?, caller: CallerInfo) async throws -> UserRecord
     func requireParseApp(_ id: String?) throws -> ParseApp
     func runParseFunction(app: ParseApp, name: String, params: [String: JSONValue], actor: ParseActor, user: JSONValue?, installationId: String?, headers: [String: String], caller: CallerInfo) async throws -> JSONValue

@@ -15,14 +15,15 @@ public protocol SelfServiceSurface: Sendable {
     func changePassword(_ holder: AccountHolder, current: String?, new: String?, caller: CallerInfo) async throws -> String
     func renamePasskey(_ holder: AccountHolder, id: String, name raw: String?, caller: CallerInfo) async throws
     func removePasskey(_ holder: AccountHolder, id: String, caller: CallerInfo) async throws
-    func offerAuthenticator(_ holder: AccountHolder) throws -> AuthenticatorOfferForm
+    func clearPasskeyFlag(_ holder: AccountHolder, id: String, caller: CallerInfo) async throws
+    func offerAuthenticator(_ holder: AccountHolder) async throws -> AuthenticatorOfferForm
     func openAuthenticatorOffer(_ holder: AccountHolder, sealed: String?) throws -> AuthenticatorOfferForm
     func confirmAuthenticator(_ holder: AccountHolder, sealed: String?, code: String?, caller: CallerInfo) async throws -> [String]
     func startCodeFactor(_ holder: AccountHolder, kind: SecondFactorRecord.Kind, target raw: String?, caller: CallerInfo) async throws -> String
     func confirmCodeFactor(_ holder: AccountHolder, kind: SecondFactorRecord.Kind, target: String?, code: String?, caller: CallerInfo) async throws
     func removeFactor(_ holder: AccountHolder, kind: SecondFactorRecord.Kind, caller: CallerInfo) async throws
     func newRecoveryCodes(_ holder: AccountHolder, caller: CallerInfo) async throws -> [String]
-    func beginLink(_ holder: AccountHolder, provider: String) throws -> (redirect: String, cookie: String)
+    func beginLink(_ holder: AccountHolder, provider: String) async throws -> (redirect: String, cookie: String)
     func finishLink(_ holder: AccountHolder, visit: UpstreamVisit, callback: String?, iss: String?, state: String?, code: String?,
                     error: String?, caller: CallerInfo) async throws
     func unlink(_ holder: AccountHolder, provider: String, caller: CallerInfo) async throws

@@ -85,6 +85,8 @@ extension Tokens {
         access["azp"] = .string(client.id)
         access["jti"] = .string(SecureRandom.uuidString())
         if let authTime = authTime ?? authentication?.authTime { access["auth_time"] = .int(Int(authTime.timeIntervalSince1970)) }
+        // How the sign-in was proven, for the assurance rule when the token asks for a change (RFC 9470).
+        if let authentication { access["amr"] = .array(authentication.amr.map(JSONValue.string)) }
         let accessToken = try JWT.sign(claims: access, key: key, accessToken: true)
 
         var idToken: String?

@@ -44,12 +44,16 @@ extension AccountPage {
             try await engine.renamePasskey(holder, id: visit.field("id") ?? "", name: visit.field("name"), caller: visit.caller)
             return done("passkey_renamed", section: "passkeys", visit)
         }
+        post(router, "/ui/account/passkeys/clear-flag", section: "passkeys") { visit, holder in
+            try await engine.clearPasskeyFlag(holder, id: visit.field("id") ?? "", caller: visit.caller)
+            return done("passkey_flag_cleared", section: "passkeys", visit)
+        }
         post(router, "/ui/account/passkeys/remove", section: "passkeys") { visit, holder in
             try await engine.removePasskey(holder, id: visit.field("id") ?? "", caller: visit.caller)
             return done("passkey_removed", section: "passkeys", visit)
         }
         post(router, "/ui/account/identities/link", section: "identities") { visit, holder in
-            let (redirect, sealed) = try engine.beginLink(holder, provider: visit.field("provider") ?? "")
+            let (redirect, sealed) = try await engine.beginLink(holder, provider: visit.field("provider") ?? "")
             var visit = visit
             visit.cookies.append(cookies.upstream(sealed, maxAge: engine.settings.openID.interactionTTLSeconds))
             return self.redirect(redirect, visit)

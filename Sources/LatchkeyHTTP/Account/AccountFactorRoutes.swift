@@ -8,7 +8,7 @@ import LatchkeyCore
 extension AccountPage {
     func addFactorRoutes(to router: Router<LatchkeyRequestContext>) {
         post(router, "/ui/account/factors/authenticator", section: "factors") { visit, holder in
-            authenticatorPage(try engine.offerAuthenticator(holder), visit)
+            authenticatorPage(try await engine.offerAuthenticator(holder), visit)
         }
         post(router, "/ui/account/factors/authenticator/code", section: "factors") { visit, holder in
             do {

@@ -18,7 +18,7 @@ extension AccountPage {
             guard let holder = try await engine.holder(cookie: visit.sessionCookie) else { return signIn(next: SelfService.path, stepUp: false, visit) }
             do {
                 return try await handler(visit, holder)
-            } catch LatchkeyError.secondFactor(.signInNotRecent) {
+            } catch LatchkeyError.secondFactor(.signInNotRecent), LatchkeyError.secondFactor(.stepUpNeeded) {
                 return signIn(next: "\(SelfService.path)#\(section)", stepUp: true, visit)
             } catch AccountPageRefusal.signedOut {
                 return signIn(next: SelfService.path, stepUp: false, visit)

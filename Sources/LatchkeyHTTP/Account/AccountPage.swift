@@ -42,10 +42,14 @@ struct AccountPage: Sendable {
         router.get("/ui/account/download") { request, context in
             let visit = visit(request, context)
             guard let holder = try await engine.holder(cookie: visit.sessionCookie) else { return signIn(next: SelfService.path, stepUp: false, visit) }
+            let data: Data
+            do { data = try await engine.download(holder) } catch LatchkeyError.secondFactor(.signInNotRecent), LatchkeyError.secondFactor(.stepUpNeeded) {
+                return signIn(next: "\(SelfService.path)#download", stepUp: true, visit)
+            }
             return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store",
                                                    .contentDisposition: "attachment; filename=\"account.json\"",
                                                    HTTPField.Name("X-Content-Type-Options")!: "nosniff"],
-                            body: .init(byteBuffer: ByteBuffer(data: try await engine.download(holder))))
+                            body: .init(byteBuffer: ByteBuffer(data: data)))
         }
         addChangeRoutes(to: router)
         addFactorRoutes(to: router)

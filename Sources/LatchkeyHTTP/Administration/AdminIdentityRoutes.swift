@@ -30,6 +30,11 @@ extension AdminRoutes {
         api.get("/users/:user/passkeys") { _, context in
             JSONResponse.ok(["passkeys": .array(try await self.engine.adminPasskeys(try context.parameters.require("user")).map(Self.passkey))])
         }
+        api.delete("/users/:user/passkeys/:id/clone-flag") { _, context in
+            try await self.engine.adminClearPasskeyFlag(try context.parameters.require("user"), id: try context.parameters.require("id"),
+                                                        caller: Self.caller(context))
+            return Response(status: .noContent)
+        }
         api.delete("/users/:user/passkeys/:id") { _, context in
             try await self.engine.adminRemovePasskey(try context.parameters.require("user"), id: try context.parameters.require("id"),
                                                      caller: Self.caller(context))

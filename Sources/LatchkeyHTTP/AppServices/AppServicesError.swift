@@ -56,6 +56,12 @@ struct AppServicesError: Sendable {
         case .apiKeyNotFound: return Self.body(.notFound, "APIKeyNotFound", "API key not found")
         // Never 401 here: realm-core logs the user out on a 401 from the api_keys routes.
         case .apiKeyRefused(let reason), .passkeyRefused(let reason): return Self.body(.badRequest, "InvalidParameter", reason)
+        // Never 401 either: the SDK would log the user out. 403 says the session cannot do this, whatever it retries.
+        case .secondFactor(.signInNotRecent):
+            return Self.body(.forbidden, "InsufficientAuthentication", "this change needs a recent sign-in: log in again, then retry")
+        case .secondFactor(.stepUpNeeded):
+            return Self.body(.forbidden, "InsufficientAuthentication",
+                             "this account holds a second factor or a passkey, which App Services sign-ins cannot pass: make this change at the account page")
         case .lastWayIn: return Self.body(.badRequest, "BadRequest", "cannot remove the last identity of a user")
         case .unsupportedChallengeType, .invalidScope, .userHasNoPassword, .invalidAttributes, .invalidCode, .flowTokenInvalid,
              .flowTokenExpired, .flowStepMismatch, .secondFactorRequired, .secondFactorInvalid, .secondFactor, .openID, .invalidFieldName, .fieldTypeMismatch, .fieldsOverLimit, .objectNotFound, .notPermitted, .fieldNotWritable, .unknownFunction, .functionFailed:

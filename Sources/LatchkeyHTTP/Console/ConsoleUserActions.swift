@@ -42,6 +42,12 @@ extension Console {
             try await self.engine.adminUnlink(user, provider: try context.parameters.require("provider"), caller: visit.caller)
             return self.redirect(Self.userPage(user), visit, done: "unlinked")
         }
+        console.post("/users/:user/passkeys/:id/clear-flag") { request, context in
+            let (visit, _) = try await self.post(request, context)
+            let user = try context.parameters.require("user")
+            try await self.engine.adminClearPasskeyFlag(user, id: try context.parameters.require("id"), caller: visit.caller)
+            return self.redirect(Self.userPage(user), visit, done: "passkey_flag_cleared")
+        }
         console.post("/users/:user/passkeys/:id/remove") { request, context in
             let (visit, _) = try await self.post(request, context)
             let user = try context.parameters.require("user")

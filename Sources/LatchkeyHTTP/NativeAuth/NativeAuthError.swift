@@ -95,6 +95,11 @@ enum NativeAuthError {
             let text = "Changing a second factor needs a sign-in within the last \(maxAge) seconds: sign in again, then retry."
             return JSONResponse.make(.unauthorized, ["error": "insufficient_user_authentication", "error_description": .string(text)],
                                      headers: [.wwwAuthenticate: "Bearer error=\"insufficient_user_authentication\", error_description=\"\(text)\", max_age=\(maxAge)"])
+        case .stepUpNeeded:
+            // RFC 9470: the account holds more than this sign-in proved; sign in with its second factor, then retry.
+            let text = "This change needs a sign-in that passed the account's second factor: sign in again with it, then retry."
+            return JSONResponse.make(.unauthorized, ["error": "insufficient_user_authentication", "error_description": .string(text)],
+                                     headers: [.wwwAuthenticate: "Bearer error=\"insufficient_user_authentication\", error_description=\"\(text)\", acr_values=\"2\""])
         case .sameKindAsFirstFactor:
             return body("invalid_request", "The address this sign-in came through cannot also be its second factor: give a phone "
                         + "number or another address.", [901001])

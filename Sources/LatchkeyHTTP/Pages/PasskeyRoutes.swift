@@ -89,6 +89,8 @@ extension InteractionPages {
             let (status, code, description): (HTTPResponse.Status, String, String) = switch error {
             case .passkeyRefused(let reason): (.badRequest, "passkey_refused", reason)
             case .secondFactor(.signInNotRecent): (.unauthorized, "sign_in_again", "sign in again: adding a passkey needs a recent sign-in")
+            case .secondFactor(.stepUpNeeded):
+                (.unauthorized, "sign_in_again", "sign in again with the account's second factor or passkey: adding a passkey needs it")
             case .rateLimited: (PageStatus.of(error), "slow_down", "too many attempts; wait a moment")
             case .serverBusy, .storeFailure: (PageStatus.of(error), "temporarily_unavailable", "the server could not take this now; try again")
             case .flowStepMismatch(let what): (PageStatus.of(error), "passkey_refused", what)

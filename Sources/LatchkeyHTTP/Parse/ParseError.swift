@@ -78,7 +78,11 @@ struct ParseError: Error, Sendable {
         case .secondFactor(.alreadyEnrolled): self.init(141, "MFA is already set up on this account")
         case .secondFactor(.methodNotEnabled(let method)):
             self.init(252, "This authentication method is unsupported: mfa \(method) is not enabled for this app.")
-        case .secondFactor(.unknownMethod), .secondFactor(.noUsableMethod): self.init(141, "Invalid MFA data")
+        case .secondFactor(.unknownMethod): self.init(141, "Invalid MFA data")
+        case .secondFactor(.noUsableMethod):
+            self.init(141, "This account's second factor cannot be used by this app: sign in through the browser.")
+        case .secondFactor(.stepUpNeeded):
+            self.init(119, "This change needs a sign-in with the account's second factor, which this app cannot ask for.")
         case .secondFactor(.deliveryFailed): self.init(141, "The text message could not be sent; try again later.")
         case .secondFactor(.codeSent): self.init(141, "Please enter the token")
         case .secondFactor(.sameKindAsFirstFactor): self.init(141, "This factor is of the same kind as the first one")

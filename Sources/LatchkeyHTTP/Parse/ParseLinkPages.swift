@@ -34,9 +34,19 @@ struct ParseLinkPages: Sendable {
                 pages.render("message", .ok, ["title": text.title, "message": text.message, "isError": text.isError])
             }
         }
+        // A GET only shows the link's page with a button (mail scanners and link previews open links); the POST verifies.
         apps.get(":appId/verify_email") { request, context in
-            let token = ParseRoutes.query(request)["token"]
-            guard (try? engine.requireParseApp(context.parameters.get("appId"))) != nil, token != nil else { return redirect("invalid_link.html") }
+            let appId = context.parameters.get("appId") ?? "", token = ParseRoutes.query(request)["token"]
+            guard (try? engine.requireParseApp(appId)) != nil, let token else { return redirect("invalid_link.html") }
+            guard try await engine.parseVerifyLinkIsLive(token: token) else { return redirect("invalid_verification_link.html") }
+            return pages.render("confirm_form", .ok, ["title": "Confirm your email address", "token": token,
+                                                      "action": "\(mount)/apps/\(QueryEncoding.encode(appId))/verify_email"])
+        }
+        apps.post(":appId/verify_email") { request, context in
+            let form = try? await request.decodeForm(as: PageForm.self, context: context).fields
+            guard (try? engine.requireParseApp(context.parameters.get("appId"))) != nil, let token = form?["token"] else {
+                return redirect("invalid_link.html")
+            }
             do {
                 try await engine.parseVerifyEmail(token: token, caller: clientAddress.caller(request, context: context))
                 return redirect("verify_email_success.html")

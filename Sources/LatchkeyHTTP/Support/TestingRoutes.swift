@@ -17,9 +17,12 @@ struct TestingRoutes: Sendable {
     static let maxBody = 32 * 1024 * 1024
 
     func addRoutes(to router: Router<LatchkeyRequestContext>) {
-        router.get("/testing/v1/config") { _, _ in JSONResponse.make(.ok, value: config) }
-        router.get("/testing/v1/clock") { _, _ in clock() }
-        router.post("/testing/v1/clock") { request, _ in
+        var publicHost: String?
+        if case .object(let fields) = config, case .string(let base)? = fields["base_url"] { publicHost = TestingGuard.host(of: base) }
+        let api = router.group("/testing/v1").add(middleware: TestingGuard(publicHost: publicHost))
+        api.get("config") { _, _ in JSONResponse.make(.ok, value: config) }
+        api.get("clock") { _, _ in clock() }
+        api.post("clock") { request, _ in
             guard case .object(let body)? = try await json(request), let seconds = body["advance_seconds"]?.doubleValue, seconds >= 0,
                   seconds <= 10 * 365 * 86400 else {
                 return refuse("advance_seconds must be a number of seconds from 0 to ten years (the clock only moves forward)")
@@ -27,11 +30,11 @@ struct TestingRoutes: Sendable {
             engine.advanceClock(seconds: seconds)
             return clock()
         }
-        router.delete("/testing/v1/clock") { _, _ in
+        api.delete("clock") { _, _ in
             engine.resetClock()
             return clock()
         }
-        router.delete("/testing/v1/data") { request, _ in
+        api.delete("data") { request, _ in
             let keep = request.uri.queryParameters["keep_accounts"].map { $0 == "true" || $0 == "1" } ?? false
             let started = ContinuousClock.now
             try await engine.wipe(keepAccounts: keep)
@@ -40,9 +43,9 @@ struct TestingRoutes: Sendable {
             return JSONResponse.ok(["wiped": .string(keep ? "sessions and flows" : "everything"),
                                     "milliseconds": .double(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)])
         }
-        router.get("/testing/v1/codes") { request, _ in proofs(request, channel: nil) }
-        router.get("/testing/v1/sms") { request, _ in proofs(request, channel: "sms") }
-        router.post("/testing/v1/users") { request, _ in
+        api.get("codes") { request, _ in proofs(request, channel: nil) }
+        api.get("sms") { request, _ in proofs(request, channel: "sms") }
+        api.post("users") { request, _ in
             let body = try await json(request)
             let many: Bool, entries: [JSONValue]
             switch body {
@@ -69,7 +72,7 @@ struct TestingRoutes: Sendable {
                 }
             }
         }
-        router.post("/testing/v1/users/:user/:state") { _, context in
+        api.post("users/:user/:state") { _, context in
             guard let state = TestAccountState(rawValue: context.parameters.get("state") ?? "") else {
                 return refuse("the state is one of \(TestAccountState.allCases.map(\.rawValue).joined(separator: ", "))", status: .notFound)
             }
