@@ -56,6 +56,9 @@ class Server:
             "LATCHKEY_APP_SERVICES_PAGES": os.path.join(ROOT, "config", "pages"),
             **(env or {}),
         }
+        if "--testing" in args or self.env.get("LATCHKEY_TESTING_ENABLED") == "true":
+            # Test mode makes its own database and refuses a configured one.
+            del self.env["LATCHKEY_DATABASE_PATH"]
         if postgres_url:  # a replica: PostgreSQL instead of the SQLite file
             self.env.update({"LATCHKEY_DATABASE_URL": postgres_url, "LATCHKEY_DATABASE_TLS": "disable",
                              "LATCHKEY_DATABASE_MIGRATIONS": os.path.join(ROOT, "Migrations", "postgres")})

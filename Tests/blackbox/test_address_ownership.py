@@ -11,7 +11,7 @@ import requests
 
 from harness import ALL_TYPES, Server
 from parse_client import APP_ID, MASTER_KEY, ParseClient, error, ok
-from test_parse_email import link, new_user
+from test_parse_email import link, new_user, verify
 
 PASSWORD = "correct horse 9"
 NEW_PASSWORD = "battery staple 10"
@@ -32,7 +32,7 @@ def server(tmp_path_factory):
 
 
 def redirect(url):
-    r = requests.get(url, allow_redirects=False, timeout=10)
+    r = verify(url) if "/verify_email?" in url else requests.get(url, allow_redirects=False, timeout=10)
     assert r.status_code == 302, (r.status_code, r.text)
     return r.headers["Location"]
 

@@ -56,7 +56,11 @@ extension ParseService {
             let user = try await self.engine.proofs.redeemLinkToken(.confirmation, token: token, tokenId: tokenId, in: tx)
             guard user.status != .disabled else { throw LatchkeyError.linkTokenInvalid }
             guard !user.emailVerified else { return }
-            try await self.engine.accounts.proveAddressAndSave(user, through: .mailbox("parse verification link"), caller: caller, in: tx)
+            // An address put on after the sign-up (a later `PUT email`) says nothing of who holds the account: its proof
+            // ends what the account held. One the sign-up chose with its password confirms that sign-up.
+            let moved = try await !tx.audit.events(AuditQuery(since: user.createdAt - 1, kind: "email_changed", userId: user.id, limit: 1)).isEmpty
+            try await self.engine.accounts.proveAddressAndSave(user, through: moved ? .mailbox("parse verification link") : .registration("parse verification link"),
+                                                               caller: caller, in: tx)
         }
     }
 
