@@ -100,7 +100,7 @@ public enum LatchkeyServer {
             TestingRoutes(engine: TestingService(engine: engine, clock: testMode.clock), config: testMode.config, mailbox: options.testingMailbox,
                           captured: testMode.captured)
                 .addRoutes(to: router)
-            if let issuers = testMode.issuers { FakeIssuerRoutes(issuers: issuers, pages: pages).addRoutes(to: router) }
+            if let issuers = testMode.issuers { FakeIssuerRoutes(issuers: issuers, pages: pages, config: testMode.config).addRoutes(to: router) }
         }
         return router
     }

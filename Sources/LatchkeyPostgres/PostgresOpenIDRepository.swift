@@ -62,6 +62,10 @@ extension PostgresRepositories {
         !(try await rows("UPDATE browser_sessions SET revoked_at = \(at) WHERE id = \(id) AND revoked_at IS NULL RETURNING 1")).isEmpty
     }
 
+    func raiseBrowserSession(id: String, tokenHash: Data, amr: String) async throws -> Bool {
+        !(try await rows("UPDATE browser_sessions SET token_hash = \(tokenHash), amr = \(amr) WHERE id = \(id) AND revoked_at IS NULL RETURNING 1")).isEmpty
+    }
+
     func revokeBrowserSessions(userId: String, at: Date) async throws {
         try await rows("UPDATE browser_sessions SET revoked_at = \(at) WHERE user_id = \(userId) AND revoked_at IS NULL")
     }

@@ -64,6 +64,14 @@ extension SQLiteRepositories {
         }
     }
 
+    func raiseBrowserSession(id: String, tokenHash: Data, amr: String) async throws -> Bool {
+        try await write { db in
+            try db.execute(sql: "UPDATE browser_sessions SET token_hash = ?, amr = ? WHERE id = ? AND revoked_at IS NULL",
+                           arguments: [tokenHash, amr, id])
+            return db.changesCount > 0
+        }
+    }
+
     func revokeBrowserSessions(userId: String, at: Date) async throws {
         try await write { db in
             try db.execute(sql: "UPDATE browser_sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL", arguments: [at, userId])

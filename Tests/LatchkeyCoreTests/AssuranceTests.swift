@@ -25,6 +25,7 @@ import Testing
     static let proofs: [String: SessionProof] = [
         "pwd": SessionProof(amr: ["pwd"], authTime: now - 10),
         "mailed code": SessionProof(amr: ["otp"], authTime: now - 10),
+        "mailed code, password typed": SessionProof(amr: ["pwd", "otp"], authTime: now - 10),
         "pwd+code": SessionProof(amr: ["pwd", "otp", "mfa"], authTime: now - 10),
         "passkey": SessionProof(amr: ["hwk", "mfa"], authTime: now - 10),
         "issuer": SessionProof(amr: ["fed"], authTime: now - 10),
@@ -34,30 +35,35 @@ import Testing
     static let table: [(String, String, String)] = [
         ("password", "pwd", "EERE EEUEEE"),
         ("password", "mailed code", "EERE EEEUEE"),
+        ("password", "mailed code, password typed", "EERE EEEEEE"),
         ("password", "pwd+code", "EEEE EEEEEE"),
         ("password", "passkey", "EEEE EUEEEE"),
         ("password", "issuer", "EERE EEEEEE"),
         ("password", "pwd+code, stale", "EEEE AAAAAA"),
         ("password+authenticator", "pwd", "ESSS UUUUUU"),
         ("password+authenticator", "mailed code", "ESSS UUUUUU"),
+        ("password+authenticator", "mailed code, password typed", "ESSS UUUUUU"),
         ("password+authenticator", "pwd+code", "EEEE EEEEEE"),
         ("password+authenticator", "passkey", "EEEE EUEEEE"),
         ("password+authenticator", "issuer", "ESSS UUUUUU"),
         ("password+authenticator", "pwd+code, stale", "EEEE AAAAAA"),
         ("password+passkey", "pwd", "ESSN UUUUUU"),
         ("password+passkey", "mailed code", "ESSN UUUUUU"),
+        ("password+passkey", "mailed code, password typed", "ESSN UUUUUU"),
         ("password+passkey", "pwd+code", "EEEE EEEEEE"),
         ("password+passkey", "passkey", "EEEE EUEEEE"),
         ("password+passkey", "issuer", "ESSN UUUUUU"),
         ("password+passkey", "pwd+code, stale", "EEEE AAAAAA"),
         ("address only", "pwd", "EERE EEUEEE"),
         ("address only", "mailed code", "EERE EEEEEE"),
+        ("address only", "mailed code, password typed", "EERE EEEEEE"),
         ("address only", "pwd+code", "EEEE EEEEEE"),
         ("address only", "passkey", "EEEE EUEEEE"),
         ("address only", "issuer", "EERE EEEEEE"),
         ("address only", "pwd+code, stale", "EEEE AAAAAA"),
         ("address+mailed factor", "pwd", "ESSS UUUUUU"),
         ("address+mailed factor", "mailed code", "ESSS UUUUUU"),
+        ("address+mailed factor", "mailed code, password typed", "ESSS UUUUUU"),
         ("address+mailed factor", "pwd+code", "EEEE EEEEEE"),
         ("address+mailed factor", "passkey", "EEEE EUEEEE"),
         ("address+mailed factor", "issuer", "ESSS UUUUUU"),
@@ -95,9 +101,11 @@ import Testing
                                  now: Self.now, recentSeconds: 300) == .enrol)
     }
 
-    /// `otp` is a mailbox alone, a second factor's code after another first factor, and both after `mfa`.
+    /// `otp` is a mailbox without `mfa` (a password typed since beside it), a second factor's code after another
+    /// first factor, and both after `mfa` alone.
     @Test func proofKindsFromAmr() {
         #expect(SessionProof(amr: ["otp"], authTime: nil).kinds == [.mailbox])
+        #expect(SessionProof(amr: ["pwd", "otp"], authTime: nil).kinds == [.knowledge, .mailbox])
         #expect(SessionProof(amr: ["pwd", "otp", "mfa"], authTime: nil).kinds == [.knowledge, .code])
         #expect(SessionProof(amr: ["otp", "mfa"], authTime: nil).kinds == [.mailbox, .code])
         #expect(SessionProof(amr: ["otp", "sms", "mfa"], authTime: nil).kinds == [.mailbox, .code])

@@ -42,7 +42,7 @@ import Testing
         let h = try await EngineHarness.make()
         let account = SelfService(engine: h.engine)
         let holder = try await signedIn(h, "old@example.com")
-        let target = try await account.startAddressChange(holder, newEmail: "New@Example.com", caller: h.caller)
+        let target = try await account.startAddressChange(holder, newEmail: "New@Example.com", currentPassword: nil, caller: h.caller)
         #expect(target == "new@example.com")
         await #expect(throws: LatchkeyError.self) {
             try await account.finishAddressChange(holder, newEmail: target, code: "00000000", caller: h.caller)

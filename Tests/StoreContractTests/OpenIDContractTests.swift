@@ -59,8 +59,13 @@ import Testing
         #expect(try await repo.authorizationCode(codeHash: live.codeHash)?.usedAt != nil)
         #expect(try await repo.tokenFamilies(browserSessionId: session.id) == [live.familyId])
 
+        #expect(try await repo.raiseBrowserSession(id: session.id, tokenHash: Data("raised".utf8), amr: "pwd otp mfa"))
+        let raised = try await repo.browserSession(tokenHash: Data("raised".utf8))
+        #expect(raised?.id == session.id && raised?.amr == "pwd otp mfa" && raised?.authTime == session.authTime)
+        #expect(try await repo.browserSession(tokenHash: session.tokenHash) == nil)
         #expect(try await repo.revokeBrowserSession(id: session.id, at: Fixtures.now))
         #expect(try await !repo.revokeBrowserSession(id: session.id, at: Fixtures.now))
+        #expect(try await !repo.raiseBrowserSession(id: session.id, tokenHash: Data("again".utf8), amr: "pwd"))
         #expect(try await repo.browserSessions(userId: user.id, now: Fixtures.now).isEmpty)
         // A code from a signed-out browser session reads as such; one from no browser session always lives.
         #expect(try await repo.authorizationCodeWithUser(codeHash: live.codeHash, now: Fixtures.now)?.signInLive == false)

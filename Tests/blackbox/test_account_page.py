@@ -62,8 +62,13 @@ def test_profile_password_and_address_change(server):
     assert Account(server).sign_in_here(email, "a whole new passphrase").status_code == 200
     server.wait_for_subject(email, "password")
 
+    # The sign-up proved the old mailbox only: giving it up asks for the password too (typed here, or a sign-in).
     moved = new_email("moved")
-    page = account.act("/ui/account/email", email=moved)
+    again = account.act("/ui/account/email", email=moved)
+    assert "<h1>Sign in</h1>" in again.text and "to continue to Your account" in again.text, again.text[:1500]
+    wrong = account.act("/ui/account/email", email=moved, current_password="not the password")
+    assert wrong.status_code in (400, 401) and "The current password is wrong." in wrong.text and not server.mails(moved), wrong.status_code
+    page = account.act("/ui/account/email", email=moved, current_password="a whole new passphrase")
     assert "Enter your code" in page.text and "m****" in page.text, page.text[:3000]
     wrong = account.act("/ui/account/email/code", page=page, code="000000")
     assert wrong.status_code == 400 and "The code is wrong" in wrong.text
@@ -178,9 +183,9 @@ def test_refusals_in_the_pages_words(server):
     assert unnamed.status_code == 400 and "1 to 64 characters" in unnamed.text
     foreign = account.post_form("/ui/account/sessions/end", id="not-a-session")
     assert foreign.status_code == 400
-    taken = account.act("/ui/account/email", email=email)
+    taken = account.act("/ui/account/email", email=email, current_password=PASSWORD)
     assert taken.status_code == 409 or "exists already" in taken.text
-    bad_mail = account.act("/ui/account/email", email="not an address")
+    bad_mail = account.act("/ui/account/email", email="not an address", current_password=PASSWORD)
     assert bad_mail.status_code == 400 and "not a valid email address" in bad_mail.text
     for kind in ("recovery", "nope", "totp"):
         assert account.post_form("/ui/account/factors/remove", kind=kind).status_code == 400

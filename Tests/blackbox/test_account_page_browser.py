@@ -208,8 +208,20 @@ def test_a_passkey_added_renamed_used_and_removed(local_server, tmp_path):
             WebDriverWait(driver, 10).until(lambda d: d.current_url.startswith(callback + "?code="))
         finally:
             app.shutdown()
+        # Signed in by the passkey alone, removing it asks for the password too (and then the passkey, the account's
+        # second factor), and comes back to the passkeys.
         driver.get(local + ACCOUNT)
         wait_heading(driver, "Your account")
+        driver.find_element(By.XPATH, "//button[@aria-label='Remove Work laptop']").click()
+        wait_heading(driver, "Sign in")
+        fill(driver, email=email, password=PASSWORD)
+        driver.find_element(By.XPATH, "//button[normalize-space()='Sign in']").click()
+        wait_heading(driver, "Confirm it is you")
+        use = driver.find_element(By.ID, "passkey-sign-in")
+        WebDriverWait(driver, 10).until(lambda d: use.is_displayed())
+        use.click()
+        wait_heading(driver, "Your account")
+        assert driver.current_url.endswith("#passkeys"), driver.current_url
         driver.find_element(By.XPATH, "//button[@aria-label='Remove Work laptop']").click()
         wait_notice(driver, "The passkey is removed.")
         assert "No passkeys yet." in driver.page_source

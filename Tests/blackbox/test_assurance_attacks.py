@@ -52,7 +52,9 @@ mfa:
 def owner_with_passkey(server):
     """An account whose second factor is a passkey: its owner's browser and authenticator."""
     owner, device, _, credential = register(server)
-    assert owner.call("/ui/passkeys/registration", credential).status_code == 200
+    added = owner.call("/ui/passkeys/registration", credential)
+    assert added.status_code == 200, added.text
+    owner.passkey_id = added.json()["id"]
     return owner, device
 
 
@@ -109,6 +111,15 @@ def test_a_flagged_passkey_signs_in_no_more_until_its_owner_clears_it(server):
     cleared = holder.pages.http.post(server.base + "/ui/account/passkeys/clear-flag", data={"csrf": holder.csrf, "id": "x"},
                                      allow_redirects=False, timeout=10)
     assert cleared.status_code in (302, 303) and "/authorize" in cleared.headers["location"]
+    device.sign_count = 51
+    refused(sign_in(server, device)[1], 400, "suspected of being cloned")
+    # In the browser that added it (its session counts the passkey, and is recent), the owner says "it was me"...
+    cleared = owner.pages.http.post(server.base + "/ui/account/passkeys/clear-flag", data={"csrf": owner.csrf, "id": owner.passkey_id},
+                                    allow_redirects=False, timeout=10)
+    assert cleared.status_code == 303 and "done=passkey_flag_cleared" in cleared.headers["location"], (cleared.status_code, cleared.text[:300])
+    # ...and the passkey signs in again, from its next counter on.
+    device.sign_count = 52
+    assert sign_in(server, device)[1].status_code == 200
 
 
 # 8. Info: a usernameless assertion without userHandle is accepted.
@@ -200,6 +211,10 @@ def test_the_testing_api_takes_no_cross_site_form_and_no_foreign_host():
         rebound = requests.get(s.base + "/testing/v1/codes", params={"to": "a@example.com"}, headers={"Host": "evil.example"}, timeout=10)
         assert rebound.status_code == 421 and rebound.json()["error"] == "invalid_request", rebound.text
         assert requests.get(s.base + "/testing/v1/config", headers={"Host": f"localhost:{s.port}"}, timeout=10).status_code == 200
+        # The stand-in issuers are the testing API too: no token minted for a rebound Host, nor for a bodiless post.
+        minted = requests.post(s.base + "/testing/v1/issuer/apple/id-token", json={"sub": "x"}, headers={"Host": "evil.example"}, timeout=10)
+        assert minted.status_code == 421, minted.text
+        assert requests.post(s.base + "/testing/v1/issuer/apple/id-token", timeout=10).status_code == 415
         # The JSON the suites send still works.
         assert requests.post(s.base + "/testing/v1/clock", json={"advance_seconds": 1}, timeout=10).status_code == 200
 

@@ -268,13 +268,14 @@ def test_a_code_sign_in_never_takes_its_own_mailbox_as_the_second_factor(mfa_ser
     claims = strict.b64url_json(strict.tokens(app.token_after(done["continuation_token"]))["id_token"].split(".")[1])
     assert claims["acr"] == "2" and "mfa" in claims["amr"], claims
     # A factor enrolled on the account's own address (after a password sign-in, by its own code) is no second factor
-    # for a code sign-in either: the enrolled other address is asked for.
+    # for a code sign-in either; but the account holds one, so the code alone enrols nothing: the browser, where the
+    # password goes first.
     s2_email = new_email()
     Native(s, OFF).sign_up(s2_email)
     register_email(s, Native(s, REQUIRED), s2_email)
     again = code_sign_in(s, app, s2_email)
-    ct = suberror(again, "registration_required")
-    assert app.register_introspect(ct)["methods"]
+    assert again.status_code == 200 and again.json()["challenge_type"] == "redirect", again.text
+    assert "sign in with the password" in again.json()["redirect_reason"]
 
 
 def test_wrong_steps_and_inputs(mfa_server):
@@ -395,14 +396,18 @@ def test_a_native_user_enrols_an_authenticator(mfa_server):
     tokens = strict.tokens(app.password_token(email))
     totp, _ = enrol_authenticator(s, tokens["access_token"])
     assert s.wait_for_subject(email, "second factor was added")
-    # A second one is refused while the first is there; the next sign-in asks for its code.
-    again = requests.post(s.base + "/mfa/v1.0/authenticator/start", headers={"Authorization": f"Bearer {tokens['access_token']}"}, timeout=10)
-    strict.error(again, "invalid_request")
+    # The password's token changes no factor now that the account holds one (RFC 9470's step-up, for two factors)...
+    start = s.base + "/mfa/v1.0/authenticator/start"
+    again = requests.post(start, headers={"Authorization": f"Bearer {tokens['access_token']}"}, timeout=10)
+    assert again.status_code == 401 and again.json()["error"] == "insufficient_user_authentication", again.text
+    assert 'acr_values="2"' in again.headers["WWW-Authenticate"], again.headers
+    # ...the next sign-in asks for its code, and with both a second authenticator is refused while the first is there.
     ct = suberror(app.password_token(email), "mfa_required")
     methods = app.introspect(ct)
     [method] = methods["methods"]
     asked = code_challenge(app.challenge(methods["continuation_token"], method["id"]), "totp")
-    strict.tokens(app.submit(asked["continuation_token"], totp.at(time.time() + 30)))
+    both = strict.tokens(app.submit(asked["continuation_token"], totp.at(time.time() + 30)))
+    strict.error(requests.post(start, headers={"Authorization": f"Bearer {both['access_token']}"}, timeout=10), "invalid_request")
 
 
 def test_an_authenticator_is_enrolled_only_after_a_recent_sign_in(sms):

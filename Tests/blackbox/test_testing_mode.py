@@ -52,22 +52,24 @@ def test_an_account_made_directly_signs_in_everywhere_and_takes_its_states(serve
     assert app_login(server, email).status_code == 200
     parse = requests.post(server.base + "/parse/login", headers=PARSE, json={"username": email, "password": PASSWORD}, timeout=10)
     assert parse.status_code == 200 and parse.json()["objectId"] == made.json()["object_id"], parse.text
-    locked = requests.post(f"{server.base}/testing/v1/users/{email}/lock", timeout=10)
+    locked = requests.post(f"{server.base}/testing/v1/users/{email}/lock", json={}, timeout=10)
     assert locked.status_code == 200 and locked.json()["locked"] is True
     assert app_login(server, email).status_code != 200
-    assert requests.post(f"{server.base}/testing/v1/users/{email}/unlock", timeout=10).json()["locked"] is False
-    assert requests.post(f"{server.base}/testing/v1/users/{email}/disable", timeout=10).json()["status"] == "disabled"
+    assert requests.post(f"{server.base}/testing/v1/users/{email}/unlock", json={}, timeout=10).json()["locked"] is False
+    assert requests.post(f"{server.base}/testing/v1/users/{email}/disable", json={}, timeout=10).json()["status"] == "disabled"
     assert app_login(server, email).status_code != 200
-    assert requests.post(f"{server.base}/testing/v1/users/{email}/enable", timeout=10).json()["status"] == "active"
+    assert requests.post(f"{server.base}/testing/v1/users/{email}/enable", json={}, timeout=10).json()["status"] == "active"
     assert app_login(server, email).status_code == 200
     # Refusals, in the API's shape.
-    assert requests.post(f"{server.base}/testing/v1/users/{email}/explode", timeout=10).status_code == 404
-    assert requests.post(f"{server.base}/testing/v1/users/nobody@example.com/lock", timeout=10).status_code == 404
+    assert requests.post(f"{server.base}/testing/v1/users/{email}/explode", json={}, timeout=10).status_code == 404
+    assert requests.post(f"{server.base}/testing/v1/users/nobody@example.com/lock", json={}, timeout=10).status_code == 404
     again = requests.post(server.base + "/testing/v1/users", json={"email": email}, timeout=10)
     assert again.status_code == 409 and again.json()["error"] == "conflict"
     bad = requests.post(server.base + "/testing/v1/users", json=[{"email": new_email()}, {"email": 7}], timeout=10)
     assert bad.status_code == 400 and bad.json()["error_description"] == "[1] email must be a string"
-    assert requests.post(server.base + "/testing/v1/users", data="not json", timeout=10).status_code == 400
+    assert requests.post(server.base + "/testing/v1/users", data="not json", timeout=10).status_code == 415
+    assert requests.post(server.base + "/testing/v1/users", data="not json", headers={"Content-Type": "application/json"},
+                         timeout=10).status_code == 400
     secret = requests.post(server.base + "/testing/v1/users", json={"email": new_email(), "second_factors": [{"kind": "totp", "secret": "!!"}]},
                            timeout=10)
     assert secret.status_code == 400 and "Base32" in secret.json()["error_description"]
@@ -222,7 +224,9 @@ def test_the_stand_in_apple_signs_in_to_every_dialect_and_the_pages(server):
         done = http.get(server.base + later, allow_redirects=False, timeout=10)
     assert done.status_code == 303 and done.headers["location"].startswith(callback + "?code="), (done.status_code, done.text[:500])
     assert requests.post(server.base + "/testing/v1/issuer/bad%20name/id-token", json={}, timeout=10).status_code == 404
-    assert requests.post(server.base + "/testing/v1/issuer/apple/id-token", data="[1]", timeout=10).status_code == 400
+    assert requests.post(server.base + "/testing/v1/issuer/apple/id-token", data="[1]", timeout=10).status_code == 415
+    assert requests.post(server.base + "/testing/v1/issuer/apple/id-token", data="[1]", headers={"Content-Type": "application/json"},
+                         timeout=10).status_code == 400
 
 
 def test_an_account_made_with_an_identity_and_a_mail_factor(server):

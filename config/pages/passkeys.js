@@ -81,7 +81,9 @@
     };
     signInButton.hidden = false;
     signInButton.addEventListener("click", function () { signIn("optional"); });
-    if (form && PublicKeyCredential.isConditionalMediationAvailable) {
+    var address = form && form.querySelector('input[name="email"]');
+    var autofill = address && (address.getAttribute("autocomplete") || "").split(" ").indexOf("webauthn") >= 0;
+    if (autofill && PublicKeyCredential.isConditionalMediationAvailable) {
       PublicKeyCredential.isConditionalMediationAvailable().then(function (available) { if (available) signIn("conditional"); });
     }
   }

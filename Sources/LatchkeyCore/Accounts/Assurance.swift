@@ -137,8 +137,9 @@ public struct SessionProof: Sendable, Equatable {
     /// Two factors of different kinds (the journey set `mfa` only when they were).
     var multiFactor: Bool { amr.contains("mfa") }
 
-    /// The kinds of proof: `otp` alone is the mailed code that was a first factor; after another first factor (or
-    /// with `mfa` after a mailed code) it is a second factor's code.
+    /// The kinds of proof: `otp` without `mfa` is a code mailed to the account's address (a first factor, with a
+    /// password typed since beside it); with `mfa` after another first factor it is a second factor's code, and
+    /// after none both the mailbox and that code.
     var kinds: Set<ProofKind> {
         var kinds = Set<ProofKind>()
         let firstBesidesCode = amr.contains("pwd") || amr.contains("fed") || amr.contains("hwk") || amr.contains("swk")
@@ -150,7 +151,7 @@ public struct SessionProof: Sendable, Equatable {
             case "sms": kinds.insert(.code)
             case "api_key": kinds.insert(.apiKey)
             case "otp":
-                if firstBesidesCode { kinds.insert(.code) } else {
+                if !multiFactor { kinds.insert(.mailbox) } else if firstBesidesCode { kinds.insert(.code) } else {
                     kinds.insert(.mailbox)
                     if multiFactor, !amr.contains("sms") { kinds.insert(.code) }
                 }

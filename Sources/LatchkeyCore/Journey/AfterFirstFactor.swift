@@ -25,11 +25,14 @@ extension SignInJourney {
                 try await audit(tx, "mfa_required", caller: caller, userId: user.id, email: user.email, detail: method)
                 return .mfaRequired(continuationToken: try await advance(next, in: tx))
             case .notHere:
-                // The account's second factor is one this surface cannot run: never sign in on the first alone, never
-                // enrol another on it; the browser takes over.
+                // The account's second factor is one this surface cannot run, or one that cannot follow this first
+                // factor (a code to the address the sign-in used): never sign in on the first alone, never enrol
+                // another on it; the browser takes over, where the password can go first.
                 try await finish(flow, in: tx)
                 try await audit(tx, "mfa_not_here", caller: caller, userId: user.id, email: user.email, detail: method)
-                return .redirect(reason: "This account's second factor needs the browser")
+                let heldButBarred = try await !engine.factors.challengeableFactors(userId: user.id, in: tx).isEmpty
+                return .redirect(reason: heldButBarred ? "This account's second factor cannot follow a code to its own address: sign in with the password"
+                                                       : "This account's second factor needs the browser")
             case .enrol:
                 let enrollable = engine.factors.registrableMethods(browser: flow.state.client.audience == .browser)
                 guard capabilities.contains(ChallengeTypes.registrationRequired), !enrollable.isEmpty else {

@@ -5,26 +5,30 @@ import Foundation
 extension PagesService {
     public var passkeysEnabled: Bool { settings.passkeys.enabled }
 
-    /// The browser's signed-in account, when the assurance rule lets its session add a passkey.
-    private func recentlySignedIn(_ sessionCookie: String?) async throws -> UserRecord {
+    /// The browser's signed-in session and account, when the assurance rule lets that session add a passkey.
+    private func recentlySignedIn(_ sessionCookie: String?) async throws -> (session: BrowserSessionRecord, user: UserRecord) {
         guard let (session, user) = try await browserSession(cookie: sessionCookie) else {
             throw LatchkeyError.passkeyRefused("sign in first: a passkey is added to the account signed in at this browser")
         }
         try await engine.accounts.requireAssurance(.add(.passkey), for: user, proved: session.proof, in: reader)
-        return user
+        return (session, user)
     }
 
     public func passkeyRegistrationOptions(sessionCookie: String?, csrfCookie: String) async throws -> JSONValue {
-        try await engine.passkeys.registrationOptions(for: try await recentlySignedIn(sessionCookie), csrfCookie: csrfCookie)
+        try await engine.passkeys.registrationOptions(for: try await recentlySignedIn(sessionCookie).user, csrfCookie: csrfCookie)
     }
 
+    /// Adds the passkey; returns it and the browser session's new cookie (its sign-in now counts the passkey).
     public func registerPasskey(_ body: Data, name: String?, sessionCookie: String?, csrfCookie: String,
-                                caller: CallerInfo) async throws -> PasskeyRecord {
+                                caller: CallerInfo) async throws -> (passkey: PasskeyRecord, cookie: String?) {
         // The account holder adds it to their own account (after a sign-in, or on the account page): the actor is `self`.
         var caller = caller
         caller.actor = "self"
-        return try await engine.passkeys.register(body, for: try await recentlySignedIn(sessionCookie), name: name, csrfCookie: csrfCookie,
-                                                  caller: caller)
+        let (session, user) = try await recentlySignedIn(sessionCookie)
+        let passkey = try await engine.passkeys.register(body, for: user, name: name, csrfCookie: csrfCookie, caller: caller)
+        let amr = AuthenticationMethods.afterPasskey(session.proof.amr, passkey: AuthenticationMethods.passkey(synced: passkey.backupEligible))
+        let cookie = try await engine.standaloneWrite { try await self.raise(session, to: amr, in: $0) }
+        return (passkey, cookie)
     }
 
     public func passkeyAuthenticationOptions(csrfCookie: String) async throws -> JSONValue {

@@ -6,13 +6,7 @@ extension SelfService {
     /// password); this browser stays signed in with a new session carrying the same sign-in. Returns its cookie.
     public func changePassword(_ holder: AccountHolder, current: String?, new: String?, caller: CallerInfo) async throws -> String {
         let caller = CallerInfo.selfService(caller)
-        var proved = holder.session.proof
-        if let current, !current.isEmpty, holder.user.passwordHash != nil {
-            _ = try await engine.accounts.checkPassword(current, for: holder.user, caller: caller)
-            try await engine.accounts.releasePasswordAttempt(userId: holder.user.id)
-            proved.authTime = time.now()   // the password typed now makes the sign-in recent; it proves no more kinds
-        }
-        try await requireAssurance(.add(.password), holder, proved: proved)
+        try await requireAssurance(.add(.password), holder, proved: try await proof(holder, typedPassword: current, caller: caller))
         let password = try engine.accounts.requireAcceptablePassword(new, identifiers: [holder.user.email, holder.user.username])
         if let phc = holder.user.passwordHash, try await engine.passwords.verify(password, against: phc) != .mismatch {
             throw LatchkeyError.passwordRejected(.recentlyUsed)

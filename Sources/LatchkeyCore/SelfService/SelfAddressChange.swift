@@ -2,14 +2,15 @@ import Foundation
 
 /// A new address, proven by a code mailed to it. The account model's address change applies (the old address is
 /// told, links mailed to it die); the code proves the new mailbox, so the address is verified without ending any
-/// other way in (the owner proved who they are by the recent sign-in).
+/// other way in (the owner proved who they are by the recent sign-in). Giving up the old address is a removal, so a
+/// sign-in by a code to that address alone is not enough while the account has a password: the page asks for it.
 extension SelfService {
     private func addressCodeName(_ user: UserRecord) -> String { "account-address:\(user.id)" }
 
     /// Mails a code to `newEmail`; returns it normalized (the page shows it masked and posts it back with the code).
-    public func startAddressChange(_ holder: AccountHolder, newEmail: String?, caller: CallerInfo) async throws -> String {
-        try await requireAssurance(.remove(.address), holder)
+    public func startAddressChange(_ holder: AccountHolder, newEmail: String?, currentPassword: String?, caller: CallerInfo) async throws -> String {
         let caller = CallerInfo.selfService(caller)
+        try await requireAssurance(.remove(.address), holder, proved: try await proof(holder, typedPassword: currentPassword, caller: caller))
         let email = try engine.accounts.requireEmail(newEmail)
         guard email != holder.user.email else { throw LatchkeyError.emailTaken }
         try await engine.accounts.requireNoIdentifierClash(username: nil, email: email, excluding: holder.user.id, in: reader)
@@ -20,8 +21,10 @@ extension SelfService {
         return email
     }
 
+    /// The start asked the rule for the removal (and left a pending code only then); the code now proves the new
+    /// mailbox, which the rule asks of any session adding an address.
     public func finishAddressChange(_ holder: AccountHolder, newEmail: String?, code: String?, caller: CallerInfo) async throws {
-        try await requireAssurance(.remove(.address), holder)
+        try await requireAssurance(.add(.address), holder)
         let caller = CallerInfo.selfService(caller)
         let email = try engine.accounts.requireEmail(newEmail)
         if let wrong = try await engine.proofs.redeemPendingCode(name: addressCodeName(holder.user), target: email, code: code) { throw wrong }

@@ -35,14 +35,19 @@ extension SelfService {
                                                                 issuer: settings.mfa.totpIssuer))
     }
 
-    /// Enrols the offered authenticator with its first code; returns the new recovery codes (shown once).
-    public func confirmAuthenticator(_ holder: AccountHolder, sealed: String?, code: String?, caller: CallerInfo) async throws -> [String] {
+    /// Enrols the offered authenticator with its first code; returns the new recovery codes (shown once) and the
+    /// browser session's new cookie (its sign-in now counts the authenticator).
+    public func confirmAuthenticator(_ holder: AccountHolder, sealed: String?, code: String?,
+                                     caller: CallerInfo) async throws -> (recoveryCodes: [String], cookie: String?) {
         try await requireAssurance(.add(.secondFactor), holder)
         let caller = CallerInfo.selfService(caller)
         let key = try offeredKey(holder, sealed: sealed)
         let step = try await engine.factors.checkNewAuthenticatorCode(code, key: key, user: holder.user, caller: caller)
         return try await transaction { tx in
-            try await self.engine.factors.enrolAuthenticator(key, step: step, for: try await self.current(holder, in: tx), caller: caller, in: tx)
+            let codes = try await self.engine.factors.enrolAuthenticator(key, step: step, for: try await self.current(holder, in: tx),
+                                                                         caller: caller, in: tx)
+            let cookie = try await self.raise(holder.session, to: AuthenticationMethods.afterSecondFactor(holder.session.proof.amr, kind: .totp), in: tx)
+            return (codes, cookie)
         }
     }
 
@@ -77,17 +82,19 @@ extension SelfService {
         return target
     }
 
+    /// Enrols the address or number the code reached; returns the browser session's new cookie (as for an authenticator).
     public func confirmCodeFactor(_ holder: AccountHolder, kind: SecondFactorRecord.Kind, target: String?, code: String?,
-                                  caller: CallerInfo) async throws {
+                                  caller: CallerInfo) async throws -> String? {
         try await requireAssurance(.add(.secondFactor), holder)
         let caller = CallerInfo.selfService(caller)
         if let wrong = try await engine.proofs.redeemPendingCode(name: codeFactorName(holder.user, kind), target: target, code: code) { throw wrong }
-        try await transaction { tx in
+        return try await transaction { tx in
             let user = try await self.current(holder, in: tx)
             let factors = try await tx.secondFactors.secondFactors(userId: user.id)
             guard !factors.contains(where: { $0.kind == kind && $0.target == target }) else { throw LatchkeyError.secondFactor(.alreadyEnrolled) }
             try await self.engine.factors.enrol(SecondFactorRecord(id: SecureRandom.uuidString(), userId: user.id, kind: kind, target: target,
                                                                    createdAt: self.time.now()), for: user, caller: caller, in: tx)
+            return try await self.raise(holder.session, to: AuthenticationMethods.afterSecondFactor(holder.session.proof.amr, kind: kind), in: tx)
         }
     }
 

@@ -37,6 +37,18 @@ public struct SelfService: SelfServiceSurface, EngineKernel {
         try await engine.accounts.requireAssurance(ask, for: holder.user, proved: proved ?? holder.session.proof, in: reader)
     }
 
+    /// What the session proved, with the account's password typed on the page now (checked and counted as any
+    /// password attempt): a recent proof of knowledge besides what the sign-in proved.
+    func proof(_ holder: AccountHolder, typedPassword: String?, caller: CallerInfo) async throws -> SessionProof {
+        var proved = holder.session.proof
+        guard let typedPassword, !typedPassword.isEmpty, holder.user.passwordHash != nil else { return proved }
+        _ = try await engine.accounts.checkPassword(typedPassword, for: holder.user, caller: caller)
+        try await engine.accounts.releasePasswordAttempt(userId: holder.user.id)
+        proved.authTime = time.now()
+        if !proved.amr.contains("pwd") { proved.amr.insert("pwd", at: 0) }
+        return proved
+    }
+
     /// Mails a new code to an address the account does not hold yet (a new address, a new second factor), within the
     /// mail limits of the caller and of that address; the code, for the caller to keep as pending.
     func mailCode(_ kind: MailKind, to address: String, _ holder: AccountHolder, caller: CallerInfo) async throws -> String {

@@ -10,6 +10,9 @@ public protocol OpenIDRepository: Sendable {
     /// Revokes one browser session; false when it was revoked already (or is unknown).
     func revokeBrowserSession(id: String, at: Date) async throws -> Bool
     func revokeBrowserSessions(userId: String, at: Date) async throws
+    /// Gives a live browser session a new cookie and what it proved since (a factor added in it); the id, and so the
+    /// token families started under it, stay. False when it was revoked or is unknown.
+    func raiseBrowserSession(id: String, tokenHash: Data, amr: String) async throws -> Bool
 
     func insert(_ code: AuthorizationCodeRecord) async throws
     /// Marks the code used if it is unused and unexpired at `now` and only then stores what its exchange opens, in

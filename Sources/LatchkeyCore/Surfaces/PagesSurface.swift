@@ -48,7 +48,8 @@ public protocol PagesSurface: ClientAuthenticating, MailedLinkSurface {
     var upstreamProviders: [String] { get }
     var passkeysEnabled: Bool { get }
     func passkeyRegistrationOptions(sessionCookie: String?, csrfCookie: String) async throws -> JSONValue
-    func registerPasskey(_ body: Data, name: String?, sessionCookie: String?, csrfCookie: String, caller: CallerInfo) async throws -> PasskeyRecord
+    func registerPasskey(_ body: Data, name: String?, sessionCookie: String?, csrfCookie: String,
+                         caller: CallerInfo) async throws -> (passkey: PasskeyRecord, cookie: String?)
     func passkeyAuthenticationOptions(csrfCookie: String) async throws -> JSONValue
     func signInWithPasskey(_ body: Data, interaction: Interaction, csrfCookie: String, caller: CallerInfo) async throws -> VisitProgress
     func userInfo(accessToken: String) async throws -> [String: JSONValue]

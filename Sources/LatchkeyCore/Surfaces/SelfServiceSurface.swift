@@ -10,7 +10,7 @@ public protocol SelfServiceSurface: Sendable {
     func finishSignIn(code: String?, state: String?, cookie: String?, caller: CallerInfo) async throws -> String
     func overview(_ holder: AccountHolder) async throws -> AccountOverview
     func updateProfile(_ holder: AccountHolder, attributes given: [String: JSONValue], caller: CallerInfo) async throws
-    func startAddressChange(_ holder: AccountHolder, newEmail: String?, caller: CallerInfo) async throws -> String
+    func startAddressChange(_ holder: AccountHolder, newEmail: String?, currentPassword: String?, caller: CallerInfo) async throws -> String
     func finishAddressChange(_ holder: AccountHolder, newEmail: String?, code: String?, caller: CallerInfo) async throws
     func changePassword(_ holder: AccountHolder, current: String?, new: String?, caller: CallerInfo) async throws -> String
     func renamePasskey(_ holder: AccountHolder, id: String, name raw: String?, caller: CallerInfo) async throws
@@ -18,9 +18,9 @@ public protocol SelfServiceSurface: Sendable {
     func clearPasskeyFlag(_ holder: AccountHolder, id: String, caller: CallerInfo) async throws
     func offerAuthenticator(_ holder: AccountHolder) async throws -> AuthenticatorOfferForm
     func openAuthenticatorOffer(_ holder: AccountHolder, sealed: String?) throws -> AuthenticatorOfferForm
-    func confirmAuthenticator(_ holder: AccountHolder, sealed: String?, code: String?, caller: CallerInfo) async throws -> [String]
+    func confirmAuthenticator(_ holder: AccountHolder, sealed: String?, code: String?, caller: CallerInfo) async throws -> (recoveryCodes: [String], cookie: String?)
     func startCodeFactor(_ holder: AccountHolder, kind: SecondFactorRecord.Kind, target raw: String?, caller: CallerInfo) async throws -> String
-    func confirmCodeFactor(_ holder: AccountHolder, kind: SecondFactorRecord.Kind, target: String?, code: String?, caller: CallerInfo) async throws
+    func confirmCodeFactor(_ holder: AccountHolder, kind: SecondFactorRecord.Kind, target: String?, code: String?, caller: CallerInfo) async throws -> String?
     func removeFactor(_ holder: AccountHolder, kind: SecondFactorRecord.Kind, caller: CallerInfo) async throws
     func newRecoveryCodes(_ holder: AccountHolder, caller: CallerInfo) async throws -> [String]
     func beginLink(_ holder: AccountHolder, provider: String) async throws -> (redirect: String, cookie: String)

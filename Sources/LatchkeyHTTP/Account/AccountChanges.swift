@@ -21,7 +21,8 @@ extension AccountPage {
             return done("profile", section: "profile", visit)
         }
         post(router, "/ui/account/email", section: "email") { visit, holder in
-            let email = try await engine.startAddressChange(holder, newEmail: visit.field("email"), caller: visit.caller)
+            let email = try await engine.startAddressChange(holder, newEmail: visit.field("email"), currentPassword: visit.field("current_password"),
+                                                        caller: visit.caller)
             return codePage(action: "/ui/account/email/code", target: email, shown: EmailAddress.mask(email), kind: nil, visit)
         }
         post(router, "/ui/account/email/code", section: "email") { visit, holder in
@@ -36,9 +37,7 @@ extension AccountPage {
         post(router, "/ui/account/password", section: "password") { visit, holder in
             let cookie = try await engine.changePassword(holder, current: visit.field("current_password"), new: visit.field("password"),
                                                          caller: visit.caller)
-            var visit = visit
-            visit.cookies.append(cookies.set(cookies.sessionName, cookie, maxAge: engine.settings.openID.sessionTTLSeconds))
-            return done("password", section: "password", visit)
+            return done("password", section: "password", raised(visit, cookie))
         }
         post(router, "/ui/account/passkeys/rename", section: "passkeys") { visit, holder in
             try await engine.renamePasskey(holder, id: visit.field("id") ?? "", name: visit.field("name"), caller: visit.caller)

@@ -12,8 +12,9 @@ extension AccountPage {
         }
         post(router, "/ui/account/factors/authenticator/code", section: "factors") { visit, holder in
             do {
-                let codes = try await engine.confirmAuthenticator(holder, sealed: visit.field("offer"), code: visit.field("code"), caller: visit.caller)
-                return recoveryPage(codes, visit)
+                let (codes, cookie) = try await engine.confirmAuthenticator(holder, sealed: visit.field("offer"), code: visit.field("code"),
+                                                                            caller: visit.caller)
+                return recoveryPage(codes, raised(visit, cookie))
             } catch let error as LatchkeyError where InteractionPages.isWrongCode(error) {
                 return authenticatorPage(try engine.openAuthenticatorOffer(holder, sealed: visit.field("offer")), visit, error: text("wrong_code", visit))
             }
@@ -26,13 +27,14 @@ extension AccountPage {
         post(router, "/ui/account/factors/code/confirm", section: "factors") { visit, holder in
             let kind = try Self.codeKind(visit.field("kind"))
             let target = visit.field("target") ?? ""
+            let cookie: String?
             do {
-                try await engine.confirmCodeFactor(holder, kind: kind, target: target, code: visit.field("code"), caller: visit.caller)
+                cookie = try await engine.confirmCodeFactor(holder, kind: kind, target: target, code: visit.field("code"), caller: visit.caller)
             } catch let error as LatchkeyError where InteractionPages.isWrongCode(error) {
                 return codePage(action: "/ui/account/factors/code/confirm", target: target, shown: Self.masked(target, kind), kind: kind.rawValue,
                                 visit, error: text("wrong_code", visit))
             }
-            return done("factor_added", section: "factors", visit)
+            return done("factor_added", section: "factors", raised(visit, cookie))
         }
         post(router, "/ui/account/factors/remove", section: "factors") { visit, holder in
             guard let kind = visit.field("kind").flatMap(SecondFactorRecord.Kind.init(rawValue:)), kind != .recovery else {

@@ -28,6 +28,7 @@ extension AccountPage {
                 var words = text(InteractionPages.explain(error), visit)
                 if case .invalidAttributes(let names) = error { words += " " + names.joined(separator: ", ") }
                 if case .lastWayIn = error { words = text("account_last_way_in", visit) }
+                if case .invalidCredentials = error { words = text("account_wrong_password", visit) }
                 return try await overviewPage(holder, visit, error: words, status: PageStatus.of(error))
             }
         }
@@ -36,6 +37,14 @@ extension AccountPage {
     /// Back to the account page after a change, saying what was done (post, redirect, get: a reload repeats nothing).
     func done(_ key: String, section: String, _ visit: PageVisit) -> Response {
         redirect("\(SelfService.path)?done=\(key)#\(section)", visit)
+    }
+
+    /// The visit answering with the browser session's new cookie, when a change gave it one.
+    func raised(_ visit: PageVisit, _ cookie: String?) -> PageVisit {
+        guard let cookie else { return visit }
+        var visit = visit
+        visit.cookies.append(cookies.set(cookies.sessionName, cookie, maxAge: engine.settings.openID.sessionTTLSeconds))
+        return visit
     }
 
     static func explain(_ refusal: AccountPageRefusal) -> String {

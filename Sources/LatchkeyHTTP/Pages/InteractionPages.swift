@@ -155,7 +155,10 @@ struct InteractionPages: Sendable {
         let client = visit.interaction.flatMap { try? engine.requireClient($0.request.clientId) }
         let providers = engine.upstreamProviders.map { ["name": $0, "label": "\(text("continue_with", visit)) \(Self.label($0))"] }
         var context: [String: Any] = ["clientName": client?.name ?? "", "email": email ?? "", "providers": providers,
-                                      "hasProviders": !providers.isEmpty, "passkeys": engine.passkeysEnabled]
+                                      "hasProviders": !providers.isEmpty, "passkeys": engine.passkeysEnabled,
+                                      // A sign-in asked for again (`prompt=login`, the account page's step-up) is chosen,
+                                      // not autofilled: the autofill would repeat the proof the session already had.
+                                      "passkeyAutofill": engine.passkeysEnabled && visit.interaction?.request.prompt.contains("login") != true]
         if let error { context["error"] = error }
         return render("sign_in", status, context, visit)
     }

@@ -24,9 +24,10 @@ extension InteractionPages {
             await passkeyCall(request, context) { visit, body in
                 // The query as a form (`+` is a space), so `?name=Work+laptop` names it as a browser would send it.
                 let name = (try? FormFields(ByteBuffer(string: request.uri.query ?? "")))?["name"]
-                let passkey = try await engine.registerPasskey(body, name: name, sessionCookie: visit.sessionCookie, csrfCookie: visit.csrfCookie,
-                                                               caller: visit.caller)
-                return .ok(.object(["id": .string(passkey.id), "name": .string(passkey.name), "backup_eligible": .bool(passkey.backupEligible)]))
+                let (passkey, cookie) = try await engine.registerPasskey(body, name: name, sessionCookie: visit.sessionCookie,
+                                                                         csrfCookie: visit.csrfCookie, caller: visit.caller)
+                return .ok(.object(["id": .string(passkey.id), "name": .string(passkey.name), "backup_eligible": .bool(passkey.backupEligible)]),
+                           cookies: cookie.map { [self.cookies.set(self.cookies.sessionName, $0, maxAge: engine.settings.openID.sessionTTLSeconds)] } ?? [])
             }
         }
         router.post("/ui/passkeys/authentication/options") { request, context in
@@ -60,7 +61,7 @@ extension InteractionPages {
     }
 
     enum PasskeyAnswer {
-        case ok(JSONValue)
+        case ok(JSONValue, cookies: [String] = [])
         case signedIn(location: String, cookies: [String])
         case refused(HTTPResponse.Status, String, String)
     }
@@ -103,7 +104,7 @@ extension InteractionPages {
             return Self.json(.contentTooLarge, ["error": "invalid_request", "error_description": "the body is larger than 64 KB"], cookies: visit.cookies)
         }
         switch answer {
-        case .ok(let value): return Self.json(.ok, value: value, cookies: visit.cookies)
+        case .ok(let value, let cookies): return Self.json(.ok, value: value, cookies: visit.cookies + cookies)
         case .signedIn(let location, let cookies):
             return Self.json(.ok, ["location": .string(location)], cookies: visit.cookies + cookies)
         case .refused(let status, let code, let description):

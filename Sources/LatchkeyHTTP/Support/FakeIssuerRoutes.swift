@@ -8,8 +8,11 @@ import LatchkeyCore
 struct FakeIssuerRoutes: Sendable {
     let issuers: FakeIssuers
     let pages: HTMLPages
+    /// Test mode's `config`, for the testing API's `Host` rule.
+    let config: JSONValue
 
-    func addRoutes(to router: Router<LatchkeyRequestContext>) {
+    func addRoutes(to parent: Router<LatchkeyRequestContext>) {
+        let router = parent.group().add(middleware: TestingGuard(config: config, formsToo: true))
         let base = "/testing/v1/issuer/:name"
         router.get(RouterPath(base + "/.well-known/openid-configuration")) { _, context in
             guard let name = name(context) else { return unknown() }

@@ -1,20 +1,30 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LatchkeyCore
 
 /// The testing API answers only the test suite on this machine: a `Host` that is loopback or the `public_url`'s
 /// (DNS rebinding gives a hostile page the attacker's name), and a body only as `application/json` (a cross-site
-/// form or `text/plain` POST needs no preflight; a JSON one does, and this API answers no preflight).
+/// form, `text/plain` or bodiless POST needs no preflight; a JSON one does, and this API answers no preflight).
+/// The stand-in issuers' authorize and token endpoints take forms, as a real issuer's do, behind the same `Host` rule.
 struct TestingGuard: RouterMiddleware {
     typealias Context = LatchkeyRequestContext
     let publicHost: String?
+    var formsToo = false
+
+    /// The guard for test mode's `config` (its `base_url` names the public host).
+    init(config: JSONValue, formsToo: Bool = false) {
+        if case .object(let fields) = config, case .string(let base)? = fields["base_url"] { publicHost = Self.host(of: base) } else { publicHost = nil }
+        self.formsToo = formsToo
+    }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let host = request.head.authority.flatMap(Self.host(of:)), Self.isLoopback(host) || host == publicHost else {
             return Self.refuse(.misdirectedRequest, "the testing API answers only a loopback Host or the public_url's")
         }
-        if request.method != .get, request.method != .head, request.method != .delete || request.headers[.contentType] != nil,
-           request.headers[.contentType]?.lowercased().hasPrefix("application/json") != true {
+        let type = request.headers[.contentType]?.lowercased() ?? ""
+        if request.method != .get, request.method != .head, request.method != .delete || !type.isEmpty,
+           !type.hasPrefix("application/json"), !formsToo || !type.hasPrefix("application/x-www-form-urlencoded") {
             return Self.refuse(.unsupportedMediaType, "the testing API takes its bodies as Content-Type: application/json only")
         }
         return try await next(request, context)

@@ -17,9 +17,7 @@ struct TestingRoutes: Sendable {
     static let maxBody = 32 * 1024 * 1024
 
     func addRoutes(to router: Router<LatchkeyRequestContext>) {
-        var publicHost: String?
-        if case .object(let fields) = config, case .string(let base)? = fields["base_url"] { publicHost = TestingGuard.host(of: base) }
-        let api = router.group("/testing/v1").add(middleware: TestingGuard(publicHost: publicHost))
+        let api = router.group("/testing/v1").add(middleware: TestingGuard(config: config))
         api.get("config") { _, _ in JSONResponse.make(.ok, value: config) }
         api.get("clock") { _, _ in clock() }
         api.post("clock") { request, _ in
