@@ -24,7 +24,7 @@ def add_account_paths(p, S, obj, html):
                       "303": {"description": "To sign in first"}}}}
     for path, summary, props in (
             ("/ui/account/profile", "Save the profile (the schema's attributes, as attr.NAME)", {}),
-            ("/ui/account/email", "Mail a code to a new address (recent sign-in)", dict(email=S)),
+            ("/ui/account/email", "Mail a code to a new address (recent sign-in; the current password after a code sign-in)", dict(email=S, current_password=S)),
             ("/ui/account/email/code", "The code: the account moves to the new address, the old one is told", dict(target=S, code=S)),
             ("/ui/account/password", "Change or set the password (current password, or a recent sign-in)", dict(current_password=S, password=S)),
             ("/ui/account/passkeys/rename", "Rename a passkey", dict(id=S, name=S)),
