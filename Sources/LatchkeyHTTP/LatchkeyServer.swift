@@ -88,7 +88,8 @@ public enum LatchkeyServer {
         }
         OpenIDRoutes(engine: PagesService(engine: engine), clientAddress: clientAddress.serving(.openID), languages: options.pageStrings.keys.sorted())
             .addRoutes(to: router)
-        let pageCookies = PageCookies(secure: engine.settings.publicURL.lowercased().hasPrefix("https://"))
+        let pageCookies = PageCookies(secure: engine.settings.publicURL.lowercased().hasPrefix("https://"),
+                                      sessionSeconds: engine.settings.openID.sessionTTLSeconds)
         let account = AccountPage(engine: SelfService(engine: engine), pages: pages, clientAddress: clientAddress.serving(.openID), cookies: pageCookies)
         account.addRoutes(to: router)
         InteractionPages(engine: PagesService(engine: engine), pages: pages, clientAddress: clientAddress.serving(.openID),

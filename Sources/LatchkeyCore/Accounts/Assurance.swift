@@ -153,7 +153,7 @@ public struct SessionProof: Sendable, Equatable {
             case "otp":
                 if !multiFactor { kinds.insert(.mailbox) } else if firstBesidesCode { kinds.insert(.code) } else {
                     kinds.insert(.mailbox)
-                    if multiFactor, !amr.contains("sms") { kinds.insert(.code) }
+                    if !amr.contains("sms") { kinds.insert(.code) }
                 }
             default: break
             }

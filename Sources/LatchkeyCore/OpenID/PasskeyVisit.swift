@@ -26,8 +26,7 @@ extension PagesService {
         caller.actor = "self"
         let (session, user) = try await recentlySignedIn(sessionCookie)
         let passkey = try await engine.passkeys.register(body, for: user, name: name, csrfCookie: csrfCookie, caller: caller)
-        let amr = AuthenticationMethods.afterPasskey(session.proof.amr, passkey: AuthenticationMethods.passkey(synced: passkey.backupEligible))
-        let cookie = try await engine.standaloneWrite { try await self.raise(session, to: amr, in: $0) }
+        let cookie = try await engine.standaloneWrite { try await self.raise(session, addingPasskey: passkey, in: $0) }
         return (passkey, cookie)
     }
 

@@ -46,8 +46,7 @@ extension SelfService {
         return try await transaction { tx in
             let codes = try await self.engine.factors.enrolAuthenticator(key, step: step, for: try await self.current(holder, in: tx),
                                                                          caller: caller, in: tx)
-            let cookie = try await self.raise(holder.session, to: AuthenticationMethods.afterSecondFactor(holder.session.proof.amr, kind: .totp), in: tx)
-            return (codes, cookie)
+            return (codes, try await self.raise(holder.session, adding: .totp, in: tx))
         }
     }
 
@@ -94,7 +93,7 @@ extension SelfService {
             guard !factors.contains(where: { $0.kind == kind && $0.target == target }) else { throw LatchkeyError.secondFactor(.alreadyEnrolled) }
             try await self.engine.factors.enrol(SecondFactorRecord(id: SecureRandom.uuidString(), userId: user.id, kind: kind, target: target,
                                                                    createdAt: self.time.now()), for: user, caller: caller, in: tx)
-            return try await self.raise(holder.session, to: AuthenticationMethods.afterSecondFactor(holder.session.proof.amr, kind: kind), in: tx)
+            return try await self.raise(holder.session, adding: kind, in: tx)
         }
     }
 

@@ -43,7 +43,7 @@ extension AccountPage {
     func raised(_ visit: PageVisit, _ cookie: String?) -> PageVisit {
         guard let cookie else { return visit }
         var visit = visit
-        visit.cookies.append(cookies.set(cookies.sessionName, cookie, maxAge: engine.settings.openID.sessionTTLSeconds))
+        visit.cookies.append(cookies.session(cookie))
         return visit
     }
 

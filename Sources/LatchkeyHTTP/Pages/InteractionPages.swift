@@ -117,7 +117,7 @@ struct InteractionPages: Sendable {
         guard case .offerPasskey = progress.page, let cookie = progress.newSessionCookie,
               visit.passkeyLater else { return show(progress, visit) }
         var visit = visit
-        visit.cookies.append(cookies.set(cookies.sessionName, cookie, maxAge: engine.settings.openID.sessionTTLSeconds))
+        visit.cookies.append(cookies.session(cookie))
         visit.sessionCookie = cookie
         return try await proceed(progress.interaction, visit)
     }
@@ -127,7 +127,7 @@ struct InteractionPages: Sendable {
         var visit = visit
         visit.interaction = progress.interaction
         if let cookie = progress.newSessionCookie {
-            visit.cookies.append(cookies.set(cookies.sessionName, cookie, maxAge: engine.settings.openID.sessionTTLSeconds))
+            visit.cookies.append(cookies.session(cookie))
             visit.sessionCookie = cookie
         }
         switch progress.page {

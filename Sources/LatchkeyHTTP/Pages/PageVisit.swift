@@ -34,6 +34,8 @@ struct PageVisit: Sendable {
 /// navigation from an app to `/authorize` and no cross-site post.
 struct PageCookies: Sendable {
     let secure: Bool
+    /// How long the SSO session's cookie lives (`openid.session_ttl_seconds`).
+    var sessionSeconds = 0
 
     var csrfName: String { secure ? "__Host-latchkey_csrf" : "latchkey_csrf" }
     var sessionName: String { secure ? "__Host-latchkey_session" : "latchkey_session" }
@@ -46,6 +48,9 @@ struct PageCookies: Sendable {
     }
 
     func clear(_ name: String) -> String { set(name, "", maxAge: 0) }
+
+    /// The SSO session's cookie, new or renewed.
+    func session(_ value: String) -> String { set(sessionName, value, maxAge: sessionSeconds) }
 
     /// The sealed visit of a sign-in or link handed to an upstream issuer. Its answer may come back by a cross-site
     /// form post (Apple's): over HTTPS the cookie must be SameSite=None to ride it.

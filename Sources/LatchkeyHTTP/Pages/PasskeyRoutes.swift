@@ -27,7 +27,7 @@ extension InteractionPages {
                 let (passkey, cookie) = try await engine.registerPasskey(body, name: name, sessionCookie: visit.sessionCookie,
                                                                          csrfCookie: visit.csrfCookie, caller: visit.caller)
                 return .ok(.object(["id": .string(passkey.id), "name": .string(passkey.name), "backup_eligible": .bool(passkey.backupEligible)]),
-                           cookies: cookie.map { [self.cookies.set(self.cookies.sessionName, $0, maxAge: engine.settings.openID.sessionTTLSeconds)] } ?? [])
+                           cookies: cookie.map { [self.cookies.session($0)] } ?? [])
             }
         }
         router.post("/ui/passkeys/authentication/options") { request, context in
@@ -41,7 +41,7 @@ extension InteractionPages {
                 let progress = try await engine.signInWithPasskey(body, interaction: interaction, csrfCookie: visit.csrfCookie, caller: visit.caller)
                 var cookies: [String] = []
                 if let cookie = progress.newSessionCookie {
-                    cookies.append(self.cookies.set(self.cookies.sessionName, cookie, maxAge: engine.settings.openID.sessionTTLSeconds))
+                    cookies.append(self.cookies.session(cookie))
                 }
                 let location = if case .redirect(let uri) = progress.page { uri } else {
                     "/ui/continue?interaction=\(QueryEncoding.encode(engine.seal(progress.interaction)))"
