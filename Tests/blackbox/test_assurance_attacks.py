@@ -161,6 +161,7 @@ def test_test_mode_refuses_a_configured_database_a_public_url_and_a_proxy(tmp_pa
     base = Server(args=("serve", "--testing"))
     for extra, words in (({"LATCHKEY_DATABASE_PATH": str(tmp_path / "prod.sqlite")}, "database.path"),
                          ({"LATCHKEY_SERVER_PUBLIC_URL": "https://id.example.com"}, "server.public_url"),
+                         ({"LATCHKEY_SERVER_PUBLIC_URL": "http://id.example.com"}, "server.public_url: test mode"),
                          ({"LATCHKEY_SERVER_TRUSTED_PROXIES": "127.0.0.1"}, "server.trusted_proxies")):
         out = subprocess.run([BINARY, *base.args], env={**base.env, **extra}, capture_output=True, text=True, timeout=30)
         assert out.returncode == 78 and words in out.stderr, (extra, out.stderr)

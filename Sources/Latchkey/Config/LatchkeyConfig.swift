@@ -83,6 +83,7 @@ struct LatchkeyConfig {
         testingMailbox = testing.mailbox
         testMode = testing.enabled ? TestMode(allowRemote: testing.allowRemote,
                                               databaseKey: source.isSet("database.url") ? "database.url" : source.isSet("database.path") ? "database.path" : nil) : nil
+        try testMode?.check(server: server)
         let log = try LogSettings(source.section(LogSettings.section))
         logLevel = log.level
         brand = try PageBrandSettings(source.section(PageBrandSettings.section)).brand

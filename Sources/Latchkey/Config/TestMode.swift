@@ -76,22 +76,26 @@ struct TestMode: Sendable {
 
     /// Where test mode may run: a database of its own, published on loopback, no proxy in front, listening on loopback
     /// unless `testing.allow_remote` (a CI service container).
-    func check(_ config: LatchkeyConfig) throws {
+    func check(_ config: LatchkeyConfig) throws { try check(server: config.server) }
+
+    /// The same, from the server section alone: the configuration runs it before the sections that derive from
+    /// `public_url` (passkeys' origins), so a refused start names test mode's reason first.
+    func check(server: ServerSettings) throws {
         if let databaseKey {
             throw StartupError(key: databaseKey, message: "test mode runs only on a database it creates and removes (it wipes data on request); "
                                + "\(databaseKey) is set (from the configuration file or LATCHKEY_\(databaseKey.uppercased().replacingOccurrences(of: ".", with: "_"))): "
                                + "unset it; to keep test state, export and import it", exitCode: .config)
         }
-        guard let host = URLComponents(string: config.server.publicURL)?.host, DevelopmentDefaults.isLoopback(host) else {
+        guard let host = URLComponents(string: server.publicURL)?.host, DevelopmentDefaults.isLoopback(host) else {
             throw StartupError(key: "server.public_url", message: "test mode is published on loopback only (server.public_url is "
-                               + "\(config.server.publicURL)): a public address is a deployment, not a test", exitCode: .config)
+                               + "\(server.publicURL)): a public address is a deployment, not a test", exitCode: .config)
         }
-        guard config.server.trustedProxies.isEmpty else {
+        guard server.trustedProxies.isEmpty else {
             throw StartupError(key: "server.trusted_proxies", message: "test mode refuses a server behind a proxy (server.trusted_proxies is set): "
                                + "a proxy serves it to other machines", exitCode: .config)
         }
-        guard allowRemote || DevelopmentDefaults.isLoopback(config.server.host) else {
-            throw StartupError(key: "testing.enabled", message: "test mode listens on loopback only (server.host is \(config.server.host)); "
+        guard allowRemote || DevelopmentDefaults.isLoopback(server.host) else {
+            throw StartupError(key: "testing.enabled", message: "test mode listens on loopback only (server.host is \(server.host)); "
                                + "set testing.allow_remote: true (LATCHKEY_TESTING_ALLOW_REMOTE=true) for a CI service container", exitCode: .config)
         }
     }
