@@ -3,7 +3,7 @@
 # (hummingbird 2.28, async-http-client 1.37, swift-log 1.16, service-lifecycle 2.13 declare tools 6.2).
 FROM swift:6.2-bookworm AS build
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libssl-dev libsqlite3-dev libcrypt-dev pkg-config \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libssl-dev libsqlite3-dev libcrypt-dev libargon2-dev pkg-config \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # Dependencies first, so source edits do not refetch them.
@@ -29,7 +29,7 @@ RUN swift build -c release --product latchkey --static-swift-stdlib \
 # templates, pages and the common-password list are inside the binary.
 FROM debian:bookworm-slim
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libssl3 libsqlite3-0 libcrypt1 ca-certificates \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libssl3 libsqlite3-0 libcrypt1 libargon2-1 ca-certificates \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --user-group --home-dir /data --no-create-home latchkey \
  && mkdir -p /data /etc/latchkey && chown latchkey:latchkey /data

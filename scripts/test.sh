@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
 need_apt=()
-for pkg in libssl-dev libsqlite3-dev libcrypt-dev pkg-config chromium chromium-driver openssl python3-venv postgresql; do
+for pkg in libssl-dev libsqlite3-dev libcrypt-dev libargon2-dev pkg-config chromium chromium-driver openssl python3-venv postgresql; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
 done
 if [ ${#need_apt[@]} -gt 0 ]; then
@@ -22,7 +22,7 @@ fi
 # system Python); pinned ranges in requirements.txt keep runs reproducible.
 venv=.venv-test
 if [ ! -x "$venv/bin/python" ]; then python3 -m venv "$venv"; fi
-if ! "$venv/bin/python" -c "import pytest, requests, cryptography, aiosmtpd, selenium, hypothesis, schemathesis, bcrypt, pyotp, authlib, oic, webauthn, soft_webauthn" 2>/dev/null; then
+if ! "$venv/bin/python" -c "import pytest, requests, cryptography, aiosmtpd, selenium, hypothesis, schemathesis, bcrypt, pyotp, authlib, oic, webauthn, soft_webauthn, firebase_scrypt, argon2" 2>/dev/null; then
     "$venv/bin/python" -m pip install -q --disable-pip-version-check -r Tests/blackbox/requirements.txt
     "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps -r Tests/blackbox/requirements-nodeps.txt
 fi

@@ -2,21 +2,24 @@ import ArgumentParser
 import Foundation
 import LatchkeyCore
 
-/// `latchkey import --format parse|jsonl FILE`: brings accounts (and Parse sessions) in from an export, with their
-/// passwords, objectIds and sessions, so nobody signs up, resets or logs in again. Batches of users, each in one
-/// transaction; a re-run skips what is already here.
+/// `latchkey import --format FORMAT FILE`: brings accounts in from another system's export with their ids,
+/// passwords (where the source exports them), identities and profile, so nobody signs up again and the data that
+/// points at a user's id still does; Parse sessions come along too. Batches of users, each in one transaction; a
+/// re-run skips what is already here.
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "import", abstract: "Import users from a Parse Server export or Latchkey's own JSON lines.")
-
-    enum Format: String, ExpressibleByArgument, CaseIterable { case parse, jsonl }
+        commandName: "import", abstract: "Import users from App Services, Firebase, Auth0, Supabase, Keycloak, Parse Server or Latchkey's own JSON lines.")
 
     @OptionGroup var options: ConfigOption
-    @Option(help: "parse (Parse Server _User documents) or jsonl (what latchkey export writes).") var format: Format
-    @Argument(help: "The users file: JSON lines, a JSON array, or {\"results\": [...]}.") var file: String
+    @Option(help: "app-services, firebase, auth0, supabase, keycloak, parse (Parse Server _User documents) or jsonl (what latchkey export writes).")
+    var format: ImportSources.Format
+    @Argument(help: "The users file: JSON lines, a JSON array, {\"results\"|\"users\": [...]}, or CSV (Firebase, Supabase).") var file: String
     @Option(help: "Parse _Session documents of the same users (their tokens keep working).") var sessions: String?
     @Option(name: .customLong("app"), help: "The Parse app (parse.apps id) the sessions and the custom fields belong to; needed with several apps.")
     var appId: String?
+    @Option(help: "Firebase: the project's password hash parameters (JSON, or the text the console shows).") var firebaseHashConfig: String?
+    @Option(help: "Auth0: the password-hash export Auth0 support provides (NDJSON).") var auth0Passwords: String?
+    @Option(help: "Supabase: auth.identities as CSV with a header or JSON lines.") var supabaseIdentities: String?
     @Flag(help: "Check everything and report the same summary, writing nothing.") var dryRun = false
     @Option(help: "Users per transaction.") var batchSize = 1000
 
@@ -28,6 +31,8 @@ struct ImportCommand: AsyncParsableCommand {
             throw StartupError(key: "--sessions", message: "sessions come from a Parse export (--format parse)", exitCode: .usage)
         }
         let users = try ImportFile(path: file, key: "FILE")
+        let sources = try await ImportSources(format: format, firebaseHashConfig: firebaseHashConfig, auth0Passwords: auth0Passwords,
+                                              supabaseIdentities: supabaseIdentities)
         let sessionFile = try sessions.map { try ImportFile(path: $0, key: "--sessions") }
         let engine = try await Runtime.engine(options, access: .create, chatty: true), importer = UserImporter(engine: engine)
         let app = try sessionFile.map { _ in try sessionApp(engine) }
@@ -61,16 +66,7 @@ struct ImportCommand: AsyncParsableCommand {
             progress.advance()
             if batch.count >= batchSize { try await flush() }
         }
-        switch format {
-        case .parse:
-            try await users.forEach([String: JSONValue].self) { line, record in
-                try await add(record.map { ParseExportDocument.user($0, line: line) })
-            }
-        case .jsonl:
-            try await users.forEach(NeutralUserLine.self) { line, record in
-                try await add(record.flatMap { $0.imported(line: line) })
-            }
-        }
+        try await sources.read(format, users, now: Date(), add)
         try await flush()
 
         if let sessionFile, let app {
@@ -90,7 +86,7 @@ struct ImportCommand: AsyncParsableCommand {
 
         if !dryRun { try await importer.auditImport(tally, source: "\(format.rawValue) \(URL(fileURLWithPath: file).lastPathComponent)") }
         progress.finish()
-        print(report(tally, seconds: Date().timeIntervalSince(started)))
+        print(ImportReport(tally: tally, dryRun: dryRun, sessions: sessions != nil).text(seconds: Date().timeIntervalSince(started)))
     }
 
     /// The Parse app named by `--app`, else the only one configured; nil when none is, or several are.
@@ -113,31 +109,5 @@ struct ImportCommand: AsyncParsableCommand {
         if let app = try namedApp(engine) { return app }
         throw StartupError(key: "--app", message: engine.settings.parseApps.isEmpty ? "sessions need a Parse app: configure parse.apps first"
                            : "several Parse apps are configured; name the sessions' one", exitCode: .usage)
-    }
-
-
-    private func report(_ tally: ImportTally, seconds: Double) -> String {
-        var lines = [dryRun ? "dry run: nothing was written; an import would give:" : "import finished in \(String(format: "%.1f", seconds)) s:"]
-        func row(_ name: String, _ value: String) { lines.append("  " + name.padding(toLength: 24, withPad: " ", startingAt: 0) + value) }
-        row("imported", "\(tally.imported)")
-        row("skipped (already here)", "\(tally.skipped)")
-        row("conflicts", "\(tally.conflicts)")
-        row("invalid", "\(tally.invalid)")
-        let unsupported = tally.unsupportedHashes.sorted(by: { $0.key < $1.key }).map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-        row("unsupported hashes", "\(tally.unsupportedHashes.values.reduce(0, +))\(unsupported.isEmpty ? "" : " (\(unsupported))")")
-        row("without password", "\(tally.withoutPassword)")
-        let unconfigured = tally.identitiesUnconfigured
-        row("identities", "\(tally.identitiesCarried)\(unconfigured == 0 ? "" : " (\(unconfigured) of providers not configured here)")")
-        if tally.passkeysCarried > 0 { row("passkeys", "\(tally.passkeysCarried)") }
-        row("fields dropped", "\(tally.fieldsDropped)")
-        if sessions != nil {
-            row("sessions", "\(tally.sessionsImported) imported, \(tally.sessionsSkipped) already here, "
-                + "\(tally.sessionsExpired) expired, \(tally.sessionsOrphaned) without their user")
-        }
-        if !tally.problems.isEmpty {
-            lines.append(tally.problems.count < ImportTally.problemsKept ? "problems:" : "the first \(ImportTally.problemsKept) problems:")
-            lines += tally.problems.map { "  \($0)" }
-        }
-        return lines.joined(separator: "\n")
     }
 }

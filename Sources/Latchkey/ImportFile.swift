@@ -1,10 +1,12 @@
+import CSV
 import Foundation
 import LatchkeyCore
 
-/// The records of an export file, in order: JSON lines (what `mongoexport` and `latchkey export` write), a JSON
-/// array (`mongoexport --jsonArray`) or `{"results": [...]}` (the REST API and the dashboard). The file is mapped,
-/// not read into memory, and each record is decoded on its own, so one bad record is reported by number and the
-/// rest go on.
+/// The records of an export file, in order: JSON lines (what `mongoexport`, Auth0 and `latchkey export` write), a
+/// JSON array (`mongoexport --jsonArray`, App Services), an object holding `results` (Parse's REST API) or `users`
+/// (Firebase, a Keycloak realm), or CSV (Firebase's headerless columns, PostgreSQL's `COPY … CSV HEADER`). The file
+/// is mapped, not read into memory, and each record is decoded on its own, so one bad record is reported by number
+/// and the rest go on.
 struct ImportFile {
     let path: String
     let data: Data
@@ -50,10 +52,10 @@ struct ImportFile {
             guard let records = try? JSONDecoder().decode([Lenient<T>].self, from: data) else { throw unreadable("not a JSON array") }
             whole = records
         } else {
-            guard let wrapper = try? JSONDecoder().decode(Results<T>.self, from: data) else {
-                throw unreadable("neither JSON lines, a JSON array nor an object with \"results\"")
+            guard let wrapper = try? JSONDecoder().decode(Wrapper<T>.self, from: data), let records = wrapper.results ?? wrapper.users else {
+                throw unreadable("neither JSON lines, a JSON array nor an object with \"results\" or \"users\"")
             }
-            whole = wrapper.results
+            whole = records
         }
         for (index, record) in whole.enumerated() {
             try await body(index + 1, record.value.mapError {
@@ -62,11 +64,33 @@ struct ImportFile {
         }
     }
 
-    /// JSON lines when the first line is a whole JSON object, and not a `{"results": …}` document on one line.
+    /// Whether the file is CSV rather than JSON: its first character opens neither an object nor an array.
+    var isCSV: Bool {
+        guard let first = data.firstIndex(where: { !Self.isSpace($0) }) else { return false }
+        return data[first] != UInt8(ascii: "{") && data[first] != UInt8(ascii: "[")
+    }
+
+    /// Calls `body` with each CSV row's number (header not counted) and its cells, keyed by the header when
+    /// `hasHeader`, else by position as `"0"`, `"1"`, …. Malformed quoting ends the file (it leaves no next row).
+    func forEachCSVRow(hasHeader: Bool, _ body: (Int, [String], [String]?) async throws -> Void) async throws {
+        let reader: CSVReader
+        do { reader = try CSVReader(stream: InputStream(data: data), hasHeaderRow: hasHeader) } catch {
+            throw unreadable("not CSV (\(error))")
+        }
+        var number = 0
+        while let row = reader.next() {
+            number += 1
+            if row.count == 1, row[0].isEmpty { continue }
+            try await body(number, row, reader.headerRow)
+        }
+        if let error = reader.error { throw unreadable("CSV unreadable after row \(number) (\(error))") }
+    }
+
+    /// JSON lines when the first line is a whole JSON object, and not a `{"results"|"users": […]}` document on one line.
     private func isJSONLines(startingAt start: Data.Index) -> Bool {
         let end = data[start...].firstIndex(of: UInt8(ascii: "\n")) ?? data.endIndex
         guard let object = try? JSONDecoder().decode([String: JSONValue].self, from: data[start..<end]) else { return false }
-        return !(object.count == 1 && object["results"] != nil)
+        return object["results"]?.arrayValue == nil && object["users"]?.arrayValue == nil
     }
 
     private func decodeLine<T: Decodable>(_ type: T.Type, _ line: Data, number: Int) -> Result<T, ImportLineError> {
@@ -79,7 +103,7 @@ struct ImportFile {
     }
 
     private func unreadable(_ what: String) -> StartupError {
-        StartupError(key: path, message: "\(what); see docs/migrating-from-parse.md", exitCode: .noInput)
+        StartupError(key: path, message: "\(what); see docs/moving-to-latchkey.md", exitCode: .noInput)
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
@@ -95,7 +119,7 @@ struct ImportFile {
         }
     }
 
-    private struct Results<Record: Decodable>: Decodable { var results: [Lenient<Record>] }
+    private struct Wrapper<Record: Decodable>: Decodable { var results: [Lenient<Record>]?; var users: [Lenient<Record>]? }
 
     /// One element of an array that fails alone.
     private struct Lenient<Record: Decodable>: Decodable {

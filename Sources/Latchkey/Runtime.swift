@@ -148,7 +148,7 @@ struct Runtime {
 
 /// sysexits(3) codes, so scripts and supervisors can tell a bad config from a busy port.
 enum SysExit: Int32 {
-    case usage = 64, noInput = 66, unavailable = 69, cannotCreate = 73, ioError = 74, config = 78
+    case usage = 64, dataError = 65, noInput = 66, unavailable = 69, cannotCreate = 73, ioError = 74, config = 78
 }
 
 /// An error an operator meets at start: printed as one line naming the key and the cause.

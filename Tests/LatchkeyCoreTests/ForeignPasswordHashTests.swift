@@ -53,7 +53,7 @@ import Testing
             "$y$j9T$F5$gR6vlBf3ZBnsJQIrA/opI/$xNRsVAf4ek3Vii89yXC0qqQDltKJOzBXheuyLMb8o08",
             "pbkdf2_sha256$3000000$seasalt$OAXyhAQ/4ZDA9V5RMExt3C1OwQdUpLZ99vm1McFlLRA=",
             "pbkdf2_sha256$600000$seasalt$c2hvcnQ=",
-            "$argon2id$v=19$m=65536,t=3,p=4$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA",
+            "$argon2id$v=19$m=1048576,t=3,p=4$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA",  // argon2 at 1 GiB per check
             "$1$saltsalt$abcdefghijklmnopqrstuv",  // md5crypt: legacy, not carried over
             "plaintext password",
             "",

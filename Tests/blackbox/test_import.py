@@ -71,12 +71,12 @@ def parse_users(taken_email):
          "_created_at": mongo_date("2021-07-01T00:00:00.000Z"), "_updated_at": mongo_date("2021-07-01T00:00:00.000Z")},
         {"_id": "yukiObj001", "username": "yuki", "email": "yuki@example.com", "_hashed_password": libcrypt(PASSWORDS["yuki"], "$y$", 5),
          "_created_at": mongo_date("2021-08-01T00:00:00.000Z"), "_updated_at": mongo_date("2021-08-01T00:00:00.000Z")},
-        # A bcrypt bomb (cost 15) and a scheme without an implementation here: the accounts come, the passwords do not.
+        # A bcrypt bomb (cost 15) and an argon2id one (1 GiB per check): the accounts come, the passwords do not.
         {"_id": "frankObj01", "username": "frank", "email": "frank@example.com",
          "_hashed_password": "$2b$15$" + bc[7:],
          "_created_at": mongo_date("2021-09-01T00:00:00.000Z"), "_updated_at": mongo_date("2021-09-01T00:00:00.000Z")},
         {"_id": "ginaObj001", "username": "gina", "email": "gina@example.com",
-         "_hashed_password": "$argon2id$v=19$m=65536,t=3,p=4$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA",
+         "_hashed_password": "$argon2id$v=19$m=1048576,t=3,p=4$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA",
          "_created_at": mongo_date("2021-10-01T00:00:00.000Z"), "_updated_at": mongo_date("2021-10-01T00:00:00.000Z")},
         # The address of an account that signed up on Latchkey before the import: a conflict.
         {"_id": "takenObj01", "username": "taken", "email": taken_email, "_hashed_password": bc,
@@ -167,8 +167,9 @@ def test_a_parse_export_comes_in_with_passwords_ids_fields_and_sessions(parse_se
     assert "configuration" in done.stderr and "database" in done.stderr  # it says what it opened
     assert counts["unsupported hashes"] == 2 and counts["without password"] == 2
     # The facebook identity is carried, though no facebook provider is configured here.
-    assert counts["identities"] == 1 and "1 (1 of providers not configured here)" in done.stdout
-    assert "bcrypt 1" in done.stdout and "argon2id 1" in done.stdout
+    assert counts["identities"] == 1 and "1 (facebook 1), 1 of providers not configured here" in done.stdout
+    assert re.search(r"unsupported hashes\s+2 \(argon2id 1, bcrypt 1\)", done.stdout), done.stdout
+    assert re.search(r"password hashes\s+5 \(bcrypt 2, pbkdf2_sha256 1, sha512-crypt 1, yescrypt 1\)", done.stdout), done.stdout
     assert "1 imported" not in done.stdout and "2 imported, 0 already here, 1 expired, 1 without their user" in done.stdout
     assert "email belongs to another account" in done.stdout
     # The summary quoted in docs/migrating-from-parse.md is the one the command prints: its rows, in order, and the line
@@ -176,7 +177,7 @@ def test_a_parse_export_comes_in_with_passwords_ids_fields_and_sessions(parse_se
     with open(os.path.join(ROOT, "docs", "migrating-from-parse.md")) as f:
         page = f.read()
     assert summary_rows(page) == summary_rows(done.stdout), (summary_rows(page), done.stdout)
-    assert "identities 1 (1 of providers not configured here)" in page and "no third-party sign-in" not in page
+    assert "identities 1 (facebook 1), 1 of providers not configured here" in page and "no third-party sign-in" not in page
 
     # Old passwords, through Parse and the native API; the hash becomes scrypt on the first sign-in.
     assert stored_hash(s, "aliceObj01").startswith("$2a$10$")

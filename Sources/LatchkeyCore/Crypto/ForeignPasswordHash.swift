@@ -3,14 +3,17 @@ import COpenSSL
 import Foundation
 
 /// Password hashes other systems wrote, which imported users bring along: modular-crypt strings (bcrypt as Parse
-/// Server writes them, sha512/sha256-crypt, yescrypt) verified by libxcrypt, and Django's `pbkdf2_sha256$…` by
-/// OpenSSL. A match is always `.matchNeedsRehash`, so the first sign-in replaces the hash with Latchkey's scrypt.
+/// Server, Auth0 and Supabase write them, sha512/sha256-crypt, yescrypt) verified by libxcrypt; Django's
+/// `pbkdf2_sha256$…`, Keycloak's PBKDF2 and Firebase's modified scrypt by OpenSSL; Argon2 by its reference library.
+/// A match is always `.matchNeedsRehash`, so the first sign-in replaces the hash with Latchkey's scrypt.
 ///
 /// Every scheme's cost is bounded like scrypt's memory budget: a hash whose parameters would make each check take
 /// seconds or gigabytes is refused at import, and again (as a mismatch) if such a row turns up in the database.
 public enum ForeignPasswordHash {
     public enum Scheme: String, Sendable, CaseIterable {
         case bcrypt, sha512Crypt = "sha512-crypt", sha256Crypt = "sha256-crypt", yescrypt, djangoPBKDF2 = "pbkdf2_sha256"
+        case pbkdf2SHA1 = "pbkdf2", pbkdf2SHA256 = "pbkdf2-sha256", pbkdf2SHA512 = "pbkdf2-sha512"
+        case argon2id, argon2i, argon2d, firebaseScrypt = "firebase-scrypt"
     }
 
     /// Why a hash cannot come along; `scheme` names it for the import summary.
@@ -55,7 +58,20 @@ public enum ForeignPasswordHash {
             }
             return .success(.yescrypt)
         case "argon2id", "argon2i", "argon2d":
-            return .failure(Refusal(scheme: id, reason: "no maintained Argon2 implementation in this build (OpenSSL 3.0); reset needed"))
+            guard Argon2Hash.parse(fields) != nil else {
+                return .failure(Refusal(scheme: id, reason: "malformed, or over 256 MiB or 64 MiB × 16 passes per check"))
+            }
+            return .success(Scheme(rawValue: id)!)
+        case "pbkdf2", "pbkdf2-sha256", "pbkdf2-sha512":
+            guard PBKDF2Hash.parse(fields) != nil else {
+                return .failure(Refusal(scheme: id, reason: "malformed, or more than \(maxPBKDF2Iterations) iterations"))
+            }
+            return .success(Scheme(rawValue: id)!)
+        case "firebase-scrypt":
+            guard FirebaseScryptHash.parse(fields) != nil else {
+                return .failure(Refusal(scheme: id, reason: "malformed, or over the scrypt memory budget"))
+            }
+            return .success(.firebaseScrypt)
         case "scrypt":
             return .failure(Refusal(scheme: "scrypt", reason: "malformed, or over the scrypt memory budget"))
         default:
@@ -66,12 +82,17 @@ public enum ForeignPasswordHash {
     /// Whether `password` matches; false for anything `check` refuses.
     public static func verify(_ password: String, against hash: String) -> Bool {
         guard case .success(let scheme) = check(hash) else { return false }
+        let fields = hash.split(separator: "$", omittingEmptySubsequences: false)
+        switch scheme {
+        case .pbkdf2SHA1, .pbkdf2SHA256, .pbkdf2SHA512: return PBKDF2Hash.parse(fields).map { PBKDF2Hash.verify(password, $0) } ?? false
+        case .argon2id, .argon2i, .argon2d: return Argon2Hash.parse(fields).map { Argon2Hash.verify(password, encoded: hash, $0) } ?? false
+        case .firebaseScrypt: return FirebaseScryptHash.parse(fields).map { FirebaseScryptHash.verify(password, $0) } ?? false
+        case .bcrypt, .sha512Crypt, .sha256Crypt, .yescrypt, .djangoPBKDF2: break
+        }
         if scheme == .djangoPBKDF2 {
-            guard let parsed = djangoPBKDF2(hash.split(separator: "$", omittingEmptySubsequences: false)) else { return false }
-            var out = [UInt8](repeating: 0, count: parsed.hash.count)
-            let ok = PKCS5_PBKDF2_HMAC(password, Int32(password.utf8.count), parsed.salt, Int32(parsed.salt.count),
-                                       Int32(parsed.iterations), EVP_sha256(), Int32(out.count), &out)
-            return ok == 1 && Digest.constantTimeEqual(out, parsed.hash)
+            guard let parsed = djangoPBKDF2(fields) else { return false }
+            return PBKDF2Hash.derive(password, salt: parsed.salt, iterations: parsed.iterations, digest: EVP_sha256(), length: parsed.hash.count)
+                .map { Digest.constantTimeEqual($0, parsed.hash) } ?? false
         }
         // A C string ends at NUL: a password holding one would be checked cut short.
         guard !password.utf8.contains(0), let computed = crypt(password, setting: hash) else { return false }

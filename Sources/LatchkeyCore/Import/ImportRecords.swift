@@ -21,6 +21,12 @@ public struct ImportedUser: Sendable {
     public var identities: [ImportedIdentity]
     /// The passkeys a Latchkey export carried; their `userId` is the imported account's once it is accepted.
     public var passkeys: [PasskeyRecord] = []
+    /// A hash the source held that could not be put in a verifiable form (say why in the summary); the account comes
+    /// without a password.
+    public var unusableHash: ForeignPasswordHash.Refusal?
+    /// An account whose only way in was something that cannot be exported (App Services `server` users' API keys):
+    /// kept for its id, with no address, username or identity.
+    public var keyOnly = false
 
     public init(line: Int, id: String? = nil, objectId: String? = nil, email: String? = nil, username: String? = nil,
                 passwordHash: String? = nil, emailVerified: Bool = false, status: UserRecord.Status = .active,
@@ -69,6 +75,10 @@ public struct ImportTally: Sendable, Equatable {
     public var invalid = 0
     /// Accounts imported without a password because their hash cannot be verified here, by scheme.
     public var unsupportedHashes: [String: Int] = [:]
+    /// Accounts whose password came along, by scheme (each is replaced by Latchkey's scrypt at its first sign-in).
+    public var hashesByScheme: [String: Int] = [:]
+    /// Identities carried over, by provider.
+    public var identitiesByProvider: [String: Int] = [:]
     public var withoutPassword = 0
     /// Identities carried over, and of those, the ones whose provider this server does not serve yet (kept: they
     /// work once it is configured).
@@ -95,6 +105,8 @@ public struct ImportTally: Sendable, Equatable {
     public mutating func add(_ other: ImportTally) {
         imported += other.imported; skipped += other.skipped; conflicts += other.conflicts; invalid += other.invalid
         unsupportedHashes.merge(other.unsupportedHashes, uniquingKeysWith: +)
+        hashesByScheme.merge(other.hashesByScheme, uniquingKeysWith: +)
+        identitiesByProvider.merge(other.identitiesByProvider, uniquingKeysWith: +)
         withoutPassword += other.withoutPassword; identitiesCarried += other.identitiesCarried
         identitiesUnconfigured += other.identitiesUnconfigured; passkeysCarried += other.passkeysCarried; fieldsDropped += other.fieldsDropped
         sessionsImported += other.sessionsImported; sessionsSkipped += other.sessionsSkipped

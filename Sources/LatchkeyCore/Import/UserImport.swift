@@ -194,6 +194,7 @@ extension UserImporter {
         }
         try await tx.identities.link(contentsOf: free)
         tally.identitiesCarried += free.count
+        for identity in free { tally.identitiesByProvider[identity.provider, default: 0] += 1 }
     }
 
     /// Passkeys of the accepted accounts; one whose credential id is registered here already stays where it is
@@ -227,17 +228,18 @@ extension UserImporter {
             }
             return nil
         }
-        guard email != nil || username != nil else {
+        guard email != nil || username != nil || !source.identities.isEmpty || (source.keyOnly && source.id != nil) else {
             tally.invalid += 1
-            tally.problem(source.line, "neither an email nor a username")
+            tally.problem(source.line, "neither an email, a username nor an identity")
             return nil
         }
         guard source.id.map(Self.isImportableId) ?? true, source.objectId.map(Self.isImportableObjectId) ?? true else {
             tally.invalid += 1
-            tally.problem(source.line, "id or objectId is not 1–64 (objectId 1–32) letters, digits, '-' or '_'")
+            tally.problem(source.line, "id or objectId is not 1–64 (objectId 1–32) letters, digits, '-', '_' (id also '|')")
             return nil
         }
-        return Candidate(source: source, email: email, username: username)
+        // An account reached only by an identity or a key gets the random username an identity sign-up gets.
+        return Candidate(source: source, email: email, username: email == nil && username == nil ? SecureRandom.alphanumeric(25) : username)
     }
 
     /// The account to write, or nil when it is already here (skipped) or its identifiers belong to another (conflict).
@@ -277,7 +279,14 @@ extension UserImporter {
         }
 
         var hash = source.passwordHash.flatMap { $0.isEmpty ? nil : $0 }
-        if let stored = hash, case .failure(let refusal) = PasswordHasher.importableScheme(stored) {
+        var refused = source.unusableHash
+        if let stored = hash {
+            switch PasswordHasher.importableScheme(stored) {
+            case .success(let scheme): tally.hashesByScheme[scheme, default: 0] += 1
+            case .failure(let refusal): refused = refusal
+            }
+        }
+        if let refusal = refused {
             tally.unsupportedHashes[refusal.scheme, default: 0] += 1
             tally.problem(line, "password hash \(refusal.scheme): \(refusal.reason); imported without a password")
             hash = nil
@@ -287,6 +296,7 @@ extension UserImporter {
             return nil
         }
 
+        if source.keyOnly { tally.problem(line, "signed in by API keys, which no export holds: issue new ones with latchkey api-keys") }
         let now = time.now()
         let createdAt = source.createdAt ?? now
         return UserRecord(stored: source.id ?? SecureRandom.uuidString(), objectId: source.objectId ?? SecureRandom.alphanumeric(10),
@@ -344,13 +354,14 @@ extension UserImporter {
         return kept
     }
 
-    static func isImportableId(_ id: String) -> Bool { isIdentifier(id, maxLength: 64) }
+    /// Auth0's ids name their connection before a `|` (`auth0|…`, `google-oauth2|…`), and apps keep them whole.
+    static func isImportableId(_ id: String) -> Bool { isIdentifier(id, maxLength: 64, also: [UInt8(ascii: "|")]) }
     static func isImportableObjectId(_ id: String) -> Bool { isIdentifier(id, maxLength: 32) }
 
-    private static func isIdentifier(_ text: String, maxLength: Int) -> Bool {
+    private static func isIdentifier(_ text: String, maxLength: Int, also: Set<UInt8> = []) -> Bool {
         (1...maxLength).contains(text.utf8.count) && text.utf8.allSatisfy { byte in
             (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte) || byte == UInt8(ascii: "-")
-                || byte == UInt8(ascii: "_")
+                || byte == UInt8(ascii: "_") || also.contains(byte)
         }
     }
 }

@@ -58,6 +58,7 @@ public enum JSONValue: Codable, Sendable, Equatable {
     public var stringValue: String? { if case .string(let s) = self { return s }; return nil }
     public var objectValue: [String: JSONValue]? { if case .object(let o) = self { return o }; return nil }
     public var intValue: Int? { if case .int(let i) = self { return i }; return nil }
+    public var arrayValue: [JSONValue]? { if case .array(let a) = self { return a }; return nil }
     /// Any JSON number.
     public var doubleValue: Double? {
         switch self {

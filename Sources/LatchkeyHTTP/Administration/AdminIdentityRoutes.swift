@@ -11,32 +11,32 @@ extension AdminRoutes {
 
     func addIdentityRoutes(to api: RouterGroup<LatchkeyRequestContext>) {
         api.get("/users/:user/identities") { _, context in
-            let (_, identities) = try await self.engine.adminIdentities(try context.parameters.require("user"))
+            let (_, identities) = try await self.engine.adminIdentities(try context.parameters.requireUser())
             return JSONResponse.ok(["identities": .array(identities.map(Self.identity))])
         }
         api.delete("/users/:user/identities/:provider") { _, context in
-            try await self.engine.adminUnlink(try context.parameters.require("user"), provider: try context.parameters.require("provider"),
+            try await self.engine.adminUnlink(try context.parameters.requireUser(), provider: try context.parameters.require("provider"),
                                               caller: Self.caller(context))
             return Response(status: .noContent)
         }
         api.get("/users/:user/second-factors") { _, context in
-            let (_, factors) = try await self.engine.adminSecondFactors(try context.parameters.require("user"))
+            let (_, factors) = try await self.engine.adminSecondFactors(try context.parameters.requireUser())
             return JSONResponse.ok(["second_factors": .array(factors.map(Self.secondFactor))])
         }
         api.delete("/users/:user/second-factors") { _, context in
-            let removed = try await self.engine.adminResetSecondFactors(try context.parameters.require("user"), caller: Self.caller(context))
+            let removed = try await self.engine.adminResetSecondFactors(try context.parameters.requireUser(), caller: Self.caller(context))
             return JSONResponse.ok(["removed": .int(removed)])
         }
         api.get("/users/:user/passkeys") { _, context in
-            JSONResponse.ok(["passkeys": .array(try await self.engine.adminPasskeys(try context.parameters.require("user")).map(Self.passkey))])
+            JSONResponse.ok(["passkeys": .array(try await self.engine.adminPasskeys(try context.parameters.requireUser()).map(Self.passkey))])
         }
         api.delete("/users/:user/passkeys/:id/clone-flag") { _, context in
-            try await self.engine.adminClearPasskeyFlag(try context.parameters.require("user"), id: try context.parameters.require("id"),
+            try await self.engine.adminClearPasskeyFlag(try context.parameters.requireUser(), id: try context.parameters.require("id"),
                                                         caller: Self.caller(context))
             return Response(status: .noContent)
         }
         api.delete("/users/:user/passkeys/:id") { _, context in
-            try await self.engine.adminRemovePasskey(try context.parameters.require("user"), id: try context.parameters.require("id"),
+            try await self.engine.adminRemovePasskey(try context.parameters.requireUser(), id: try context.parameters.require("id"),
                                                      caller: Self.caller(context))
             return Response(status: .noContent)
         }
@@ -45,7 +45,7 @@ extension AdminRoutes {
                                                           subject: try context.parameters.require("subject")))
         }
         api.get("/users/:user/api-keys") { _, context in
-            JSONResponse.ok(["api_keys": .array(try await self.engine.adminApiKeys(try context.parameters.require("user")).map(Self.apiKey))])
+            JSONResponse.ok(["api_keys": .array(try await self.engine.adminApiKeys(try context.parameters.requireUser()).map(Self.apiKey))])
         }
         api.get("/api-keys") { request, _ in
             let app = request.uri.queryParameters["app"].map(String.init)

@@ -7,23 +7,23 @@ import LatchkeyCore
 extension AdminRoutes {
     func addOpenIDRoutes(to api: RouterGroup<LatchkeyRequestContext>) {
         api.get("/users/:user/browser-sessions") { _, context in
-            let sessions = try await self.engine.adminBrowserSessions(try context.parameters.require("user"))
+            let sessions = try await self.engine.adminBrowserSessions(try context.parameters.requireUser())
             return JSONResponse.ok(["browser_sessions": .array(sessions.map(Self.browserSession))])
         }
         api.delete("/users/:user/browser-sessions/:id") { _, context in
-            try await self.engine.adminEndBrowserSession(try context.parameters.require("user"), sessionId: try context.parameters.require("id"),
+            try await self.engine.adminEndBrowserSession(try context.parameters.requireUser(), sessionId: try context.parameters.require("id"),
                                                          caller: Self.caller(context))
             return Response(status: .noContent)
         }
         api.get("/users/:user/consents") { _, context in
-            let consents = try await self.engine.adminConsents(try context.parameters.require("user"))
+            let consents = try await self.engine.adminConsents(try context.parameters.requireUser())
             return JSONResponse.ok(["consents": .array(consents.map { consent in
                 .object(["client_id": .string(consent.clientId), "scope": .string(consent.scope),
                          "granted_at": .string(consent.grantedAt.ISO8601Format())])
             })])
         }
         api.delete("/users/:user/consents/:client") { _, context in
-            try await self.engine.adminRevokeConsent(try context.parameters.require("user"), clientId: try context.parameters.require("client"),
+            try await self.engine.adminRevokeConsent(try context.parameters.requireUser(), clientId: try context.parameters.require("client"),
                                                      caller: Self.caller(context))
             return Response(status: .noContent)
         }

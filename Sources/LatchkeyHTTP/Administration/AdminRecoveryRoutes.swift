@@ -7,28 +7,28 @@ import LatchkeyCore
 extension AdminRoutes {
     func addRecoveryRoutes(to api: RouterGroup<LatchkeyRequestContext>) {
         api.post("/users/:user/unlock") { _, context in
-            Self.user(try await self.engine.adminUnlock(try context.parameters.require("user"), caller: Self.caller(context)))
+            Self.user(try await self.engine.adminUnlock(try context.parameters.requireUser(), caller: Self.caller(context)))
         }
         api.post("/users/:user/send-password-reset") { _, context in
-            try await self.engine.adminSendPasswordReset(try context.parameters.require("user"), caller: Self.caller(context))
+            try await self.engine.adminSendPasswordReset(try context.parameters.requireUser(), caller: Self.caller(context))
             return Response(status: .accepted)
         }
         api.get("/users/:user/sessions") { _, context in
-            let sessions = try await self.engine.adminSessions(try context.parameters.require("user"))
+            let sessions = try await self.engine.adminSessions(try context.parameters.requireUser())
             return JSONResponse.ok(["sessions": .array(sessions.map(Self.session))])
         }
         api.get("/users/:user/roles") { _, context in
-            let (_, roles) = try await self.engine.adminRoles(try context.parameters.require("user"))
+            let (_, roles) = try await self.engine.adminRoles(try context.parameters.requireUser())
             return JSONResponse.ok(["roles": .array(roles.map { .object(["role": .string($0.role),
                                                                          "granted_at": .string($0.grantedAt.ISO8601Format())]) })])
         }
         api.put("/users/:user/roles/:role") { _, context in
-            try await self.engine.adminGrantRole(try context.parameters.require("user"), role: try context.parameters.require("role"),
+            try await self.engine.adminGrantRole(try context.parameters.requireUser(), role: try context.parameters.require("role"),
                                                  caller: Self.caller(context))
             return Response(status: .noContent)
         }
         api.delete("/users/:user/roles/:role") { _, context in
-            try await self.engine.adminRevokeRole(try context.parameters.require("user"), role: try context.parameters.require("role"),
+            try await self.engine.adminRevokeRole(try context.parameters.requireUser(), role: try context.parameters.require("role"),
                                                   caller: Self.caller(context))
             return Response(status: .noContent)
         }

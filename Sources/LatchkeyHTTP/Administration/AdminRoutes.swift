@@ -9,23 +9,23 @@ struct AdminRoutes: Sendable {
 
     func addRoutes(to api: RouterGroup<LatchkeyRequestContext>) {
         api.get("/users") { request, _ in try await self.listUsers(request) }
-        api.get("/users/:user") { _, context in Self.user(try await self.engine.adminFindUser(try context.parameters.require("user"))) }
+        api.get("/users/:user") { _, context in Self.user(try await self.engine.adminFindUser(try context.parameters.requireUser())) }
         api.delete("/users/:user") { _, context in
-            try await self.engine.adminDeleteUser(try context.parameters.require("user"), caller: Self.caller(context))
+            try await self.engine.adminDeleteUser(try context.parameters.requireUser(), caller: Self.caller(context))
             return Response(status: .noContent)
         }
         for (action, disabled) in [("disable", true), ("enable", false)] {
             api.post("/users/:user/\(action)") { _, context in
-                Self.user(try await self.engine.adminSetDisabled(try context.parameters.require("user"), disabled: disabled,
+                Self.user(try await self.engine.adminSetDisabled(try context.parameters.requireUser(), disabled: disabled,
                                                                  caller: Self.caller(context)))
             }
         }
         api.post("/users/:user/revoke-sessions") { _, context in
-            try await self.engine.adminRevokeSessions(try context.parameters.require("user"), caller: Self.caller(context))
+            try await self.engine.adminRevokeSessions(try context.parameters.requireUser(), caller: Self.caller(context))
             return Response(status: .noContent)
         }
         api.post("/users/:user/verify-email") { _, context in
-            Self.user(try await self.engine.adminVerifyEmail(try context.parameters.require("user"), caller: Self.caller(context)))
+            Self.user(try await self.engine.adminVerifyEmail(try context.parameters.requireUser(), caller: Self.caller(context)))
         }
         addIdentityRoutes(to: api)
         addRecoveryRoutes(to: api)

@@ -21,14 +21,14 @@ extension Console {
         for (name, action) in actions {
             console.post("/users/:user/\(name)") { request, context in
                 let (visit, _) = try await self.post(request, context)
-                let user = try context.parameters.require("user")
+                let user = try context.parameters.requireUser()
                 try await action(self.engine, user, visit.caller)
                 return self.redirect(Self.userPage(user), visit, done: name.replacingOccurrences(of: "-", with: "_"))
             }
         }
         console.post("/users/:user/delete") { request, context in
             let (visit, form) = try await self.post(request, context)
-            let user = try await self.engine.adminFindUser(try context.parameters.require("user"))
+            let user = try await self.engine.adminFindUser(try context.parameters.requireUser())
             // Typed, not clicked: the account's email (or id, when it has none) exactly.
             guard let typed = form["confirm"]?.trimmingCharacters(in: .whitespaces), typed == (user.email ?? user.id) else {
                 throw ConsoleBadInput(message: "error_confirm_delete")
@@ -38,31 +38,31 @@ extension Console {
         }
         console.post("/users/:user/identities/:provider/unlink") { request, context in
             let (visit, _) = try await self.post(request, context)
-            let user = try context.parameters.require("user")
+            let user = try context.parameters.requireUser()
             try await self.engine.adminUnlink(user, provider: try context.parameters.require("provider"), caller: visit.caller)
             return self.redirect(Self.userPage(user), visit, done: "unlinked")
         }
         console.post("/users/:user/passkeys/:id/clear-flag") { request, context in
             let (visit, _) = try await self.post(request, context)
-            let user = try context.parameters.require("user")
+            let user = try context.parameters.requireUser()
             try await self.engine.adminClearPasskeyFlag(user, id: try context.parameters.require("id"), caller: visit.caller)
             return self.redirect(Self.userPage(user), visit, done: "passkey_flag_cleared")
         }
         console.post("/users/:user/passkeys/:id/remove") { request, context in
             let (visit, _) = try await self.post(request, context)
-            let user = try context.parameters.require("user")
+            let user = try context.parameters.requireUser()
             try await self.engine.adminRemovePasskey(user, id: try context.parameters.require("id"), caller: visit.caller)
             return self.redirect(Self.userPage(user), visit, done: "passkey_removed")
         }
         console.post("/users/:user/browser-sessions/:id/end") { request, context in
             let (visit, _) = try await self.post(request, context)
-            let user = try context.parameters.require("user")
+            let user = try context.parameters.requireUser()
             try await self.engine.adminEndBrowserSession(user, sessionId: try context.parameters.require("id"), caller: visit.caller)
             return self.redirect(Self.userPage(user), visit, done: "session_ended")
         }
         console.post("/users/:user/consents/:client/revoke") { request, context in
             let (visit, _) = try await self.post(request, context)
-            let user = try context.parameters.require("user")
+            let user = try context.parameters.requireUser()
             try await self.engine.adminRevokeConsent(user, clientId: try context.parameters.require("client"), caller: visit.caller)
             return self.redirect(Self.userPage(user), visit, done: "consent_revoked")
         }

@@ -8,7 +8,7 @@ extension Console {
     func addUserRoutes(to console: RouterGroup<LatchkeyRequestContext>) {
         console.get("/users") { request, context in try await self.users(request, try await self.visit(request, context)) }
         console.get("/users/:user") { request, context in
-            try await self.user(request, try await self.visit(request, context), key: try context.parameters.require("user"))
+            try await self.user(request, try await self.visit(request, context), key: try context.parameters.requireUser())
         }
     }
 

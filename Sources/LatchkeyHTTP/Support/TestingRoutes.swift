@@ -75,7 +75,7 @@ struct TestingRoutes: Sendable {
                 return refuse("the state is one of \(TestAccountState.allCases.map(\.rawValue).joined(separator: ", "))", status: .notFound)
             }
             do {
-                let user = try await engine.setState(try context.parameters.require("user"), state)
+                let user = try await engine.setState(try context.parameters.requireUser(), state)
                 return JSONResponse.ok(["id": .string(user.id), "status": .string(user.status.rawValue), "email_verified": .bool(user.emailVerified),
                                         "locked": .bool((user.lockedUntil ?? .distantPast) > engine.now())])
             } catch LatchkeyEngine.AdminError.userNotFound {
