@@ -10,6 +10,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from openapi_account import add_account_paths  # noqa: E402
 from openapi_openid import add_openid_admin_paths, add_openid_paths  # noqa: E402
+from openapi_realm import add_realm_paths  # noqa: E402
 from openapi_testing import add_testing_paths  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
@@ -352,6 +353,7 @@ def paths():
     p[f"{a}/mail/{{id}}/retry"] = {"parameters": [{"name": "id", "in": "path", "required": True, "schema": {"type": "integer"}}],
                                    "post": admin_operation("Queue one failed mail again (409 when it is not a failed mail)", "204")}
     add_openid_admin_paths(p, a, user, S, B, obj, admin_operation)
+    add_realm_paths(p, base, a, app, user, S, obj, json_body, app_errors, admin_operation, bearer)
     p[f"{a}/mail/failed"] = {"get": admin_operation("Failed mail (addresses masked)", success=obj(["mails"], mails={"type": "array"}),
                                                    params=[limit])}
     p[f"{a}/mail/retry"] = {"post": admin_operation("Queue every failed mail again", success=obj(["queued"], queued=I))}

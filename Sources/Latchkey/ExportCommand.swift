@@ -23,8 +23,10 @@ struct ExportCommand: AsyncParsableCommand {
             var chunk = Data()
             let identities = try await operatorService.identities(ofUsers: page.users.map(\.id))
             let passkeys = Dictionary(grouping: try await operatorService.passkeys(ofUsers: page.users.map(\.id)), by: \.userId)
+            let customData = Dictionary(grouping: try await operatorService.customData(ofUsers: page.users.map(\.id)), by: \.userId)
             for user in page.users {
-                chunk.append(try encoder.encode(NeutralUserLine(user, identities: identities[user.id] ?? [], passkeys: passkeys[user.id] ?? [])))
+                chunk.append(try encoder.encode(NeutralUserLine(user, identities: identities[user.id] ?? [], passkeys: passkeys[user.id] ?? [],
+                                                                customData: customData[user.id] ?? [])))
                 chunk.append(UInt8(ascii: "\n"))
             }
             do { try output.write(contentsOf: chunk) } catch {

@@ -15,7 +15,7 @@ struct ImportCommand: AsyncParsableCommand {
     var format: ImportSources.Format
     @Argument(help: "The users file: JSON lines, a JSON array, {\"results\"|\"users\": [...]}, or CSV (Firebase, Supabase).") var file: String
     @Option(help: "Parse _Session documents of the same users (their tokens keep working).") var sessions: String?
-    @Option(name: .customLong("app"), help: "The Parse app (parse.apps id) the sessions and the custom fields belong to; needed with several apps.")
+    @Option(name: .customLong("app"), help: "The Parse app (parse.apps id) the sessions and the custom fields belong to, or with app-services the app (app_services.apps id) custom_data belongs to; needed with several apps.")
     var appId: String?
     @Option(help: "Firebase: the project's password hash parameters (JSON, or the text the console shows).") var firebaseHashConfig: String?
     @Option(help: "Auth0: the password-hash export Auth0 support provides (NDJSON).") var auth0Passwords: String?
@@ -31,15 +31,16 @@ struct ImportCommand: AsyncParsableCommand {
             throw StartupError(key: "--sessions", message: "sessions come from a Parse export (--format parse)", exitCode: .usage)
         }
         let users = try ImportFile(path: file, key: "FILE")
-        let sources = try await ImportSources(format: format, firebaseHashConfig: firebaseHashConfig, auth0Passwords: auth0Passwords,
+        var sources = try await ImportSources(format: format, firebaseHashConfig: firebaseHashConfig, auth0Passwords: auth0Passwords,
                                               supabaseIdentities: supabaseIdentities)
         let sessionFile = try sessions.map { try ImportFile(path: $0, key: "--sessions") }
         let engine = try await Runtime.engine(options, access: .create, chatty: true), importer = UserImporter(engine: engine)
         let app = try sessionFile.map { _ in try sessionApp(engine) }
+        if format == .appServices { sources.customDataApp = try customDataApp(engine) }
 
         let started = Date()
         var tally = ImportTally()
-        let ledger = ImportLedger(fieldApp: try fieldApp(engine))
+        let ledger = ImportLedger(fieldApp: format == .appServices ? "" : try fieldApp(engine))
         var batch: [ImportedUser] = []
         var read = 0
         let progress = ProgressReport(dryRun ? "import (dry run): users" : "import: users", total: users.recordEstimate)
@@ -87,6 +88,17 @@ struct ImportCommand: AsyncParsableCommand {
         if !dryRun { try await importer.auditImport(tally, source: "\(format.rawValue) \(URL(fileURLWithPath: file).lastPathComponent)") }
         progress.finish()
         print(ImportReport(tally: tally, dryRun: dryRun, sessions: sessions != nil).text(seconds: Date().timeIntervalSince(started)))
+    }
+
+    /// The App Services app named by `--app`, else the only one configured; nil when none is, or several are.
+    private func customDataApp(_ engine: LatchkeyEngine) throws -> String? {
+        let apps = engine.settings.apps.map(\.id)
+        guard let appId else { return apps.count == 1 ? apps[0] : nil }
+        guard apps.contains(appId) else {
+            throw StartupError(key: "--app", message: "no App Services app \(appId) in app_services.apps (configured: \(apps.joined(separator: ", ")))",
+                               exitCode: .usage)
+        }
+        return appId
     }
 
     /// The Parse app named by `--app`, else the only one configured; nil when none is, or several are.

@@ -24,6 +24,7 @@ struct ImportReport {
         row("identities", "\(tally.identitiesCarried)\(counts(tally.identitiesByProvider))"
             + (unconfigured == 0 ? "" : ", \(unconfigured) of providers not configured here"))
         if tally.passkeysCarried > 0 { row("passkeys", "\(tally.passkeysCarried)") }
+        if tally.customDataCarried > 0 { row("custom data", "\(tally.customDataCarried)") }
         row("fields dropped", "\(tally.fieldsDropped)")
         if sessions {
             row("sessions", "\(tally.sessionsImported) imported, \(tally.sessionsSkipped) already here, "

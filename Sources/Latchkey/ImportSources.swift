@@ -12,6 +12,8 @@ struct ImportSources {
     var firebaseHashConfig: FirebaseHashConfig?
     var auth0Passwords: Auth0PasswordExport?
     var supabaseIdentities: SupabaseIdentities?
+    /// The App Services app an App Services export's `custom_data` belongs to.
+    var customDataApp: String?
 
     /// Reads the side files the options name; each is refused for a format it does not belong to.
     init(format: Format, firebaseHashConfig: String?, auth0Passwords: String?, supabaseIdentities: String?) async throws {
@@ -60,7 +62,7 @@ struct ImportSources {
             try await file.forEach(NeutralUserLine.self) { line, record in try await add(record.flatMap { $0.imported(line: line) }) }
         case .appServices:
             try await file.forEach([String: JSONValue].self) { line, record in
-                try await add(record.flatMap { AppServicesExportUser.user($0, line: line) })
+                try await add(record.flatMap { AppServicesExportUser.user($0, line: line, customDataApp: customDataApp) })
             }
         case .firebase:
             let config = firebaseHashConfig

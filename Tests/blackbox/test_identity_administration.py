@@ -112,7 +112,7 @@ def test_an_imported_apple_user_signs_in_again_and_keeps_their_object_id(server,
                           timeout=120)
     assert done.returncode == 0, done.stderr
     # apple and google are served here; corp is kept until it is configured.
-    assert "3 (1 of providers not configured here)" in done.stdout, done.stdout
+    assert "3 (apple 1, corp 1, google 1), 1 of providers not configured here" in done.stdout, done.stdout
     back = ok(ParseClient(server).call("POST", "/users", {"authData": {"apple": {"id": sub, "token": apple.token(sub)}}}), 200)
     assert back["objectId"] == object_id and back["createdAt"] == "2021-03-04T05:06:07.089Z"
     # And through App Services, the same account.

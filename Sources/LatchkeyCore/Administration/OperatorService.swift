@@ -22,6 +22,8 @@ public struct OperatorService: OperatorSurface, EngineKernel {
     public func isStoredClient(_ id: String) -> Bool { engine.isStoredClient(id) }
     /// The passkeys of a page of users, for the export.
     public func passkeys(ofUsers ids: [String]) async throws -> [PasskeyRecord] { try await reader.passkeys.passkeys(userIds: ids) }
+    /// The custom user data of a page of users, for the export.
+    public func customData(ofUsers ids: [String]) async throws -> [CustomDataRecord] { try await reader.customData.customDocuments(userIds: ids) }
     /// The identities of a page of users, for the export.
     public func identities(ofUsers ids: [String]) async throws -> [String: [IdentityRecord]] {
         try await engine.identity.identities(ofUsers: ids)

@@ -16,6 +16,8 @@ public struct AppServicesApp: Sendable, Equatable {
     public var customToken: String?
     /// `custom-function`: the name of the function (under `functions:`) that turns a login payload into an identity.
     public var customFunction: String?
+    /// The functions (under `functions:`) its users call by name: `user.functions.NAME(args)`.
+    public var functions: [String] = []
 
     public init(id: String, confirmation: ConfirmationMode = .email, confirmationURL: String = "", reset: ResetMode = .email,
                 resetURL: String = "") {

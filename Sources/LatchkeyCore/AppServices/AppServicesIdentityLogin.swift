@@ -82,10 +82,12 @@ extension AppServicesService {
         var deviceId: String
         /// How the session's sign-in was proven: linking adds a way in, it proves nothing new about this sign-in.
         var amr: [String]?
+        var customData: [String: JSONValue]?
 
         /// A link answers only a new access token for the same user, session and device: the SDK keeps its refresh token.
         func answer(_ service: AppServicesService) throws -> AppLogin {
-            AppLogin(accessToken: try service.appAccessToken(user: user, appId: app.id, sessionId: sessionId, deviceId: deviceId, amr: amr),
+            AppLogin(accessToken: try service.appAccessToken(user: user, appId: app.id, sessionId: sessionId, deviceId: deviceId, amr: amr,
+                                                             customData: customData),
                      refreshToken: "", userId: user.id, deviceId: deviceId)
         }
     }
@@ -95,7 +97,7 @@ extension AppServicesService {
         let (claims, user) = try await engine.tokens.authenticatedAccess(accessToken, audience: .appServices)
         guard claims.aud == app.id, let sessionId = claims.sid else { throw LatchkeyError.sessionInvalid }
         return LinkingSession(user: user, app: app, sessionId: sessionId, deviceId: claims.baas_device_id ?? "000000000000000000000000",
-                              amr: claims.amr)
+                              amr: claims.amr, customData: try await reader.customData.customDocument(userId: user.id, appId: app.id))
     }
 
     /// Runs the provider's strategy (outside any transaction: an ID token may need the issuer's keys fetched).

@@ -51,7 +51,9 @@ extension AppServicesService {
             tokenHash: engine.tokens.sessionKey(refresh, prefix: Tokens.timePrefix(of: jti)), createdAt: now, expiresAt: expiresAt, deviceId: deviceId,
             ip: caller.ip, userAgent: caller.userAgent)
         if let note = note?.take() { try await tx.sessions.insert(session, noting: note) } else { try await tx.sessions.insert(session) }
-        return AppLogin(accessToken: try appAccessToken(user: user, appId: app.id, sessionId: sessionId, deviceId: deviceId, amr: amr),
+        let customData = try await tx.customData.customDocument(userId: user.id, appId: app.id)
+        return AppLogin(accessToken: try appAccessToken(user: user, appId: app.id, sessionId: sessionId, deviceId: deviceId, amr: amr,
+                                                        customData: customData),
                         refreshToken: refresh, userId: user.id, deviceId: deviceId)
     }
 
@@ -60,7 +62,8 @@ extension AppServicesService {
         let (session, user) = try await liveAppSession(refreshToken)
         return try appAccessToken(user: user, appId: session.audience, sessionId: session.id,
                                   deviceId: session.deviceId ?? "000000000000000000000000",
-                                  amr: refreshToken.flatMap(keys.appRefreshTokens.amr(of:)))
+                                  amr: refreshToken.flatMap(keys.appRefreshTokens.amr(of:)),
+                                  customData: try await reader.customData.customDocument(userId: user.id, appId: session.audience))
     }
 
     /// `DELETE auth/session`: ends the session; access tokens already issued live until they expire.
@@ -82,14 +85,16 @@ extension AppServicesService {
     }
 
     /// An access token for the session; `amr` and `acr` say how its sign-in was proven (absent for sessions opened
-    /// before they were recorded).
-    func appAccessToken(user: UserRecord, appId: String, sessionId: String, deviceId: String, amr: [String]?) throws -> String {
+    /// before they were recorded), `user_data` is the account's custom data for the app (absent when it has none).
+    func appAccessToken(user: UserRecord, appId: String, sessionId: String, deviceId: String, amr: [String]?,
+                        customData: [String: JSONValue]?) throws -> String {
         let iat = Int(time.now().timeIntervalSince1970)
         var claims: [String: JSONValue] = [
             "iss": .string(settings.issuer), "sub": .string(user.id), "aud": .string(appId), "iat": .int(iat), "nbf": .int(iat),
             "exp": .int(iat + settings.appAccessTTLSeconds), "typ": "access", "scp": .string(Self.appSessionScope),
             "sid": .string(sessionId), "baas_device_id": .string(deviceId), "tid": .string(engine.tenantId), "ver": "2.0",
         ]
+        if let customData { claims["user_data"] = .object(customData) }
         if let amr {
             claims["amr"] = .array(amr.map { .string($0) })
             claims["acr"] = .string(AuthenticationMethods.acr(amr))

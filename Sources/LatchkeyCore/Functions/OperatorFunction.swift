@@ -38,3 +38,28 @@ extension OperatorFunction {
         }
     }
 }
+
+/// What a function that computes a value answered: `{"success": <JSON>}` (with the answer's other members beside
+/// it), `{"error": <message or JSON>}`, or neither (a timeout, a crash, nonsense), whose reason is for the log and
+/// never for the caller.
+public enum FunctionResult: Sendable, Equatable {
+    case value(JSONValue, beside: [String: JSONValue])
+    case refused(String)
+    case failed(String)
+}
+
+extension OperatorFunction {
+    /// Cloud functions and App Services functions: the request in, the function's value or its error out.
+    public func evaluate(_ input: JSONValue) async -> FunctionResult {
+        switch await invoke(input) {
+        case .answered(let data):
+            let answer = JSONValue.decodeUntrusted([String: JSONValue].self, from: data)
+            if var answer, let result = answer.removeValue(forKey: "success") { return .value(result, beside: answer) }
+            if case .string(let message)? = answer?["error"] { return .refused(message) }
+            if let error = answer?["error"], let text = try? String(decoding: JSONEncoder().encode(error), as: UTF8.self) { return .refused(text) }
+            return .failed("answer is neither {\"success\": …} nor {\"error\": …}")
+        case .failed(let why):
+            return .failed(why)
+        }
+    }
+}

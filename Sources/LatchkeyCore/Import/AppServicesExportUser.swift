@@ -10,7 +10,9 @@ public enum AppServicesExportUser {
     /// exported (the key is shown once and stored hashed).
     static let carriedTypes: Set<String> = ["anon-user", "oauth2-apple", "oauth2-google", "custom-token", "custom-function"]
 
-    public static func user(_ document: [String: JSONValue], line: Int) -> Result<ImportedUser, ImportLineError> {
+    /// `customDataApp` is the App Services app a record's `custom_data` (the app's custom user data document, joined
+    /// into the export by the operator) belongs to.
+    public static func user(_ document: [String: JSONValue], line: Int, customDataApp: String?) -> Result<ImportedUser, ImportLineError> {
         guard let id = SourceValues.string(document["_id"] ?? document["id"]) else {
             return .failure(ImportLineError(line: line, reason: "no _id: not an App Services user"))
         }
@@ -38,6 +40,11 @@ public enum AppServicesExportUser {
             lastLoginAt: SourceValues.epoch(document["last_authentication_date"], milliseconds: false),
             identities: identities)
         // A server user (or any whose only way in was a key) keeps its id for the data it owns; new keys are issued here.
+        if let data = document["custom_data"]?.objectValue, let app = customDataApp {
+            var data = data
+            data["_id"] = nil  // the document's own id in its collection, not the user's data
+            user.customData = [app: data]
+        }
         user.keyOnly = email == nil && identities.isEmpty && (hasApiKey || document["type"] == .string("server"))
         return .success(user)
     }

@@ -27,6 +27,8 @@ public struct ImportedUser: Sendable {
     /// An account whose only way in was something that cannot be exported (App Services `server` users' API keys):
     /// kept for its id, with no address, username or identity.
     public var keyOnly = false
+    /// Custom user data by App Services app id, as access tokens of that app carry it.
+    public var customData: [String: [String: JSONValue]] = [:]
 
     public init(line: Int, id: String? = nil, objectId: String? = nil, email: String? = nil, username: String? = nil,
                 passwordHash: String? = nil, emailVerified: Bool = false, status: UserRecord.Status = .active,
@@ -84,6 +86,8 @@ public struct ImportTally: Sendable, Equatable {
     /// work once it is configured).
     public var identitiesCarried = 0
     public var passkeysCarried = 0
+    /// Custom user data documents carried (one per account and app).
+    public var customDataCarried = 0
     public var identitiesUnconfigured = 0
     /// Custom field values left out: a name Latchkey's fields cannot carry, or a type other than the field's.
     public var fieldsDropped = 0
@@ -108,7 +112,7 @@ public struct ImportTally: Sendable, Equatable {
         hashesByScheme.merge(other.hashesByScheme, uniquingKeysWith: +)
         identitiesByProvider.merge(other.identitiesByProvider, uniquingKeysWith: +)
         withoutPassword += other.withoutPassword; identitiesCarried += other.identitiesCarried
-        identitiesUnconfigured += other.identitiesUnconfigured; passkeysCarried += other.passkeysCarried; fieldsDropped += other.fieldsDropped
+        identitiesUnconfigured += other.identitiesUnconfigured; passkeysCarried += other.passkeysCarried; customDataCarried += other.customDataCarried; fieldsDropped += other.fieldsDropped
         sessionsImported += other.sessionsImported; sessionsSkipped += other.sessionsSkipped
         sessionsExpired += other.sessionsExpired; sessionsOrphaned += other.sessionsOrphaned
         for problem in other.problems where problems.count < Self.problemsKept { problems.append(problem) }

@@ -20,6 +20,8 @@ public struct NeutralUserLine: Codable, Sendable {
     /// The passkeys (public keys only: a passkey's private key never leaves its authenticator), so they keep signing
     /// in after an import under the same relying party id.
     public var passkeys: [Passkey]?
+    /// Custom user data by App Services app id.
+    public var customData: [String: [String: JSONValue]]?
 
     public struct Identity: Codable, Sendable {
         public var provider: String
@@ -48,9 +50,11 @@ public struct NeutralUserLine: Codable, Sendable {
     enum CodingKeys: String, CodingKey {
         case id, objectId = "object_id", email, username, passwordHash = "password_hash", emailVerified = "email_verified", status
         case attributes, createdAt = "created_at", updatedAt = "updated_at", lastLoginAt = "last_login_at", identities, passkeys
+        case customData = "custom_data"
     }
 
-    public init(_ user: UserRecord, identities: [IdentityRecord] = [], passkeys: [PasskeyRecord] = []) {
+    public init(_ user: UserRecord, identities: [IdentityRecord] = [], passkeys: [PasskeyRecord] = [], customData: [CustomDataRecord] = []) {
+        self.customData = customData.isEmpty ? nil : Dictionary(customData.map { ($0.appId, $0.document) }, uniquingKeysWith: { first, _ in first })
         id = user.id; objectId = user.objectId; email = user.email; username = user.username; passwordHash = user.passwordHash
         emailVerified = user.emailVerified; status = user.status.rawValue; attributes = user.attributes
         createdAt = ParseDate.string(user.createdAt); updatedAt = ParseDate.string(user.updatedAt)
@@ -96,6 +100,7 @@ public struct NeutralUserLine: Codable, Sendable {
                                 createdAt: times[0], updatedAt: times[1], lastLoginAt: times[2],
                                 identities: (identities ?? []).map { ImportedIdentity(provider: $0.provider, subject: $0.subject) })
         user.passkeys = imported
+        user.customData = customData ?? [:]
         return .success(user)
     }
 }

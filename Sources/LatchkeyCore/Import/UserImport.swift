@@ -71,6 +71,7 @@ extension UserImporter {
             }
             var holders = BatchHolders(try await tx.users.matching(keys))
             var accepted: [UserRecord] = [], identities: [IdentityRecord] = [], passkeys: [PasskeyRecord] = []
+            var customData: [CustomDataRecord] = []
             for candidate in candidates {
                 guard let user = try await self.importable(candidate, holders: holders, tally: &tally, ledger: ledger, in: tx) else { continue }
                 holders.add(user)
@@ -80,13 +81,35 @@ extension UserImporter {
                                    lastUsedAt: user.lastLoginAt ?? user.updatedAt)
                 }
                 passkeys += candidate.source.passkeys.map { var passkey = $0; passkey.userId = user.id; return passkey }
+                customData += self.importableCustomData(candidate.source, userId: user.id, tally: &tally)
                 if dryRun { ledger.remember(user) }
             }
             try await tx.users.insert(contentsOf: accepted)
             tally.imported += accepted.count
             try await self.importIdentities(identities, tally: &tally, in: tx)
             try await self.importPasskeys(passkeys, tally: &tally, in: tx)
+            for record in customData {
+                try await tx.customData.setCustomDocument(record.document, userId: record.userId, appId: record.appId, at: record.updatedAt)
+            }
+            tally.customDataCarried += customData.count
             return tally
+        }
+    }
+
+    /// The record's custom user data that custom data's rule takes (a configured app, within the size cap); the rest
+    /// is named under problems and counted as dropped fields.
+    private func importableCustomData(_ source: ImportedUser, userId: String, tally: inout ImportTally) -> [CustomDataRecord] {
+        source.customData.sorted(by: { $0.key < $1.key }).compactMap { appId, document in
+            do {
+                return CustomDataRecord(userId: userId, appId: appId, document: try CustomUserData.checked(document, appId: appId, apps: settings.apps),
+                                        updatedAt: time.now())
+            } catch {
+                tally.fieldsDropped += 1
+                tally.problem(source.line, error as? CustomUserData.Refusal == .unknownApp(appId)
+                              ? "custom data for app \(appId), which app_services.apps does not name; not carried"
+                              : "custom data for app \(appId) is over \(CustomUserData.maxBytes) bytes; not carried")
+                return nil
+            }
         }
     }
 

@@ -19,17 +19,10 @@ extension ParseService {
         if let user { body["user"] = user }
         if let installationId { body["installationId"] = .string(installationId) }
         let reason: String
-        switch await function.invoke(.object(body)) {
-        case .answered(let data):
-            let answer = JSONValue.decodeUntrusted([String: JSONValue].self, from: data)
-            if let result = answer?["success"] { return result }
-            if case .string(let message)? = answer?["error"] { throw LatchkeyError.functionFailed(message) }
-            if let error = answer?["error"], let text = try? String(decoding: JSONEncoder().encode(error), as: UTF8.self) {
-                throw LatchkeyError.functionFailed(text)
-            }
-            reason = "answer is neither {\"success\": …} nor {\"error\": …}"
-        case .failed(let why):
-            reason = why
+        switch await function.evaluate(.object(body)) {
+        case .value(let result, _): return result
+        case .refused(let message): throw LatchkeyError.functionFailed(message)
+        case .failed(let why): reason = why
         }
         logger.warning("cloud function failed", metadata: ["function": "\(name)", "app": "\(app.id)", "reason": "\(reason)"])
         throw LatchkeyError.functionFailed("Cloud function \(name) failed.")

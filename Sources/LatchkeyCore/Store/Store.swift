@@ -35,6 +35,7 @@ public protocol Repositories: Sendable {
     var apiKeys: any ApiKeyRepository { get }
     var secondFactors: any SecondFactorRepository { get }
     var passkeys: any PasskeyRepository { get }
+    var customData: any CustomDataRepository { get }
     var openID: any OpenIDRepository { get }
     var clients: any ClientRepository { get }
     var flows: any FlowRepository { get }
@@ -48,7 +49,7 @@ public protocol Repositories: Sendable {
 }
 
 /// A store that answers every aggregate with one object (both stores do): the properties come for free.
-public protocol SingleObjectRepositories: Repositories, UserRepository, IdentityRepository, ApiKeyRepository, SecondFactorRepository, PasskeyRepository, OpenIDRepository, ClientRepository, FlowRepository, LinkTokenRepository, SessionRepository,
+public protocol SingleObjectRepositories: Repositories, UserRepository, IdentityRepository, ApiKeyRepository, SecondFactorRepository, PasskeyRepository, CustomDataRepository, OpenIDRepository, ClientRepository, FlowRepository, LinkTokenRepository, SessionRepository,
     OutboxRepository, AuditRepository, ServerValueRepository, RateBucketRepository, MaintenanceRepository {}
 
 extension SingleObjectRepositories {
@@ -57,6 +58,7 @@ extension SingleObjectRepositories {
     public var apiKeys: any ApiKeyRepository { self }
     public var secondFactors: any SecondFactorRepository { self }
     public var passkeys: any PasskeyRepository { self }
+    public var customData: any CustomDataRepository { self }
     public var openID: any OpenIDRepository { self }
     public var clients: any ClientRepository { self }
     public var flows: any FlowRepository { self }

@@ -14,6 +14,7 @@ public protocol AppServicesSurface: Sendable {
     func appLogout(refreshToken: String?, caller: CallerInfo) async throws
     func appProviderType(_ provider: String) -> String
     func appRefresh(refreshToken: String?) async throws -> String
+    func callAppFunction(appId: String, name: String, arguments: [JSONValue], accessToken: String?, caller: CallerInfo) async throws -> JSONValue
     func callResetFunction(appId: String, email rawEmail: String?, password: String?, arguments: [JSONValue], caller: CallerInfo) async throws
     func confirm(appId: String, token: String?, tokenId: String?, caller: CallerInfo) async throws
     func createUserApiKey(refreshToken: String?, name: String?, caller: CallerInfo) async throws -> NewApiKey

@@ -32,6 +32,8 @@ public protocol OperatorSurface: Sendable {
     func adminRetryMail(id: Int64, caller: CallerInfo) async throws -> Bool
     func adminRevokeConsent(_ key: String, clientId: String, caller: CallerInfo) async throws
     func adminRevokeRole(_ key: String, role: String, caller: CallerInfo) async throws
+    func adminCustomData(_ key: String) async throws -> [CustomDataRecord]
+    func adminSetCustomData(_ key: String, appId: String, document: [String: JSONValue]?, caller: CallerInfo) async throws
     func adminRevokeSessions(_ key: String, caller: CallerInfo) async throws
     func adminRoles(_ key: String) async throws -> (UserRecord, [UserRole])
     func adminRotateClientSecret(_ id: String, caller: CallerInfo) async throws -> String

@@ -46,6 +46,10 @@ struct AdminFailure: Sendable {
             case .noEmail: return (.conflict, "no_email", "The account has no email address to mail a link to.")
             case .disabled: return (.conflict, "user_disabled", "The account is disabled: enable it before mailing it a reset link.")
             }
+        case CustomUserData.Refusal.tooLarge(let bytes):
+            return (.badRequest, "custom_data_too_large", "The document is \(bytes) bytes as stored; custom user data holds at most \(CustomUserData.maxBytes).")
+        case CustomUserData.Refusal.unknownApp(let app):
+            return (.notFound, "app_not_found", "No App Services app \(app) is configured (app_services.apps).")
         case OperatorService.RoleRefusal.unknownRole(let role):
             return (.badRequest, "unknown_role", "There is no role \(role): the roles are \(UserRole.known.joined(separator: ", ")).")
         default: return nil

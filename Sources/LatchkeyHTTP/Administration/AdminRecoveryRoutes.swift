@@ -3,8 +3,14 @@ import Hummingbird
 import LatchkeyCore
 
 /// `/admin/v1`: helping someone back in (lift a lockout, mail a reset link), what they are signed in to, the roles an
-/// operator gives accounts, and the outbox by status with one mail retried.
+/// operator gives accounts, their custom user data per App Services app, and the outbox by status with one mail retried.
 extension AdminRoutes {
+    /// A body that is the document itself: any JSON object.
+    struct DocumentBody: JSONObjectBody, Sendable {
+        var document: [String: JSONValue]
+        init(from decoder: any Decoder) throws { document = try [String: JSONValue](from: decoder) }
+    }
+
     func addRecoveryRoutes(to api: RouterGroup<LatchkeyRequestContext>) {
         api.post("/users/:user/unlock") { _, context in
             Self.user(try await self.engine.adminUnlock(try context.parameters.requireUser(), caller: Self.caller(context)))
@@ -30,6 +36,23 @@ extension AdminRoutes {
         api.delete("/users/:user/roles/:role") { _, context in
             try await self.engine.adminRevokeRole(try context.parameters.requireUser(), role: try context.parameters.require("role"),
                                                   caller: Self.caller(context))
+            return Response(status: .noContent)
+        }
+        api.get("/users/:user/custom-data") { _, context in
+            let documents = try await self.engine.adminCustomData(try context.parameters.requireUser())
+            return JSONResponse.ok(["custom_data": .array(documents.map {
+                .object(["app": .string($0.appId), "document": .object($0.document), "updated_at": .string($0.updatedAt.ISO8601Format())])
+            })])
+        }
+        api.put("/users/:user/custom-data/:app") { request, context in
+            let body = try await request.decode(as: DocumentBody.self, context: context)
+            try await self.engine.adminSetCustomData(try context.parameters.requireUser(), appId: try context.parameters.require("app"),
+                                                     document: body.document, caller: Self.caller(context))
+            return Response(status: .noContent)
+        }
+        api.delete("/users/:user/custom-data/:app") { _, context in
+            try await self.engine.adminSetCustomData(try context.parameters.requireUser(), appId: try context.parameters.require("app"),
+                                                     document: nil, caller: Self.caller(context))
             return Response(status: .noContent)
         }
         api.get("/mail") { request, _ in

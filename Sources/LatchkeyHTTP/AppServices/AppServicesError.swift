@@ -63,8 +63,10 @@ struct AppServicesError: Sendable {
             return Self.body(.forbidden, "InsufficientAuthentication",
                              "this account holds a second factor or a passkey, which App Services sign-ins cannot pass: make this change at the account page")
         case .lastWayIn: return Self.body(.badRequest, "BadRequest", "cannot remove the last identity of a user")
+        case .unknownFunction(let name): return Self.body(.notFound, "FunctionNotFound", "function not found: '\(name)'")
+        case .functionFailed(let message): return Self.body(.badRequest, "FunctionExecutionError", message)
         case .unsupportedChallengeType, .invalidScope, .userHasNoPassword, .invalidAttributes, .invalidCode, .flowTokenInvalid,
-             .flowTokenExpired, .flowStepMismatch, .secondFactorRequired, .secondFactorInvalid, .secondFactor, .openID, .invalidFieldName, .fieldTypeMismatch, .fieldsOverLimit, .objectNotFound, .notPermitted, .fieldNotWritable, .unknownFunction, .functionFailed:
+             .flowTokenExpired, .flowStepMismatch, .secondFactorRequired, .secondFactorInvalid, .secondFactor, .openID, .invalidFieldName, .fieldTypeMismatch, .fieldsOverLimit, .objectNotFound, .notPermitted, .fieldNotWritable:
             return Self.body(.badRequest, "BadRequest", "bad request")
         }
     }

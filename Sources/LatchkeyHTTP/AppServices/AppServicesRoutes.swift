@@ -55,6 +55,7 @@ struct AppServicesRoutes: Sendable {
             try await self.profile(BearerToken.read(request))
         }
         addApiKeyRoutes(to: group)
+        addFunctionRoutes(to: group)
         group.delete("auth/delete") { request, context in
             try await engine.appDeleteUser(accessToken: BearerToken.read(request), caller: clientAddress.caller(request, context: context))
             return Self.done

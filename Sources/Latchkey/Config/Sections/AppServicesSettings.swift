@@ -22,9 +22,11 @@ struct AppServicesSettings: ConfigSection {
         var providers: [String]?
         var customToken: String?
         var customFunction: String?
+        var functions: [String]?
 
         init(from decoder: any Decoder) throws {
-            let entry = try decoder.entryKeys(known: ["id", "confirmation", "reset", "providers", "custom_token", "custom_function"])
+            let entry = try decoder.entryKeys(known: ["id", "confirmation", "reset", "providers", "custom_token", "custom_function", "functions"])
+            functions = try entry.optional("functions")
             customToken = try entry.optional("custom_token")
             customFunction = try entry.optional("custom_function")
             id = try entry.required("id")
@@ -97,6 +99,10 @@ struct AppServicesSettings: ConfigSection {
                     throw ConfigError(key: "\(key).custom_function", message: "custom-function needs the name of a function under functions:")
                 }
                 app.customFunction = name
+            }
+            app.functions = entry.functions ?? []
+            if let unknown = app.functions.first(where: { !functions.contains($0) }) {
+                throw ConfigError(key: "\(key).functions", message: "\(unknown) is not declared under functions:")
             }
             apps.append(app)
         }
