@@ -20,6 +20,7 @@ struct ImportReport {
         row("password hashes", "\(tally.hashesByScheme.values.reduce(0, +))\(counts(tally.hashesByScheme))")
         row("unsupported hashes", "\(tally.unsupportedHashes.values.reduce(0, +))\(counts(tally.unsupportedHashes))")
         row("without password", "\(tally.withoutPassword)")
+        if tally.legacyPasswords > 0 { row("legacy passwords", "\(tally.legacyPasswords) (checked by accounts.legacy_password.function at first sign-in)") }
         let unconfigured = tally.identitiesUnconfigured
         row("identities", "\(tally.identitiesCarried)\(counts(tally.identitiesByProvider))"
             + (unconfigured == 0 ? "" : ", \(unconfigured) of providers not configured here"))

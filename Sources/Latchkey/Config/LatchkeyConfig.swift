@@ -105,10 +105,11 @@ struct LatchkeyConfig {
         let reset = try ResetSettings(source.section(ResetSettings.section))
         engine.resetEnumerationProtection = reset.enumerationProtection
         engine.resetPollIntervalSeconds = reset.pollIntervalSeconds
-        let accounts = try AccountSettings(source.section(AccountSettings.section))
+        functions = try FunctionDefinitions.read(root)
+        let accounts = try AccountSettings(source.section(AccountSettings.section), functions: Set(functions.keys))
         engine.resetRevokesApiKeys = accounts.resetRevokesApiKeys
         engine.keepIdentitiesVerifyingTheAddress = accounts.keepIdentitiesVerifyingTheAddress
-        functions = try FunctionDefinitions.read(root)
+        engine.legacyPasswordFunction = accounts.legacyPasswordFunction
         engine.mfa = try MFASettings(source.section(MFASettings.section), functions: Set(functions.keys))
         engine.identities = try IdentityProviderSettings(source.section(IdentityProviderSettings.section)).settings
         engine.identities.anonymousIdleDays = try AnonymousSettings(source.section(AnonymousSettings.section)).idleDays

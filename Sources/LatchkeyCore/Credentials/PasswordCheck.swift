@@ -27,7 +27,12 @@ extension AccountRules {
             throw LatchkeyError.accountLocked(retryAfterSeconds: Int(until.timeIntervalSince(now).rounded(.up)))
         case .counted(let count)?: failures = count
         }
-        let verdict = try await passwords.verify(password, against: phc)
+        let verdict: PasswordHasher.Verdict
+        if let source = LegacyPassword.source(of: phc) {
+            verdict = try await legacyVerdict(password, for: user, source: source, caller: caller)
+        } else {
+            verdict = try await passwords.verify(password, against: phc)
+        }
         if verdict == .mismatch {
             EngineMetrics.signIn(caller.dialect, "wrong_password")
             if engine.lockoutDelay(afterFailures: failures) != nil { EngineMetrics.lockouts.increment() }

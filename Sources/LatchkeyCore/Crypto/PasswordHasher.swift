@@ -51,6 +51,11 @@ public struct PasswordHasher: Sendable {
 
     /// The scheme name of a hash an import may store (one `verify` can check within the cost bounds), or why not.
     public static func importableScheme(_ hash: String) -> Result<String, ForeignPasswordHash.Refusal> {
+        // The old system's password, checked by the legacy-password function at the first sign-in.
+        if let source = LegacyPassword.source(of: hash) {
+            return !source.isEmpty && source.utf8.count <= 32 && source.utf8.allSatisfy({ $0 > 32 && $0 < 127 && $0 != UInt8(ascii: "$") })
+                ? .success("legacy") : .failure(ForeignPasswordHash.Refusal(scheme: "legacy", reason: "malformed"))
+        }
         if hash.hasPrefix("$scrypt$") {
             return parse(hash) != nil ? .success("scrypt")
                 : .failure(ForeignPasswordHash.Refusal(scheme: "scrypt", reason: "malformed, or over the scrypt memory budget"))

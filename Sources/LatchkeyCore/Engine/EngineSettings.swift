@@ -100,6 +100,8 @@ public struct EngineSettings: Sendable {
     public var resetEnumerationProtection = false
     /// A password reset ends the account's user API keys as well as its sessions.
     public var resetRevokesApiKeys = true
+    /// `accounts.legacy_password.function`: asked once whether an imported account's first password is right.
+    public var legacyPasswordFunction: String?
     /// An address proof keeps identities whose issuer verified that address when they were linked.
     public var keepIdentitiesVerifyingTheAddress = false
     /// Seconds the client is told to wait between `poll_completion` calls.

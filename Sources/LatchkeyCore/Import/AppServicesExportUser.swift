@@ -45,6 +45,7 @@ public enum AppServicesExportUser {
             data["_id"] = nil  // the document's own id in its collection, not the user's data
             user.customData = [app: data]
         }
+        if email != nil { user.legacySource = "app-services" }
         user.keyOnly = email == nil && identities.isEmpty && (hasApiKey || document["type"] == .string("server"))
         return .success(user)
     }

@@ -28,12 +28,14 @@ public enum Auth0ExportUser {
         for key in profileKeys { if let value = SourceValues.string(document[key]) { attributes[key] = .string(value) } }
         for (key, value) in document["user_metadata"]?.objectValue ?? [:] { attributes[key] = value }
         if let app = document["app_metadata"]?.objectValue, !app.isEmpty { attributes["app_metadata"] = .object(app) }
-        return .success(ImportedUser(
+        var user = ImportedUser(
             line: line, id: id, email: email, username: SourceValues.string(document["username"]),
             passwordHash: passwords?.hash(userId: id, email: hasDatabaseIdentity ? email : nil), emailVerified: SourceValues.bool(document["email_verified"]),
             status: SourceValues.bool(document["blocked"]) ? .disabled : .active, attributes: attributes,
             createdAt: SourceValues.timestamp(document["created_at"]), updatedAt: SourceValues.timestamp(document["updated_at"]),
-            lastLoginAt: SourceValues.timestamp(document["last_login"]), identities: identities))
+            lastLoginAt: SourceValues.timestamp(document["last_login"]), identities: identities)
+        if hasDatabaseIdentity, user.passwordHash == nil { user.legacySource = "auth0" }
+        return .success(user)
     }
 }
 

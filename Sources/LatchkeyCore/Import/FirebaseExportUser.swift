@@ -44,6 +44,7 @@ public enum FirebaseExportUser {
             } else {
                 user.unusableHash = .init(scheme: "firebase-scrypt", reason: "no --firebase-hash-config, so it cannot be verified")
             }
+            if user.passwordHash == nil { user.legacySource = "firebase" }
         }
         return .success(user)
     }

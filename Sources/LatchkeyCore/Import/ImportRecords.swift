@@ -27,6 +27,9 @@ public struct ImportedUser: Sendable {
     /// An account whose only way in was something that cannot be exported (App Services `server` users' API keys):
     /// kept for its id, with no address, username or identity.
     public var keyOnly = false
+    /// The source whose password did not come along (App Services, an Auth0 user missing from the password export): with
+    /// `accounts.legacy_password.function` configured, its first sign-in asks that function.
+    public var legacySource: String?
     /// Custom user data by App Services app id, as access tokens of that app carry it.
     public var customData: [String: [String: JSONValue]] = [:]
 
@@ -82,6 +85,8 @@ public struct ImportTally: Sendable, Equatable {
     /// Identities carried over, by provider.
     public var identitiesByProvider: [String: Int] = [:]
     public var withoutPassword = 0
+    /// Accounts whose first password sign-in asks the legacy-password function.
+    public var legacyPasswords = 0
     /// Identities carried over, and of those, the ones whose provider this server does not serve yet (kept: they
     /// work once it is configured).
     public var identitiesCarried = 0
@@ -111,7 +116,7 @@ public struct ImportTally: Sendable, Equatable {
         unsupportedHashes.merge(other.unsupportedHashes, uniquingKeysWith: +)
         hashesByScheme.merge(other.hashesByScheme, uniquingKeysWith: +)
         identitiesByProvider.merge(other.identitiesByProvider, uniquingKeysWith: +)
-        withoutPassword += other.withoutPassword; identitiesCarried += other.identitiesCarried
+        withoutPassword += other.withoutPassword; legacyPasswords += other.legacyPasswords; identitiesCarried += other.identitiesCarried
         identitiesUnconfigured += other.identitiesUnconfigured; passkeysCarried += other.passkeysCarried; customDataCarried += other.customDataCarried; fieldsDropped += other.fieldsDropped
         sessionsImported += other.sessionsImported; sessionsSkipped += other.sessionsSkipped
         sessionsExpired += other.sessionsExpired; sessionsOrphaned += other.sessionsOrphaned

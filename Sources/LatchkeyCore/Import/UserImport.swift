@@ -96,22 +96,6 @@ extension UserImporter {
         }
     }
 
-    /// The record's custom user data that custom data's rule takes (a configured app, within the size cap); the rest
-    /// is named under problems and counted as dropped fields.
-    private func importableCustomData(_ source: ImportedUser, userId: String, tally: inout ImportTally) -> [CustomDataRecord] {
-        source.customData.sorted(by: { $0.key < $1.key }).compactMap { appId, document in
-            do {
-                return CustomDataRecord(userId: userId, appId: appId, document: try CustomUserData.checked(document, appId: appId, apps: settings.apps),
-                                        updatedAt: time.now())
-            } catch {
-                tally.fieldsDropped += 1
-                tally.problem(source.line, error as? CustomUserData.Refusal == .unknownApp(appId)
-                              ? "custom data for app \(appId), which app_services.apps does not name; not carried"
-                              : "custom data for app \(appId) is over \(CustomUserData.maxBytes) bytes; not carried")
-                return nil
-            }
-        }
-    }
 
     /// One batch of Parse sessions for `app`, whose users are already here (or, in a dry run, in the ledger): one
     /// lookup of the users, one of the tokens and ids already stored, one write.
@@ -199,41 +183,6 @@ extension UserImporter {
         }
     }
 
-    /// Identities of the accepted accounts. One already held by an account here stays with it (counted as a
-    /// problem; the account is imported without it); a provider not configured here is kept and counted.
-    private func importIdentities(_ identities: [IdentityRecord], tally: inout ImportTally, in tx: any Repositories) async throws {
-        var free: [IdentityRecord] = []
-        var seen = Set<String>()
-        for identity in identities {
-            let key = "\(identity.provider)\u{0}\(identity.subject)"
-            let held = try await tx.identities.identity(provider: identity.provider, subject: identity.subject) != nil
-            if !seen.insert(key).inserted || held {
-                tally.problem(0, "\(identity.provider) identity already belongs to another account; not carried")
-                continue
-            }
-            free.append(identity)
-            let served = identity.provider == VerifiedIdentity.anonymousProvider || settings.identities.providers[identity.provider] != nil
-            if !served { tally.identitiesUnconfigured += 1 }
-        }
-        try await tx.identities.link(contentsOf: free)
-        tally.identitiesCarried += free.count
-        for identity in free { tally.identitiesByProvider[identity.provider, default: 0] += 1 }
-    }
-
-    /// Passkeys of the accepted accounts; one whose credential id is registered here already stays where it is
-    /// (checked first: a refused insert would end the batch's transaction on PostgreSQL).
-    private func importPasskeys(_ passkeys: [PasskeyRecord], tally: inout ImportTally, in tx: any Repositories) async throws {
-        var seen = Set<Data>()
-        for passkey in passkeys {
-            guard seen.insert(passkey.credentialId).inserted, try await tx.passkeys.passkey(credentialId: passkey.credentialId) == nil else {
-                tally.problem(0, "a passkey is registered to another account already; not carried")
-                continue
-            }
-            try await tx.passkeys.insert(passkey)
-            tally.passkeysCarried += 1
-        }
-    }
-
     private struct Candidate { var source: ImportedUser; var email: String?; var username: String? }
 
     /// The record's identifiers in the engine's normal form, or nil (counted as invalid) when Latchkey cannot take them.
@@ -301,20 +250,7 @@ extension UserImporter {
             return nil
         }
 
-        var hash = source.passwordHash.flatMap { $0.isEmpty ? nil : $0 }
-        var refused = source.unusableHash
-        if let stored = hash {
-            switch PasswordHasher.importableScheme(stored) {
-            case .success(let scheme): tally.hashesByScheme[scheme, default: 0] += 1
-            case .failure(let refusal): refused = refusal
-            }
-        }
-        if let refusal = refused {
-            tally.unsupportedHashes[refusal.scheme, default: 0] += 1
-            tally.problem(line, "password hash \(refusal.scheme): \(refusal.reason); imported without a password")
-            hash = nil
-        }
-        if hash == nil { tally.withoutPassword += 1 }
+        let hash = importableHash(source, line: line, tally: &tally)
         guard let attributes = try await importableFields(source.attributes, line: line, tally: &tally, ledger: ledger, in: tx) else {
             return nil
         }
