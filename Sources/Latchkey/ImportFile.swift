@@ -46,21 +46,15 @@ struct ImportFile {
             }
             return
         }
-        // One document: an array of records, or an object with `results`.
-        let whole: [Lenient<T>]
-        if data[first] == UInt8(ascii: "[") {
-            guard let records = try? JSONDecoder().decode([Lenient<T>].self, from: data) else { throw unreadable("not a JSON array") }
-            whole = records
-        } else {
-            guard let wrapper = try? JSONDecoder().decode(Wrapper<T>.self, from: data), let records = wrapper.results ?? wrapper.users else {
-                throw unreadable("neither JSON lines, a JSON array nor an object with \"results\" or \"users\"")
-            }
-            whole = records
+        // One document: an array of records, or an object holding them under `results` or `users`. The records are
+        // found by their bytes first (a cut-off file is refused whole), then each is decoded alone.
+        let records: [Range<Int>]
+        do { records = try JSONRecordScanner.records(in: data) } catch {
+            throw unreadable(data[first] == UInt8(ascii: "[") ? "not a JSON array"
+                             : "neither JSON lines, a JSON array nor an object with \"results\" or \"users\"")
         }
-        for (index, record) in whole.enumerated() {
-            try await body(index + 1, record.value.mapError {
-                ImportLineError(line: index + 1, reason: "not a JSON object of the expected shape (\(Self.describe($0)))")
-            })
+        for (index, range) in records.enumerated() {
+            try await body(index + 1, decodeLine(T.self, data[range], number: index + 1))
         }
     }
 
@@ -117,13 +111,5 @@ struct ImportFile {
         case .keyNotFound(let key, _)?: return "\(key.stringValue) missing"
         default: return "\(error)"
         }
-    }
-
-    private struct Wrapper<Record: Decodable>: Decodable { var results: [Lenient<Record>]?; var users: [Lenient<Record>]? }
-
-    /// One element of an array that fails alone.
-    private struct Lenient<Record: Decodable>: Decodable {
-        var value: Result<Record, Error>
-        init(from decoder: Decoder) throws { value = Result { try Record(from: decoder) } }
     }
 }
