@@ -16,18 +16,12 @@ extension AppServicesService {
         try await limit(.functionPerIP, caller.ip, caller: caller)
         guard app.functions.contains(name), let function = engine.functions[name] else { throw LatchkeyError.unknownFunction(name) }
 
-        let identities = try await engine.identity.identities(of: user)
-        var data: [String: JSONValue] = [:]
-        if let email = user.email { data["email"] = .string(email) }
-        let customData = try await reader.customData.customDocument(userId: user.id, appId: appId)
-        let body: JSONValue = .object([
-            "name": .string(name), "arguments": .array(arguments), "app": .string(appId),
-            "user": .object([
-                "id": .string(user.id), "type": identities.contains { $0.provider == "api-key" } ? "server" : "normal",
-                "identities": .array(identities.map { .object(["id": .string($0.subject), "provider_type": .string(appProviderType($0.provider))]) }),
-                "data": .object(data), "custom_data": customData.map(JSONValue.object) ?? .null,
-            ]),
-        ])
+        // The caller as `auth/profile` shows it, with its custom data.
+        var shown = try await profile(of: user)
+        shown["id"] = shown.removeValue(forKey: "user_id")
+        shown["domain_id"] = nil
+        shown["custom_data"] = try await reader.customData.customDocument(userId: user.id, appId: appId).map(JSONValue.object) ?? .null
+        let body: JSONValue = .object(["name": .string(name), "arguments": .array(arguments), "app": .string(appId), "user": .object(shown)])
         let reason: String
         switch await function.evaluate(body) {
         case .value(let result, let beside):

@@ -11,9 +11,10 @@ public enum CustomUserData {
         case unknownApp(String)
     }
 
-    /// The document as it is stored, or why it cannot be.
-    static func checked(_ document: [String: JSONValue], appId: String, apps: [AppServicesApp]) throws -> [String: JSONValue] {
+    /// The document as it is stored (nil: none), or why it cannot be.
+    static func checked(_ document: [String: JSONValue]?, appId: String, apps: [AppServicesApp]) throws -> [String: JSONValue]? {
         guard apps.contains(where: { $0.id == appId }) else { throw Refusal.unknownApp(appId) }
+        guard let document else { return nil }
         let size = try CustomDataRecord.encode(document).utf8.count
         guard size <= maxBytes else { throw Refusal.tooLarge(bytes: size) }
         return document
@@ -23,8 +24,7 @@ public enum CustomUserData {
 extension EngineKernel {
     /// Replaces (nil: removes) the account's custom data for `appId`, audited `custom_data_set` with who set it.
     func setCustomData(_ document: [String: JSONValue]?, userId: String, appId: String, caller: CallerInfo, by source: String) async throws {
-        let checked = try document.map { try CustomUserData.checked($0, appId: appId, apps: engine.settings.apps) }
-        if document == nil, !engine.settings.apps.contains(where: { $0.id == appId }) { throw CustomUserData.Refusal.unknownApp(appId) }
+        let checked = try CustomUserData.checked(document, appId: appId, apps: engine.settings.apps)
         try await transaction { tx in
             try await tx.customData.setCustomDocument(checked, userId: userId, appId: appId, at: self.time.now())
             try await self.audit(tx, "custom_data_set", caller: caller, userId: userId, detail: "\(appId) by \(source)\(checked == nil ? ", removed" : "")")

@@ -69,7 +69,7 @@ extension UserImporter {
     func importableCustomData(_ source: ImportedUser, userId: String, tally: inout ImportTally) -> [CustomDataRecord] {
         source.customData.sorted(by: { $0.key < $1.key }).compactMap { appId, document in
             do {
-                return CustomDataRecord(userId: userId, appId: appId, document: try CustomUserData.checked(document, appId: appId, apps: settings.apps),
+                return CustomDataRecord(userId: userId, appId: appId, document: try CustomUserData.checked(document, appId: appId, apps: settings.apps) ?? [:],
                                         updatedAt: time.now())
             } catch {
                 tally.fieldsDropped += 1

@@ -11,6 +11,7 @@ public protocol AppServicesSurface: Sendable {
     func appLink(appId: String, providerType: String, credential: AppCredential, accessToken: String?, caller: CallerInfo) async throws -> AppLogin
     func appLinkPassword(appId: String, username: String?, password: String?, accessToken: String?, caller: CallerInfo) async throws -> AppLogin
     func appLogin(appId: String, username: String?, password: String?, caller: CallerInfo) async throws -> AppLogin
+    func appProfile(accessToken: String?) async throws -> [String: JSONValue]
     func appLogout(refreshToken: String?, caller: CallerInfo) async throws
     func appProviderType(_ provider: String) -> String
     func appRefresh(refreshToken: String?) async throws -> String
