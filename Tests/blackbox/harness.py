@@ -115,6 +115,11 @@ class Server:
     def get(self, path, **kw):
         return requests.get(self.base + path, timeout=30, **kw)
 
+    def advance_clock(self, seconds):
+        """Moves a test-mode server's clock forward: what a wait would show, without the wait."""
+        r = requests.post(self.base + "/testing/v1/clock", json={"advance_seconds": seconds}, timeout=10)
+        assert r.status_code == 200, r.text
+
     def mails(self, to):
         r = self.get("/testing/v1/mail", params={"to": to})
         assert r.status_code == 200, r.text

@@ -231,7 +231,9 @@ def test_sigterm_under_load_exits_fast_and_answers_every_request_it_took(email):
 
     threads = [threading.Thread(target=load) for _ in range(6)]
     [t.start() for t in threads]
-    time.sleep(1.5)
+    deadline = time.time() + 60
+    while len(answered) < 12 and time.time() < deadline:  # under load: every thread has been answered twice
+        time.sleep(0.05)
     t0 = time.time()
     s.proc.send_signal(signal.SIGTERM)
     s.proc.wait(timeout=10)

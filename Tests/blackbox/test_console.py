@@ -96,15 +96,15 @@ def test_a_form_without_its_token_or_with_another_sessions_is_refused(server):
 
 
 def test_an_idle_session_ends(tmp_path_factory):
-    s = console_server(tmp_path_factory, LATCHKEY_ADMIN_CONSOLE_IDLE_SECONDS="2")
+    s = console_server(tmp_path_factory, LATCHKEY_ADMIN_CONSOLE_IDLE_SECONDS="60", LATCHKEY_TESTING_ENABLED="true")
     try:
         operator = Operator(s).signed_in()
         assert operator.get("/users").status_code == 200
-        time.sleep(1.2)
+        s.advance_clock(40)
         assert operator.get("/users").status_code == 200  # each request restarts the idle clock
-        time.sleep(1.2)
+        s.advance_clock(40)
         assert operator.get("/users").status_code == 200
-        time.sleep(2.5)
+        s.advance_clock(61)
         r = operator.get("/users")
         assert r.status_code == 303 and r.headers["Location"] == "/console/sign-in?next=/console/users"
         # The sign-in page clears the stale cookie.

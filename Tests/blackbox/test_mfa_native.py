@@ -177,7 +177,8 @@ def test_text_message_registration_and_sign_in(mfa_server, sms):
     sms.failing = True
     try:
         failed = app.challenge(methods["continuation_token"], method["id"])
-        assert failed.status_code == 502 and failed.json()["error"] == "server_error", failed.text
+        assert failed.status_code == 503 and failed.json()["error"] == "temporarily_unavailable", failed.text
+        assert int(failed.headers["Retry-After"]) > 0
     finally:
         sms.failing = False
     sent = code_challenge(app.challenge(methods["continuation_token"], method["id"]), "sms")
@@ -337,14 +338,14 @@ def audit_lines(s, email):
 
 
 def test_expired_continuation_token(sms):
-    s = Server(config_text=config(sms, "tokens: {flow_ttl_seconds: 3}")).start()
+    s = Server(config_text=config(sms, "tokens: {flow_ttl_seconds: 60}"), env={"LATCHKEY_TESTING_ENABLED": "true"}).start()
     try:
         email = new_email()
         Native(s, OFF).sign_up(email)
         app = Native(s, REQUIRED)
         register_email(s, app, email)
         ct = suberror(app.password_token(email), "mfa_required")
-        time.sleep(4)
+        s.advance_clock(61)
         strict.error(app.post("/oauth2/v2.0/introspect", {"continuation_token": ct}), "expired_token")
     finally:
         s.cleanup()
@@ -414,19 +415,19 @@ def test_an_authenticator_is_enrolled_only_after_a_recent_sign_in(sms):
     """U's review, Low: an authenticator could be enrolled with nothing but an access token (refreshed for weeks, or
     stolen). Enrolment needs a sign-in within `mfa.recent_sign_in_seconds`; older, the answer is RFC 9470's
     step-up challenge, and a refresh is no new sign-in."""
-    s = Server(config_text=config(sms), env={"LATCHKEY_MFA_RECENT_SIGN_IN_SECONDS": "1"}).start()
+    s = Server(config_text=config(sms), env={"LATCHKEY_MFA_RECENT_SIGN_IN_SECONDS": "60", "LATCHKEY_TESTING_ENABLED": "true"}).start()
     try:
         email = new_email()
         Native(s, OFF).sign_up(email)
         app = Native(s, OPTIONAL)
         tokens = strict.tokens(app.password_token(email))
-        time.sleep(1.5)
+        s.advance_clock(61)
         for access in (tokens["access_token"],
                        strict.tokens(s.post("/oauth2/v2.0/token", {"client_id": OPTIONAL, "grant_type": "refresh_token",
                                                                    "refresh_token": tokens["refresh_token"]}))["access_token"]):
             refused = requests.post(s.base + "/mfa/v1.0/authenticator/start", headers={"Authorization": f"Bearer {access}"}, timeout=10)
             assert refused.status_code == 401 and refused.json()["error"] == "insufficient_user_authentication", refused.text
-            assert 'error="insufficient_user_authentication"' in refused.headers["WWW-Authenticate"] and "max_age=1" in refused.headers["WWW-Authenticate"]
+            assert 'error="insufficient_user_authentication"' in refused.headers["WWW-Authenticate"] and "max_age=60" in refused.headers["WWW-Authenticate"]
         # Signed in again, the user enrols at once.
         fresh = strict.tokens(app.password_token(email))
         assert requests.post(s.base + "/mfa/v1.0/authenticator/start", headers={"Authorization": f"Bearer {fresh['access_token']}"},

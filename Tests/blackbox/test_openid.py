@@ -21,7 +21,7 @@ from authlib.oidc.core import CodeIDToken
 
 import strict
 from conftest import password_sign_in as native_password_sign_in
-from harness import BINARY, Server
+from harness import BINARY, Server, free_port
 from openid_support import CALLBACK, PASSWORD, PUBLIC, SECRET, THIRD, WEB, Pages, oidc, provider_config  # noqa: F401
 
 
@@ -226,14 +226,20 @@ def test_a_failed_code_redemption_is_audited_as_what_it_was(oidc):
     assert details == ["tokens revoked", "no tokens had been issued"], details
 
 
-def test_an_expired_code_is_refused(oidc):
-    server, _ = oidc  # openid.code_seconds is 2 on this server
-    pages, _, _ = new_user(server)
-    url, verifier = authorize_url(server, prompt="none")
-    code = query(pages.get(url))["code"]
-    time.sleep(2.5)
-    r = exchange(server, code, verifier)
-    assert r.status_code == 400 and r.json()["error"] == "invalid_grant" and "expired" in r.json()["error_description"]
+def test_an_expired_code_is_refused(tmp_path):
+    secret_file = tmp_path / "client.secret"
+    secret_file.write_text(SECRET + "\n")
+    server = Server(config_text=provider_config(str(secret_file), [free_port() for _ in range(4)]),
+                    env={"LATCHKEY_TESTING_ENABLED": "true"}).start()
+    try:
+        pages, _, _ = new_user(server)
+        url, verifier = authorize_url(server, prompt="none")
+        code = query(pages.get(url))["code"]
+        server.advance_clock(61)  # past openid.code_seconds, 60 by default
+        r = exchange(server, code, verifier)
+        assert r.status_code == 400 and r.json()["error"] == "invalid_grant" and "expired" in r.json()["error_description"]
+    finally:
+        server.cleanup()
 
 
 def test_client_authentication_failures_are_401_invalid_client(oidc):

@@ -40,6 +40,15 @@ def wait_for(predicate, timeout=20):
     raise AssertionError("timed out")
 
 
+def outbox(server):
+    """The mail rows' statuses: a row that is `sent` or `failed` is never tried again."""
+    db = sqlite3.connect(server.db_path)
+    try:
+        return [row[0] for row in db.execute("SELECT status FROM outbox")]
+    finally:
+        db.close()
+
+
 def start_sign_up(server, address, headers=None):
     st = strict.ok(server.post("/signup/v1.0/start", {"username": address, "password": "correct horse battery",
                                                       "challenge_type": ALL_TYPES}, headers=headers), "signup/start")
@@ -87,11 +96,11 @@ def test_relay_down_when_queued_is_delivered_once_it_comes_up(certificate):
     try:
         address = f"late-{uuid.uuid4().hex[:8]}@example.com"
         start_sign_up(s, address)
-        time.sleep(1.5)  # a couple of refused connections
+        wait_for(lambda: "will retry" in s.read_log())  # a refused connection
         relay = Relay(port, cert, key).start()
         try:
             wait_for(lambda: relay.messages, timeout=30)
-            time.sleep(1)
+            wait_for(lambda: outbox(s) == ["sent"])
             assert len(relay.messages) == 1
         finally:
             relay.stop()
@@ -108,7 +117,7 @@ def test_550_is_marked_failed_and_not_retried(certificate):
         address = f"reject-{uuid.uuid4().hex[:8]}@example.com"
         start_sign_up(s, address)
         wait_for(lambda: relay.handler.rcpt_attempts)
-        time.sleep(3)  # retries would come after 1 s
+        wait_for(lambda: outbox(s) == ["failed"])  # marked failed: nothing retries it
         assert relay.handler.rcpt_attempts == [address] and relay.messages == []
         out = subprocess.run([BINARY, "mail", "status"], env=s.env, cwd=s.dir, capture_output=True, text=True, timeout=60)
         assert out.returncode == 0, out.stderr
@@ -129,7 +138,7 @@ def test_sigkill_between_queueing_and_delivery_delivers_exactly_once(certificate
     try:
         address = f"crash-{uuid.uuid4().hex[:8]}@example.com"
         start_sign_up(s, address)
-        time.sleep(0.5)
+        wait_for(lambda: "will retry" in s.read_log())  # the first attempt failed: the row waits for its backoff
         s.proc.kill()
         s.proc.wait()
         relay = Relay(port, cert, key).start()
@@ -142,7 +151,7 @@ def test_sigkill_between_queueing_and_delivery_delivers_exactly_once(certificate
             db.close()
             s.start()
             wait_for(lambda: relay.messages)
-            time.sleep(1.5)
+            wait_for(lambda: outbox(s) == ["sent"])
             assert [m["to"] for m in relay.messages] == [[address]]
         finally:
             relay.stop()
@@ -170,8 +179,8 @@ def test_unverifiable_certificate_is_refused_by_default(certificate):
     s = Server(env=env).start()
     try:
         start_sign_up(s, f"mitm-{uuid.uuid4().hex[:8]}@example.com")
-        time.sleep(2)
-        assert relay.messages == [] and "will retry" in s.read_log()
+        wait_for(lambda: "will retry" in s.read_log())
+        assert relay.messages == [] and outbox(s) == ["pending"]
     finally:
         s.cleanup()
         relay.stop()

@@ -2,7 +2,8 @@ import Foundation
 
 /// What an operator does for someone who writes "I can't sign in": lift a lockout, mail a reset link.
 extension OperatorService {
-    public enum RecoveryRefusal: Error, Sendable, Equatable {
+    public enum RecoveryRefusal: ClassifiedError, Sendable, Equatable {
+        public var errorClass: ErrorClass { .conflict }
         /// The account has no email address to mail the link to.
         case noEmail
         /// A disabled account gets no reset link: enable it first.

@@ -21,6 +21,15 @@ extension LatchkeyEngine {
         case clientInConfiguration
         /// A new client's settings are refused; the text says why.
         case invalidClient(String)
+
+        public var errorClass: ErrorClass {
+            switch self {
+            case .userNotFound, .identityNotFound, .passkeyNotFound, .browserSessionNotFound, .consentNotFound, .clientNotFound:
+                .notFound
+            case .userPending, .clientInConfiguration: .conflict
+            case .invalidClient: .invalid
+            }
+        }
     }
 
     /// One user by id, objectId, email or username: whatever the operator has at hand.

@@ -3,9 +3,10 @@ import Foundation
 /// Roles an operator gives accounts. `operator` lets the account sign in to the console through the hosted pages
 /// (with its second factor) instead of with the admin token.
 extension OperatorService {
-    public enum RoleRefusal: Error, Sendable, Equatable {
+    public enum RoleRefusal: ClassifiedError, Sendable, Equatable {
         /// Only the roles in `UserRole.known` can be given.
         case unknownRole(String)
+        public var errorClass: ErrorClass { .invalid }
     }
 
     public func adminRoles(_ key: String) async throws -> (UserRecord, [UserRole]) {

@@ -33,7 +33,10 @@ extension OperatorService {
         return SigningKeyInfo(kid: record.kid, algorithm: record.algorithm, createdAt: record.createdAt, state: .signing)
     }
 
-    public enum KeyRevocationError: Error, Sendable, Equatable { case unknownKey }
+    public enum KeyRevocationError: ClassifiedError, Sendable, Equatable {
+        case unknownKey
+        public var errorClass: ErrorClass { .notFound }
+    }
 
     /// Revokes a (compromised) key: it leaves the JWKS and stops verifying on this process at once, on every other
     /// replica at its next reload (every ten seconds), however long its tokens had left. Revoking the key that signs

@@ -6,9 +6,16 @@ import Foundation
 public enum CustomUserData {
     public static let maxBytes = 4096
 
-    public enum Refusal: Error, Sendable, Equatable {
+    public enum Refusal: ClassifiedError, Sendable, Equatable {
         case tooLarge(bytes: Int)
         case unknownApp(String)
+
+        public var errorClass: ErrorClass {
+            switch self {
+            case .tooLarge: .invalid
+            case .unknownApp: .notFound
+            }
+        }
     }
 
     /// The document as it is stored (nil: none), or why it cannot be.

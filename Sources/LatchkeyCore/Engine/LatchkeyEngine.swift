@@ -35,7 +35,7 @@ public struct CallerInfo: Sendable {
 
 /// A refusal of a service's own (the operator's, the account page's, test mode's), thrown inside a transaction:
 /// it rolls the transaction back and reaches the caller as itself, never as a store failure.
-public protocol ServiceRefusal: Error {}
+public protocol ServiceRefusal: ClassifiedError {}
 
 /// The engine: every flow's business rules, once, for all dialects. No HTTP, no SQL.
 public final class LatchkeyEngine: Sendable {

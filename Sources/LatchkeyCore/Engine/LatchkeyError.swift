@@ -20,13 +20,13 @@ public enum EmailProblem: String, Error, Sendable, Equatable, CustomStringConver
 }
 
 /// A value an engine call needs and did not get. Each dialect names it in its own parameter vocabulary.
-public enum RequiredInput: Sendable, Equatable {
+public enum RequiredInput: Sendable, Hashable {
     case clientId, email, username, password, newPassword, code, continuationToken, refreshToken, challengeTypes, attributes
 }
 
 /// Every way an engine call can fail, in the engine's terms. Each dialect maps these, and only these, to its
 /// own wire errors; no case carries wire text.
-public enum LatchkeyError: Error, Sendable, Equatable {
+public enum LatchkeyError: Error, Sendable, Hashable {
     /// No registered client or app by that id.
     case unknownClient
     case missing(RequiredInput)
@@ -126,7 +126,7 @@ public enum LatchkeyError: Error, Sendable, Equatable {
 }
 
 /// Why a second-factor enrolment or challenge was refused.
-public enum SecondFactorProblem: Sendable, Equatable {
+public enum SecondFactorProblem: Sendable, Hashable {
     /// The enrolment data is incomplete or malformed (a secret too short, a token missing).
     case invalidData
     /// Not a phone number (or an email address, for an email factor).

@@ -13,6 +13,14 @@ extension SignInJourney {
         return token
     }
 
+    /// A flow begun and answered in the same request (a hosted password post): kept in memory, it is stored only when
+    /// it goes on past that request (`advance` inserts it) and finishing it writes nothing.
+    func transientFlow(_ kind: FlowRecord.Kind, email: String, userId: String?, state: FlowState) -> FlowRecord {
+        let now = time.now()
+        return FlowRecord(id: SecureRandom.uuidString(), tokenHash: Data(), kind: kind, email: email, userId: userId, state: state,
+                          expiresAt: now + Double(engine.settings.tokens.flowTTLSeconds), createdAt: now)
+    }
+
     /// The checks every flow's first step makes, in this order: a known client, the per-IP budget for this
     /// kind of start, a plausible email address, and challenge types that include the browser fallback.
     func beginFlow(_ rule: LimitSettings.Rule, username: String?, challengeTypes: ChallengeTypes?,
@@ -39,12 +47,17 @@ extension SignInJourney {
         let token = SecureRandom.token()
         next.tokenHash = engine.secretHash(token)
         next.expiresAt = time.now() + Double(engine.settings.tokens.flowTTLSeconds)
+        if flow.isTransient {
+            try await tx.flows.insert(next)
+            return token
+        }
         guard try await tx.flows.advance(next, from: flow.tokenHash) else { throw LatchkeyError.flowTokenInvalid }
         return token
     }
 
-    /// Ends the flow, once: a second use of its token is `.flowTokenInvalid`.
+    /// Ends the flow, once: a second use of its token is `.flowTokenInvalid`. A transient flow has nothing stored.
     func finish(_ flow: FlowRecord, in tx: any Repositories) async throws {
+        if flow.isTransient { return }
         guard try await tx.flows.complete(id: flow.id, tokenHash: flow.tokenHash) else { throw LatchkeyError.flowTokenInvalid }
     }
 
@@ -70,6 +83,11 @@ extension SignInJourney {
         guard flow.expiresAt > time.now() else { throw LatchkeyError.flowTokenExpired }
         return flow
     }
+}
+
+extension FlowRecord {
+    /// Never stored: no token finds it (`SignInJourney.transientFlow`).
+    var isTransient: Bool { tokenHash.isEmpty }
 }
 
 /// Which challenges the client said it can handle; each dialect reads its own spelling of the list.

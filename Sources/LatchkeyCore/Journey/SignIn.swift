@@ -65,6 +65,12 @@ extension SignInJourney {
             throw LatchkeyError.userNotFound
         }
         if let username, EmailAddress.normalize(username) != flow.email { throw LatchkeyError.invalidCredentials }
+        return try await submitPassword(password, flow: flow, user: user, client: client, scope: scope, caller: caller)
+    }
+
+    /// The password as the proof a flow waits for: checked (and counted) once, then what follows a first factor.
+    func submitPassword(_ password: String, flow: FlowRecord, user: UserRecord, client: ClientApplication, scope: String?,
+                        caller: CallerInfo) async throws -> SignInOutcome {
         let rehash = try await engine.accounts.checkPassword(password, for: user, caller: caller)
         return try await transaction { tx in
             guard let current = try await tx.users.find(id: user.id) else { throw LatchkeyError.userNotFound }

@@ -13,19 +13,18 @@ extension PagesService {
         guard let password, !password.isEmpty else { throw LatchkeyError.missing(.password) }
         var types = Self.browserChallengeTypes
         types.oob = false
-        var token: String?
-        do {
-            if case .started(let started) = try await signInInitiate(username: email, challengeTypes: types, caller: caller),
-               case .password(let challenged) = try await signInChallenge(continuationToken: started, challengeTypes: types, caller: caller) {
-                token = challenged
-            }
-        } catch LatchkeyError.userNotFound {}
-        guard let token else {
+        let (client, address, _) = try await beginFlow(.signInPerIP, username: email, challengeTypes: types, caller: caller)
+        guard let user = try await reader.users.find(email: address), user.status == .active, user.passwordHash != nil else {
             try await limit(.credentialPerIP, caller.ip, caller: caller)
             try await engine.accounts.refuseAfterDummyCheck(password)
         }
+        // Started and answered in this one request: the flow is stored only if a second factor or an enrolment follows.
+        let flow = transientFlow(.signIn, email: address, userId: user.id, state: FlowState(
+            stage: .passwordChallenged, client: JourneyClient(id: client.id, acceptsCode: false, acceptsPassword: true,
+                                                              capabilities: types.capabilities.sorted(), audience: caller.audience),
+            details: .signIn))
         do {
-            return try await signInWithPassword(continuationToken: token, username: nil, password: password, scope: nil, caller: caller)
+            return try await submitPassword(password, flow: flow, user: user, client: client, scope: nil, caller: caller)
         } catch LatchkeyError.accountLocked {
             // A locked account answers as a wrong password does, after the same work: the pages do not tell which
             // addresses have accounts through the lockout. The owner was mailed when the lock began.
@@ -35,7 +34,7 @@ extension PagesService {
 
     /// Mails a sign-in code; for an unknown address nothing is sent and the page looks the same (nil token: every
     /// code is wrong).
-    public func hostedCodeSignIn(email: String?, caller: CallerInfo) async throws -> (token: String?, challenge: CodeChallenge) {
+    func hostedCodeSignIn(email: String?, caller: CallerInfo) async throws -> (token: String?, challenge: CodeChallenge) {
         var types = Self.browserChallengeTypes
         types.password = false
         do {
@@ -49,7 +48,7 @@ extension PagesService {
     }
 
     /// Starts a reset by code; for an unknown address, as `hostedCodeSignIn`.
-    public func hostedResetStart(email: String?, caller: CallerInfo) async throws -> (token: String?, challenge: CodeChallenge) {
+    func hostedResetStart(email: String?, caller: CallerInfo) async throws -> (token: String?, challenge: CodeChallenge) {
         let types = Self.browserChallengeTypes
         do {
             if case .started(let started) = try await resetStart(username: email, challengeTypes: types, caller: caller),
@@ -61,12 +60,12 @@ extension PagesService {
     }
 
     /// "Send a new code" on an unknown address's code page: nothing is sent, after the quota a known address meets.
-    public func hostedDecoyResend(email: String?, caller: CallerInfo) async throws -> CodeChallenge {
+    func hostedDecoyResend(email: String?, caller: CallerInfo) async throws -> CodeChallenge {
         try await decoy(email, caller: caller).challenge
     }
 
     /// Checks the mailed code and sets the new password, then signs in.
-    public func hostedResetFinish(continuationToken: String?, code: String?, newPassword: String?, caller: CallerInfo) async throws -> SignInOutcome {
+    func hostedResetFinish(continuationToken: String?, code: String?, newPassword: String?, caller: CallerInfo) async throws -> SignInOutcome {
         guard let continuationToken else {
             try await limit(.credentialPerIP, caller.ip, caller: caller)
             throw LatchkeyError.invalidCode(attemptsLeft: 1)

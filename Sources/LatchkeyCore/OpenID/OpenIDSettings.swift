@@ -12,7 +12,7 @@ public struct OpenIDSettings: Sendable, Equatable {
 }
 
 /// Why the OpenID provider refused a request, as OAuth 2.0 and OpenID Connect name it.
-public enum OpenIDProblem: Sendable, Equatable {
+public enum OpenIDProblem: Sendable, Hashable {
     /// `invalid_request`: a parameter is missing, repeated or malformed; the text names it.
     case invalidRequest(String)
     /// `invalid_client`: unknown client, or its authentication failed (401).

@@ -89,6 +89,14 @@ public enum AccountPageRefusal: ServiceRefusal, Sendable, Equatable {
     case badName
     /// An authenticator offer that is not this account's or has expired.
     case offerExpired
+
+    public var errorClass: ErrorClass {
+        switch self {
+        case .signedOut: .unauthenticated
+        case .notFound: .notFound
+        case .confirmationMismatch, .badName, .offerExpired: .invalid
+        }
+    }
 }
 
 extension CallerInfo {

@@ -18,33 +18,35 @@ public protocol PagesSurface: ClientAuthenticating, MailedLinkSurface {
     func errorRedirect(_ problem: OpenIDProblem, redirectUri: String, state: String?) -> String
     func finishUpstreamSignIn(_ visit: UpstreamVisit, callback: String?, iss: String?, state: String?, code: String?, error: String?, client: ClientApplication, caller: CallerInfo) async throws -> SignInOutcome
     func grantConsent(_ interaction: Interaction, userId: String, caller: CallerInfo) async throws
-    func hostedCodeSignIn(email: String?, caller: CallerInfo) async throws -> (token: String?, challenge: CodeChallenge)
-    func hostedDecoyResend(email: String?, caller: CallerInfo) async throws -> CodeChallenge
     func hostedPasswordSignIn(email: String?, password: String?, caller: CallerInfo) async throws -> SignInOutcome
-    func hostedResetFinish(continuationToken: String?, code: String?, newPassword: String?, caller: CallerInfo) async throws -> SignInOutcome
-    func hostedResetStart(email: String?, caller: CallerInfo) async throws -> (token: String?, challenge: CodeChallenge)
+    // The sign-in, sign-up, reset, second-factor and enrolment pages' posts: each takes the visit and answers the
+    // step to show with the visit that goes on (PageSteps.swift); the flow's token never leaves the engine.
+    func pageMailSignInCode(email: String?, visit: Interaction, caller: CallerInfo) async throws -> (PageStep, Interaction)
+    func pageResendSignInCode(visit: Interaction, caller: CallerInfo) async throws -> (PageStep, Interaction)
+    func pageSignInCode(_ code: String?, visit: Interaction, caller: CallerInfo) async throws -> PageStep
+    func pageSignUp(email: String?, password: String?, attributes: [String: JSONValue], visit: Interaction,
+                    caller: CallerInfo) async throws -> (PageStep, Interaction)
+    func pageSignUpCode(_ code: String?, visit: Interaction, caller: CallerInfo) async throws -> PageStep
+    func pageStartReset(email: String?, visit: Interaction, caller: CallerInfo) async throws -> (PageStep, Interaction)
+    func pageFinishReset(code: String?, newPassword: String?, visit: Interaction, caller: CallerInfo) async throws -> PageStep
+    func pageSendSecondFactor(methodId: String?, visit: Interaction, caller: CallerInfo) async throws -> (PageStep, Interaction)
+    func pageSecondFactorCode(_ code: String?, visit: Interaction, caller: CallerInfo) async throws -> PageStep
+    func pageEnrol(target: String?, channel: String?, visit: Interaction, caller: CallerInfo) async throws -> (PageStep, Interaction)
+    func pageEnrolCode(_ code: String?, visit: Interaction, caller: CallerInfo) async throws -> PageStep
+    func pageBeginAuthenticator(visit: Interaction, caller: CallerInfo) async throws -> (PageStep, Interaction)
+    func pageConfirmAuthenticator(_ code: String?, visit: Interaction, caller: CallerInfo) async throws -> (PageStep, Interaction)
+    func pageFinishEnrolment(visit: Interaction, caller: CallerInfo) async throws -> PageStep
     func introspect(token: String?, client: ClientApplication) async throws -> [String: JSONValue]
     var keyRing: SigningKeyRing { get }
-    func mfaChallenge(continuationToken: String?, methodId: String?, challengeTypes: ChallengeTypes?, caller: CallerInfo) async throws -> ChallengeResult
     func newInteraction(_ request: AuthorizationRequest, csrfCookie: String) -> Interaction
     func visitProgress(_ interaction: Interaction, sessionCookie: String?, consentGiven: Bool,
                        signedIn known: (session: BrowserSessionRecord, user: UserRecord)?, caller: CallerInfo) async throws -> VisitProgress
     func visitProgress(after outcome: SignInOutcome, _ interaction: Interaction, caller: CallerInfo) async throws -> VisitProgress
     func openInteraction(_ text: String?, csrfCookie: String?) -> Interaction?
     func openUpstreamVisit(_ cookie: String?) -> UpstreamVisit?
-    func registrationBeginAuthenticator(continuationToken: String?, caller: CallerInfo) async throws -> AuthenticatorOffer
-    func registrationChallenge(continuationToken: String?, challengeType: String?, target: String?, channel: String?, caller: CallerInfo) async throws -> RegistrationChallengeResult
-    func registrationConfirmAuthenticator(continuationToken: String?, code: String?, caller: CallerInfo) async throws -> (continuationToken: String, recoveryCodes: [String])
-    func registrationContinue(continuationToken: String?, grantType: String?, code: String?, caller: CallerInfo) async throws -> String
     func resetPassword(appId: String, token: String?, tokenId: String?, password: String?, caller: CallerInfo) async throws
     func revoke(token: String?, client: ClientApplication, caller: CallerInfo) async throws
     func seal(_ interaction: Interaction) -> String
-    func signInChallenge(continuationToken: String?, challengeTypes: ChallengeTypes?, caller: CallerInfo) async throws -> ChallengeResult
-    func signInWithCode(continuationToken: String?, code: String?, scope: String?, secondFactorOnly: Bool, caller: CallerInfo) async throws -> SignInOutcome
-    func signInWithContinuationToken(continuationToken: String?, username: String?, scope: String?, caller: CallerInfo) async throws -> SignInOutcome
-    func signUpChallenge(continuationToken: String?, challengeTypes: ChallengeTypes?, caller: CallerInfo) async throws -> ChallengeResult
-    func signUpContinueWithCode(continuationToken: String?, code: String?, caller: CallerInfo) async throws -> SignUpContinueResult
-    func signUpStart(username: String?, password: String?, attributes given: [String: JSONValue]?, challengeTypes: ChallengeTypes?, caller: CallerInfo) async throws -> SignUpStartResult
     var upstreamProviders: [String] { get }
     var passkeysEnabled: Bool { get }
     func passkeyRegistrationOptions(sessionCookie: String?, csrfCookie: String) async throws -> JSONValue

@@ -116,4 +116,6 @@ public enum TestAccountState: String, Sendable, CaseIterable {
 
 public enum TestingRefusal: ServiceRefusal, Sendable, Equatable {
     case badField(String)
+
+    public var errorClass: ErrorClass { .invalid }
 }

@@ -107,7 +107,7 @@ extension AccountPage {
                 return done("linked", section: "identities", visit)
             } catch let error as LatchkeyError {
                 let key = if case .identityTaken = error { "account_identity_taken" } else { InteractionPages.explain(error) }
-                return try await overviewPage(holder, visit, error: text(key, visit), status: PageStatus.of(error))
+                return PageStatus.answer(try await overviewPage(holder, visit, error: text(key, visit)), for: error)
             } catch AccountPageRefusal.signedOut {
                 return signIn(next: SelfService.path, stepUp: false, visit)
             }

@@ -29,7 +29,7 @@ extension AccountPage {
                 if case .invalidAttributes(let names) = error { words += " " + names.joined(separator: ", ") }
                 if case .lastWayIn = error { words = text("account_last_way_in", visit) }
                 if case .invalidCredentials = error { words = text("account_wrong_password", visit) }
-                return try await overviewPage(holder, visit, error: words, status: PageStatus.of(error))
+                return PageStatus.answer(try await overviewPage(holder, visit, error: words), for: error)
             }
         }
     }

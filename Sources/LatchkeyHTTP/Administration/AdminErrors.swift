@@ -19,7 +19,7 @@ struct AdminErrors: ErrorRenderer {
 
     func response(for error: any Error, to request: Request, logger: Logger) -> Response {
         if let console, ConsoleErrors.handles(request) { return console.response(for: error, to: request, logger: logger) }
-        if let failure = AdminFailure(error) { return Self.answer(failure.status, failure.code, failure.description) }
+        if let failure = AdminFailure(error) { return Self.answer(failure.status, failure.code, failure.description, headers: failure.headers) }
         switch error {
         case let error as AdminAPIError:
             switch error {

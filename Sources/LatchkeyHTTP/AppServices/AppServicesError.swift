@@ -3,7 +3,8 @@ import Hummingbird
 import LatchkeyCore
 
 /// The App Services error body `{error, error_code, link}` with `Content-Type: application/json` exactly
-/// (realm-core parses errors only then), and the statuses of docs/app-services.md
+/// (realm-core parses errors only then), and the statuses of docs/app-services.md: each error's class's status
+/// (`ErrorClass`), apart from the answers the hosted service gave that realm-core's tests hold it to.
 struct AppServicesError: Sendable {
     /// The configured password bounds, which the length message names.
     let passwords: PasswordPolicy
@@ -66,8 +67,16 @@ struct AppServicesError: Sendable {
         case .unknownFunction(let name): return Self.body(.notFound, "FunctionNotFound", "function not found: '\(name)'")
         case .functionFailed(let message): return Self.body(.badRequest, "FunctionExecutionError", message)
         case .unsupportedChallengeType, .invalidScope, .userHasNoPassword, .invalidAttributes, .invalidCode, .flowTokenInvalid,
-             .flowTokenExpired, .flowStepMismatch, .secondFactorRequired, .secondFactorInvalid, .secondFactor, .openID, .invalidFieldName, .fieldTypeMismatch, .fieldsOverLimit, .objectNotFound, .notPermitted, .fieldNotWritable:
-            return Self.body(.badRequest, "BadRequest", "bad request")
+             .flowTokenExpired, .flowStepMismatch, .secondFactorRequired, .secondFactorInvalid, .secondFactor, .openID, .invalidFieldName,
+             .fieldTypeMismatch, .fieldsOverLimit, .objectNotFound, .notPermitted, .fieldNotWritable:
+            let errorClass = error.errorClass
+            let code = switch errorClass {
+            case .unauthenticated: "AuthError"
+            case .forbidden: "InsufficientAuthentication"
+            default: "BadRequest"
+            }
+            return Self.body(HTTPResponse.Status(code: errorClass.httpStatus), code, error.reason.words,
+                             headers: errorClass.retryAfterSeconds.map { [.retryAfter: String($0)] } ?? [:])
         }
     }
 

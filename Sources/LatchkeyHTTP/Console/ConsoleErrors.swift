@@ -18,11 +18,15 @@ struct ConsoleErrors: Sendable {
     func response(for error: any Error, to request: Request, logger: Logger) -> Response {
         let language = pages.language(uiLocales: nil, acceptLanguage: request.headers[.acceptLanguage])
         let words = pages.strings[language] ?? [:]
-        func message(_ status: HTTPResponse.Status, _ key: String, _ fallback: String? = nil) -> Response {
-            pages.render("message", status, ["title": words["error_title"] ?? "Not done", "message": words[key] ?? fallback ?? key,
-                                             "isError": true, "back": "/console/"], language: language)
+        func message(_ status: HTTPResponse.Status, _ key: String, _ fallback: String? = nil, headers: HTTPFields = [:]) -> Response {
+            var page = pages.render("message", status, ["title": words["error_title"] ?? "Not done", "message": words[key] ?? fallback ?? key,
+                                                        "isError": true, "back": "/console/"], language: language)
+            page.headers.append(contentsOf: headers)
+            return page
         }
-        if let failure = AdminFailure(error) { return message(failure.status, "error_\(failure.code)", failure.description) }
+        if let failure = AdminFailure(error) {
+            return message(failure.status, "error_\(failure.code)", failure.description, headers: failure.headers)
+        }
         switch error {
         case let error as ConsoleSignInRequired:
             let next = error.next.flatMap { Console.safeNext($0) }

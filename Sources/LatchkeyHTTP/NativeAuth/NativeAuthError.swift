@@ -3,8 +3,10 @@ import HTTPTypes
 import Hummingbird
 import LatchkeyCore
 
-/// The native dialect's error body (`error`, `error_description`, `error_codes`, `suberror`, ...), HTTP 400
-/// unless the SDK's rules say otherwise (5xx only for the server's own trouble).
+/// The native dialect's error body (`error`, `error_description`, `error_codes`, `suberror`, ...). The status is the
+/// error's class as MSAL reads it: every client class is 400 (the SDK reads the body's codes, not the status), apart
+/// from the bearer and client-authentication answers RFC 6750, 6749 §5.2 and 9470 make 401; a throttled class is 429,
+/// an unavailable one 503, both with `Retry-After`, and the server's own failure 500.
 enum NativeAuthError {
     static func response(for error: LatchkeyError) -> Response {
         switch error {
@@ -58,19 +60,11 @@ enum NativeAuthError {
         case .accessTokenInvalid:
             return JSONResponse.make(.unauthorized, ["error": "invalid_token", "error_description": "The access token is invalid or expired."],
                                      headers: [.wwwAuthenticate: "Bearer error=\"invalid_token\""])
-        case .rateLimited(let seconds, let limit):
-            return body("slow_down", "Too many \(limit.counts) (limits.\(limit.rawValue)). Try again in \(seconds) seconds.", [50053],
-                        status: .tooManyRequests, headers: [.retryAfter: String(seconds)])
-        case .accountLocked(let seconds):
-            return body("slow_down", "Too many attempts. Try again in \(seconds) seconds.", [50053],
-                        status: .tooManyRequests, headers: [.retryAfter: String(seconds)])
-        case .serverBusy(let seconds):
-            return JSONResponse.make(.serviceUnavailable, ["error": "temporarily_unavailable",
-                                                           "error_description": "The server is busy; retry shortly."],
-                                     headers: [.retryAfter: String(seconds)])
+        case .rateLimited, .accountLocked, .serverBusy, .identityProviderUnavailable, .secondFactor(.deliveryFailed):
+            return throttledOrBusy(error)
         case .linkTokenMalformed, .linkTokenInvalid, .userAlreadyConfirmed, .userPendingConfirmation, .sessionInvalid,
              .sessionExpired, .invalidFieldName, .fieldTypeMismatch, .fieldsOverLimit, .objectNotFound, .notPermitted, .fieldNotWritable, .unknownFunction, .functionFailed, .recoveryNotByMail, .verificationFunctionRefused, .recoveryFunctionRefused, .noVerificationFunction, .noRecoveryFunction,
-             .providerNotEnabled, .identityRefused, .identityProviderUnavailable, .identityTaken, .providerAlreadyLinked,
+             .providerNotEnabled, .identityRefused, .identityTaken, .providerAlreadyLinked,
              .linkRefused, .lastWayIn, .apiKeyNotFound, .apiKeyRefused, .passkeyRefused, .secondFactorRequired:
             return body("invalid_request", "The request is not valid for this endpoint.", [90100])
         case .secondFactorInvalid:
@@ -80,6 +74,30 @@ enum NativeAuthError {
         case .storeFailure:
             return JSONResponse.make(.internalServerError, ["error": "server_error",
                                                             "error_description": "The server could not complete the request."])
+        }
+    }
+
+    /// The answers whose class carries a delay: `slow_down` (MSAL's throttling code) or `temporarily_unavailable`.
+    private static func throttledOrBusy(_ error: LatchkeyError) -> Response {
+        let errorClass = error.errorClass, seconds = errorClass.retryAfterSeconds ?? 1
+        let headers: HTTPFields = [.retryAfter: String(seconds)]
+        switch (error, errorClass) {
+        case (.rateLimited(_, let limit), _):
+            return body("slow_down", "Too many \(limit.counts) (limits.\(limit.rawValue)). Try again in \(seconds) seconds.", [50053],
+                        status: .tooManyRequests, headers: headers)
+        case (_, .throttled):
+            return body("slow_down", "Too many attempts. Try again in \(seconds) seconds.", [50053], status: .tooManyRequests, headers: headers)
+        case (.secondFactor(.deliveryFailed), _):
+            return JSONResponse.make(.serviceUnavailable, ["error": "temporarily_unavailable",
+                                                           "error_description": "The text message could not be sent; try again shortly."],
+                                     headers: headers)
+        case (.identityProviderUnavailable, _):
+            return JSONResponse.make(.serviceUnavailable, ["error": "temporarily_unavailable",
+                                                           "error_description": "The identity provider's keys could not be fetched; retry shortly."],
+                                     headers: headers)
+        default:
+            return JSONResponse.make(.serviceUnavailable, ["error": "temporarily_unavailable",
+                                                           "error_description": "The server is busy; retry shortly."], headers: headers)
         }
     }
 
@@ -106,8 +124,7 @@ enum NativeAuthError {
         case .methodNotEnabled(let method):
             return body("invalid_request", "The authentication method \(method) is not enabled for this client.", [901001])
         case .deliveryFailed:
-            return JSONResponse.make(.badGateway, ["error": "server_error",
-                                                   "error_description": "The text message could not be sent; try again shortly."])
+            return throttledOrBusy(.secondFactor(problem))
         case .invalidData, .notPending, .alreadyEnrolled, .codeSent, .noUsableMethod:
             return body("invalid_request", "The request is not valid for this endpoint.", [90100])
         }

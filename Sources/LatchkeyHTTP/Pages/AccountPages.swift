@@ -27,17 +27,9 @@ extension InteractionPages {
                 }
             }
             do {
-                let types = PagesService.browserChallengeTypes
-                guard case .started(let started) = try await engine.signUpStart(username: email, password: visit.field("password"),
-                                                                                 attributes: attributes, challengeTypes: types, caller: visit.caller),
-                      case .code(let challenge, let token) = try await engine.signUpChallenge(continuationToken: started, challengeTypes: types,
-                                                                                              caller: visit.caller) else {
-                    return problem("not_possible", visit, status: .badRequest)
-                }
-                var visit = visit, interaction = interaction
-                interaction.flowToken = token
-                visit.interaction = interaction
-                return codePage(visit, target: challenge.targetLabel, action: "/ui/sign-up/code", resend: nil)
+                let (step, next) = try await engine.pageSignUp(email: email, password: visit.field("password"), attributes: attributes,
+                                                               visit: interaction, caller: visit.caller)
+                return page(step, visit, next, code: "/ui/sign-up/code")
             } catch let error as LatchkeyError where Self.status(error) == .badRequest {
                 var message = text(Self.explain(error), visit)
                 if case .invalidAttributes(let names) = error { message += " " + names.joined(separator: ", ") }
@@ -46,14 +38,10 @@ extension InteractionPages {
         }
         post(router, "/ui/sign-up/code") { visit, interaction in
             do {
-                guard case .completed(let token, _) = try await engine.signUpContinueWithCode(continuationToken: interaction.flowToken,
-                                                                                              code: visit.field("code"), caller: visit.caller) else {
-                    return problem("not_possible", visit, status: .badRequest)
-                }
-                return try await finish(try await engine.signInWithContinuationToken(continuationToken: token, username: nil, scope: nil,
-                                                                                     caller: visit.caller), interaction, visit)
+                return try await afterStep(try await engine.pageSignUpCode(visit.field("code"), visit: interaction, caller: visit.caller),
+                                      visit, interaction)
             } catch let error as LatchkeyError where Self.isWrongCode(error) {
-                return codePage(visit, target: nil, action: "/ui/sign-up/code", resend: nil, error: text("wrong_code", visit))
+                return codePage(visit, action: "/ui/sign-up/code", resend: nil, error: text("wrong_code", visit))
             }
         }
         router.get("/ui/reset") { request, context in
@@ -63,23 +51,18 @@ extension InteractionPages {
         }
         post(router, "/ui/reset") { visit, interaction in
             do {
-                let (token, challenge) = try await engine.hostedResetStart(email: visit.field("email"), caller: visit.caller)
-                var visit = visit, interaction = interaction
-                interaction.flowToken = token
-                visit.interaction = interaction
-                return codePage(visit, target: challenge.targetLabel, action: "/ui/reset/code", resend: nil, askPassword: true)
+                let (step, next) = try await engine.pageStartReset(email: visit.field("email"), visit: interaction, caller: visit.caller)
+                return page(step, visit, next, code: "/ui/reset/code", askPassword: true)
             } catch let error as LatchkeyError where Self.status(error) == .badRequest {
                 return render("reset", .badRequest, ["email": visit.field("email") ?? "", "error": text(Self.explain(error), visit)], visit)
             }
         }
         post(router, "/ui/reset/code") { visit, interaction in
             do {
-                return try await finish(try await engine.hostedResetFinish(continuationToken: interaction.flowToken, code: visit.field("code"),
-                                                                           newPassword: visit.field("password"), caller: visit.caller),
-                                        interaction, visit)
+                return try await afterStep(try await engine.pageFinishReset(code: visit.field("code"), newPassword: visit.field("password"),
+                                                                       visit: interaction, caller: visit.caller), visit, interaction)
             } catch let error as LatchkeyError where Self.status(error) == .badRequest && Self.explain(error) != "expired" {
-                return codePage(visit, target: nil, action: "/ui/reset/code", resend: nil, askPassword: true,
-                                error: text(Self.explain(error), visit))
+                return codePage(visit, action: "/ui/reset/code", resend: nil, askPassword: true, error: text(Self.explain(error), visit))
             }
         }
     }

@@ -50,6 +50,16 @@ struct HTMLPages: Sendable {
                                      "message": message, "isError": true])
     }
 
+    /// A key of the pages' words in `language`, else in English (else the key, which a test catches).
+    func text(_ key: String, _ language: String) -> String {
+        strings[language]?[key] ?? strings["en"]?[key] ?? key
+    }
+
+    /// The language of a page that has no visit: the request's Accept-Language.
+    func language(_ request: Request) -> String {
+        language(uiLocales: nil, acceptLanguage: request.headers[.acceptLanguage])
+    }
+
     /// The language to speak: the first of `ui_locales`, then of Accept-Language, that the pages have; else English.
     func language(uiLocales: String?, acceptLanguage: String?) -> String {
         let asked = (uiLocales ?? "").split(separator: " ").map(String.init)

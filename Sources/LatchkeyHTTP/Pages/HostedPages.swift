@@ -15,91 +15,108 @@ struct HostedPages: Sendable {
     func addRoutes(to router: Router<LatchkeyRequestContext>) {
         // A GET only shows the link's page (mail scanners and link previews open links); the button confirms.
         router.get("/confirm") { request, _ in
+            let language = pages.language(request)
             let query = request.uri.queryParameters
             let token = query["token"].map(String.init), tokenId = query["tokenId"].map(String.init)
             do {
                 guard try await engine.confirmationLinkIsLive(token: token, tokenId: tokenId) else { throw LatchkeyError.linkTokenInvalid }
             } catch let error as LatchkeyError {
-                return page("message", Self.status(error), ["title": "Confirmation failed", "message": explain(error), "isError": true])
+                return refused(error, title: "link_confirm_failed_title", language)
             }
-            return page("confirm_form", .ok, ["title": "Confirm your email address", "token": token ?? "", "tokenId": tokenId ?? ""])
+            return pages.render("confirm_form", .ok, ["title": pages.text("confirm_title", language), "token": token ?? "",
+                                                      "tokenId": tokenId ?? ""], language: language)
         }
         router.post("/confirm") { request, context in
-            guard let form = try await linkForm(request, context) else { return unreadable("Confirmation failed") }
+            let language = pages.language(request)
+            guard let form = try await linkForm(request, context) else { return unreadable("link_confirm_failed_title", language) }
             do {
                 try await engine.confirmEmail(token: form.token, tokenId: form.tokenId, caller: clientAddress.caller(request, context: context))
-                return page("message", .ok, ["title": "Email address confirmed", "message": "Your email address is confirmed. You can sign in now."])
+                return message(.ok, title: "link_confirmed_title", "link_confirmed", language)
             } catch let error as LatchkeyError {
-                return page("message", Self.status(error), ["title": "Confirmation failed", "message": explain(error), "isError": true])
+                return refused(error, title: "link_confirm_failed_title", language)
             }
         }
         router.get("/reset-password") { request, _ in
+            let language = pages.language(request)
             let query = request.uri.queryParameters
             guard let token = query["token"], let tokenId = query["tokenId"] else {
-                return page("message", .badRequest, ["title": "Reset link incomplete", "message": explain(.linkTokenMalformed), "isError": true])
+                return message(.badRequest, title: "link_reset_incomplete_title", "link_incomplete", language)
             }
             // A used, expired or broken link says so now, not after a password was chosen.
             do {
                 guard try await engine.resetLinkIsLive(token: String(token), tokenId: String(tokenId)) else { throw LatchkeyError.linkTokenInvalid }
             } catch let error as LatchkeyError {
-                return page("message", Self.status(error), ["title": "Reset link not valid", "message": explain(error), "isError": true])
+                return refused(error, title: "link_reset_invalid_title", language)
             }
-            return page("reset_form", .ok, Self.resetForm(token: String(token), tokenId: String(tokenId)))
+            return pages.render("reset_form", .ok, resetForm(token: String(token), tokenId: String(tokenId), language: language), language: language)
         }
         router.post("/reset-password") { request, context in
-            guard let form = try await linkForm(request, context) else { return unreadable("Reset failed") }
+            let language = pages.language(request)
+            guard let form = try await linkForm(request, context) else { return unreadable("link_reset_failed_title", language) }
             do {
                 try await engine.resetPassword(token: form.token, tokenId: form.tokenId, password: form.password,
                                                caller: clientAddress.caller(request, context: context))
-                return page("message", .ok, ["title": "Password changed", "message": "Your password was changed. You can sign in with it now."])
+                return message(.ok, title: "link_password_changed_title", "link_password_changed", language)
             } catch let error as LatchkeyError {
                 if case .passwordRejected = error {
-                    return page("reset_form", .badRequest, Self.resetForm(token: form.token ?? "", tokenId: form.tokenId ?? "",
-                                                                          error: explain(error)))
+                    return pages.render("reset_form", .badRequest, resetForm(token: form.token ?? "", tokenId: form.tokenId ?? "",
+                                                                             error: explain(error, language), language: language),
+                                        language: language)
                 }
-                return page("message", Self.status(error), ["title": "Reset failed", "message": explain(error), "isError": true])
+                return refused(error, title: "link_reset_failed_title", language)
             }
         }
     }
-
 
     /// A link page's posted form; nil when it cannot be read (other refusals, 413 and 415, go on to the edge).
     private func linkForm(_ request: Request, _ context: LatchkeyRequestContext) async throws -> LinkForm? {
         do { return try await request.decodeForm(as: LinkForm.self, context: context) } catch is MalformedRequest { return nil }
     }
 
-    private func unreadable(_ title: String) -> Response {
-        page("message", .badRequest, ["title": title, "message": "The form could not be read. Open the link from the mail again.", "isError": true])
+    private func unreadable(_ title: String, _ language: String) -> Response {
+        message(.badRequest, title: title, "link_unreadable", language)
+    }
+
+    private func message(_ status: HTTPResponse.Status, title: String, _ key: String, _ language: String) -> Response {
+        pages.render("message", status, ["title": pages.text(title, language), "message": pages.text(key, language),
+                                         "isError": status != .ok], language: language)
+    }
+
+    /// The page explaining a refusal, with the status and `Retry-After` of its class.
+    private func refused(_ error: LatchkeyError, title: String, _ language: String) -> Response {
+        PageStatus.answer(pages.render("message", .ok, ["title": pages.text(title, language), "message": explain(error, language),
+                                                        "isError": true], language: language), for: error)
     }
 
     /// The choose-password form posting back to this page (the Parse dialect's form posts elsewhere).
-    static func resetForm(token: String, tokenId: String, error: String? = nil) -> [String: Any] {
-        var context: [String: Any] = ["title": "Choose a new password", "action": "reset-password", "passwordField": "password",
-                                      "token": token, "tokenId": tokenId]
+    func resetForm(token: String, tokenId: String, error: String? = nil, language: String) -> [String: Any] {
+        var context: [String: Any] = ["title": pages.text("link_choose_password_title", language), "action": "reset-password",
+                                      "passwordField": "password", "token": token, "tokenId": tokenId,
+                                      "minLength": engine.settings.passwords.minLength]
         if let error { context["error"] = error }
         return context
     }
 
-    private func page(_ name: String, _ status: HTTPResponse.Status, _ context: [String: Any]) -> Response {
-        pages.render(name, status, context)
-    }
-
     static func status(_ error: LatchkeyError) -> HTTPResponse.Status { PageStatus.of(error) }
 
-    func explain(_ error: LatchkeyError) -> String {
-        switch error {
-        case .linkTokenMalformed: return "This link is incomplete. Copy the whole link from the mail."
-        case .linkTokenInvalid: return "This link has expired or was already used. Ask the app for a new mail (\"Forgot password\" or \"Resend confirmation\")."
-        case .userAlreadyConfirmed: return "This email address is already confirmed."
-        case .passwordRejected(.tooShort): return "The password is too short (at least \(engine.settings.passwords.minLength) characters)."
-        case .passwordRejected(.tooLong): return "The password is too long (at most \(engine.settings.passwords.maxLength) characters)."
-        case .passwordRejected(.banned): return "This password is too common or too close to your email address."
-        case .passwordRejected(.tooWeak): return "This password is too weak."
-        case .passwordRejected(.recentlyUsed): return "Choose a password different from your current one."
-        case .rateLimited, .accountLocked: return "Too many attempts. Try again in a few minutes."
-        case .serverBusy: return "The server is busy. Try again in a moment."
-        default: return "The request could not be completed."
+    /// A refusal in the link pages' words (`link_*` in the pages' words files).
+    func explain(_ error: LatchkeyError, _ language: String) -> String {
+        let passwords = engine.settings.passwords
+        let (key, count): (String, Int?) = switch error {
+        case .linkTokenMalformed: ("link_incomplete", nil)
+        case .linkTokenInvalid: ("link_invalid", nil)
+        case .userAlreadyConfirmed: ("link_already_confirmed", nil)
+        case .passwordRejected(.tooShort): ("link_password_short", passwords.minLength)
+        case .passwordRejected(.tooLong): ("link_password_long", passwords.maxLength)
+        case .passwordRejected(.banned): ("link_password_banned", nil)
+        case .passwordRejected(.tooWeak): ("link_password_weak", nil)
+        case .passwordRejected(.recentlyUsed): ("link_password_reused", nil)
+        case .rateLimited, .accountLocked: ("link_too_many", nil)
+        case .serverBusy: ("server_busy", nil)
+        default: ("link_failed", nil)
         }
+        let text = pages.text(key, language)
+        return count.map { text.replacingOccurrences(of: "{count}", with: String($0)) } ?? text
     }
 }
 

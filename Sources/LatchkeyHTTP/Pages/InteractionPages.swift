@@ -182,7 +182,7 @@ struct InteractionPages: Sendable {
     func step(_ body: () async throws -> Response, visit: PageVisit? = nil) async -> Response {
         do { return try await body() } catch let error as LatchkeyError {
             let fallback = visit ?? PageVisit(csrfCookie: "", newCSRFCookie: false, caller: CallerInfo(clientId: nil), language: "en")
-            return problem(Self.explain(error), fallback, status: Self.status(error))
+            return PageStatus.answer(problem(Self.explain(error), fallback, status: .ok), for: error)
         } catch {
             let fallback = visit ?? PageVisit(csrfCookie: "", newCSRFCookie: false, caller: CallerInfo(clientId: nil), language: "en")
             return problem("not_possible", fallback, status: .internalServerError)

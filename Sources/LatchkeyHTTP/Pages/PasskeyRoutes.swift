@@ -93,13 +93,16 @@ extension InteractionPages {
             case .secondFactor(.stepUpNeeded):
                 (.unauthorized, "sign_in_again", "sign in again with the account's second factor or passkey: adding a passkey needs it")
             case .rateLimited: (PageStatus.of(error), "slow_down", "too many attempts; wait a moment")
-            case .serverBusy, .storeFailure: (PageStatus.of(error), "temporarily_unavailable", "the server could not take this now; try again")
+            case .serverBusy: (PageStatus.of(error), "temporarily_unavailable", "the server could not take this now; try again")
+            case .storeFailure: (PageStatus.of(error), "server_error", "the server could not complete this; try again")
             case .flowStepMismatch(let what): (PageStatus.of(error), "passkey_refused", what)
             case .flowTokenInvalid, .flowTokenExpired: (PageStatus.of(error), "expired_visit", "this sign-in's step expired or was used: start again")
             case .unknownClient: (PageStatus.of(error), "invalid_client", "the visit names no client registered here")
             default: (PageStatus.of(error), "passkey_refused", "the passkey step was refused")
             }
-            return Self.json(status, ["error": .string(code), "error_description": .string(description)], cookies: visit.cookies)
+            var refused = Self.json(status, ["error": .string(code), "error_description": .string(description)], cookies: visit.cookies)
+            if let seconds = error.errorClass.retryAfterSeconds { refused.headers[.retryAfter] = String(seconds) }
+            return refused
         } catch {
             return Self.json(.contentTooLarge, ["error": "invalid_request", "error_description": "the body is larger than 64 KB"], cookies: visit.cookies)
         }

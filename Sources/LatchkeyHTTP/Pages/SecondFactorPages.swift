@@ -8,73 +8,46 @@ import LatchkeyCore
 extension InteractionPages {
     func addSecondFactorRoutes(to router: Router<LatchkeyRequestContext>) {
         post(router, "/ui/second-factor/send") { visit, interaction in
-            guard case .code(let challenge, let next) = try await engine.mfaChallenge(
-                continuationToken: interaction.flowToken, methodId: visit.field("method"), challengeTypes: PagesService.browserChallengeTypes,
-                caller: visit.caller) else { return problem("not_possible", visit, status: .badRequest) }
-            var visit = visit, interaction = interaction
-            interaction.flowToken = next
-            visit.interaction = interaction
-            let target = challenge.channel == "totp" ? text("authenticator", visit) : challenge.targetLabel
-            return codePage(visit, target: target, action: "/ui/second-factor/code", resend: nil)
+            let (step, next) = try await engine.pageSendSecondFactor(methodId: visit.field("method"), visit: interaction, caller: visit.caller)
+            return page(step, visit, next, code: "/ui/second-factor/code")
         }
         post(router, "/ui/second-factor/code") { visit, interaction in
             do {
-                return try await finish(try await engine.signInWithCode(continuationToken: interaction.flowToken, code: visit.field("code"),
-                                                                        scope: nil, secondFactorOnly: true, caller: visit.caller),
-                                        interaction, visit)
+                return try await afterStep(try await engine.pageSecondFactorCode(visit.field("code"), visit: interaction, caller: visit.caller),
+                                      visit, interaction)
             } catch let error as LatchkeyError where Self.isWrongCode(error) {
-                return codePage(visit, target: nil, action: "/ui/second-factor/code", resend: nil, error: text("wrong_code", visit))
+                return codePage(visit, action: "/ui/second-factor/code", resend: nil, error: text("wrong_code", visit))
             }
         }
         post(router, "/ui/second-factor/enrol") { visit, interaction in
-            var visit = visit, interaction = interaction
-            switch try await engine.registrationChallenge(continuationToken: interaction.flowToken, challengeType: "oob redirect",
-                                                          target: visit.field("target"), channel: visit.field("channel"), caller: visit.caller) {
-            case .code(let challenge, _, let next):
-                interaction.flowToken = next
-                visit.interaction = interaction
-                return codePage(visit, target: challenge.targetLabel, action: "/ui/second-factor/enrol/code", resend: nil)
-            case .preverified(let next):
-                let enrolled = try await engine.registrationContinue(continuationToken: next, grantType: "continuation_token", code: nil,
-                                                                     caller: visit.caller)
-                return try await finish(try await engine.signInWithContinuationToken(continuationToken: enrolled, username: nil, scope: nil,
-                                                                                     caller: visit.caller), interaction, visit)
-            case .redirect: return problem("not_possible", visit, status: .badRequest)
-            }
+            let (step, next) = try await engine.pageEnrol(target: visit.field("target"), channel: visit.field("channel"), visit: interaction,
+                                                          caller: visit.caller)
+            if case .finished = step { return try await afterStep(step, visit, next) }
+            return page(step, visit, next, code: "/ui/second-factor/enrol/code")
         }
         post(router, "/ui/second-factor/enrol/code") { visit, interaction in
             do {
-                let enrolled = try await engine.registrationContinue(continuationToken: interaction.flowToken, grantType: "oob",
-                                                                     code: visit.field("code"), caller: visit.caller)
-                return try await finish(try await engine.signInWithContinuationToken(continuationToken: enrolled, username: nil, scope: nil,
-                                                                                     caller: visit.caller), interaction, visit)
+                return try await afterStep(try await engine.pageEnrolCode(visit.field("code"), visit: interaction, caller: visit.caller),
+                                      visit, interaction)
             } catch let error as LatchkeyError where Self.isWrongCode(error) {
-                return codePage(visit, target: nil, action: "/ui/second-factor/enrol/code", resend: nil, error: text("wrong_code", visit))
+                return codePage(visit, action: "/ui/second-factor/enrol/code", resend: nil, error: text("wrong_code", visit))
             }
         }
         post(router, "/ui/second-factor/authenticator") { visit, interaction in
-            let offer = try await engine.registrationBeginAuthenticator(continuationToken: interaction.flowToken, caller: visit.caller)
-            var visit = visit, interaction = interaction
-            interaction.flowToken = offer.continuationToken
-            visit.interaction = interaction
-            return render("authenticator", .ok, ["secret": offer.secret, "uri": offer.uri], visit)
+            let (step, next) = try await engine.pageBeginAuthenticator(visit: interaction, caller: visit.caller)
+            return page(step, visit, next)
         }
         post(router, "/ui/second-factor/authenticator/code") { visit, interaction in
             do {
-                let (next, codes) = try await engine.registrationConfirmAuthenticator(continuationToken: interaction.flowToken,
-                                                                                     code: visit.field("code"), caller: visit.caller)
-                var visit = visit, interaction = interaction
-                interaction.flowToken = next
-                visit.interaction = interaction
-                return render("recovery", .ok, ["codes": codes], visit)
+                let (step, next) = try await engine.pageConfirmAuthenticator(visit.field("code"), visit: interaction, caller: visit.caller)
+                return page(step, visit, next)
             } catch let error as LatchkeyError where Self.isWrongCode(error) {
                 // The key was shown once; the app has it: only the code is asked again.
                 return render("authenticator", .badRequest, ["error": text("wrong_code", visit)], visit)
             }
         }
         post(router, "/ui/second-factor/done") { visit, interaction in
-            try await finish(try await engine.signInWithContinuationToken(continuationToken: interaction.flowToken, username: nil, scope: nil,
-                                                                          caller: visit.caller), interaction, visit)
+            try await afterStep(try await engine.pageFinishEnrolment(visit: interaction, caller: visit.caller), visit, interaction)
         }
         post(router, "/ui/consent") { visit, interaction in
             guard let signedIn = try await engine.browserSession(cookie: visit.sessionCookie) else {

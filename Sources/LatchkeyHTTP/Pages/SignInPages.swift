@@ -14,12 +14,8 @@ extension InteractionPages {
         post(router, "/ui/sign-in") { visit, interaction in
             let email = visit.field("email")
             if visit.field("method") == "code" {
-                let (token, challenge) = try await engine.hostedCodeSignIn(email: email, caller: visit.caller)
-                var visit = visit, interaction = interaction
-                interaction.flowToken = token
-                interaction.decoyAddress = token == nil ? email : nil
-                visit.interaction = interaction
-                return codePage(visit, target: challenge.targetLabel, action: "/ui/code", resend: "/ui/code/resend")
+                let (step, next) = try await engine.pageMailSignInCode(email: email, visit: interaction, caller: visit.caller)
+                return page(step, visit, next, code: "/ui/code", resend: "/ui/code/resend")
             }
             do {
                 return try await finish(try await engine.hostedPasswordSignIn(email: email, password: visit.field("password"), caller: visit.caller),
@@ -30,29 +26,15 @@ extension InteractionPages {
         }
         post(router, "/ui/code") { visit, interaction in
             do {
-                // A decoy visit (an address without an account) has no flow: every code is wrong.
-                guard let token = interaction.flowToken else { throw LatchkeyError.invalidCode(attemptsLeft: 1) }
-                return try await finish(try await engine.signInWithCode(continuationToken: token, code: visit.field("code"), scope: nil, secondFactorOnly: false,
-                                                                        caller: visit.caller), interaction, visit)
+                return try await afterStep(try await engine.pageSignInCode(visit.field("code"), visit: interaction, caller: visit.caller),
+                                      visit, interaction)
             } catch let error as LatchkeyError where Self.isWrongCode(error) {
-                return codePage(visit, target: nil, action: "/ui/code", resend: "/ui/code/resend", error: text("wrong_code", visit))
+                return codePage(visit, action: "/ui/code", resend: "/ui/code/resend", error: text("wrong_code", visit))
             }
         }
         post(router, "/ui/code/resend") { visit, interaction in
-            guard let token = interaction.flowToken else {
-                let challenge = try await engine.hostedDecoyResend(email: interaction.decoyAddress, caller: visit.caller)
-                return codePage(visit, target: challenge.targetLabel, action: "/ui/code", resend: "/ui/code/resend")
-            }
-            var types = PagesService.browserChallengeTypes
-            types.password = false
-            guard case .code(let challenge, let next) = try await engine.signInChallenge(continuationToken: token, challengeTypes: types,
-                                                                                          caller: visit.caller) else {
-                return problem("not_possible", visit, status: .badRequest)
-            }
-            var visit = visit, interaction = interaction
-            interaction.flowToken = next
-            visit.interaction = interaction
-            return codePage(visit, target: challenge.targetLabel, action: "/ui/code", resend: "/ui/code/resend")
+            let (step, next) = try await engine.pageResendSignInCode(visit: interaction, caller: visit.caller)
+            return page(step, visit, next, code: "/ui/code", resend: "/ui/code/resend")
         }
     }
 
@@ -68,15 +50,32 @@ extension InteractionPages {
         }
     }
 
-    /// `target` is where a code was just sent; nil when the page is shown again (after a wrong code), which names the
-    /// target the visit remembers.
-    func codePage(_ visit: PageVisit, target: String?, action: String, resend: String?, askPassword: Bool = false,
-                  error: String? = nil) -> Response {
-        var visit = visit
-        if let target { visit.interaction?.codeTarget = target }
-        var context: [String: Any] = ["target": visit.interaction?.codeTarget ?? "", "action": action, "askPassword": askPassword]
+    /// The code page for the step a post led to (the visit names where the code went; empty: the authenticator app).
+    func codePage(_ visit: PageVisit, action: String, resend: String?, askPassword: Bool = false, error: String? = nil) -> Response {
+        let target = visit.interaction?.codeTarget ?? ""
+        var context: [String: Any] = ["target": target.isEmpty ? text("authenticator", visit) : target, "action": action,
+                                      "askPassword": askPassword]
         if let resend { context["resendAction"] = resend }
         if let error { context["error"] = error }
         return render("code", error == nil ? .ok : .badRequest, context, visit)
+    }
+
+    /// The page a step shows, the visit carrying `next` (the step's own visit: the flow's token, sealed).
+    func page(_ step: PageStep, _ visit: PageVisit, _ next: Interaction, code action: String = "", resend: String? = nil,
+              askPassword: Bool = false) -> Response {
+        var visit = visit
+        visit.interaction = next
+        switch step {
+        case .codeSent: return codePage(visit, action: action, resend: resend, askPassword: askPassword)
+        case .authenticator(let offer): return render("authenticator", .ok, ["secret": offer.secret, "uri": offer.uri], visit)
+        case .recoveryCodes(let codes): return render("recovery", .ok, ["codes": codes], visit)
+        case .finished, .notPossible: return problem("not_possible", visit, status: .badRequest)
+        }
+    }
+
+    /// A step that may end the journey: its end goes where the visit's progress says.
+    func afterStep(_ step: PageStep, _ visit: PageVisit, _ interaction: Interaction) async throws -> Response {
+        guard case .finished(let outcome) = step else { return page(step, visit, interaction, code: "") }
+        return try await finish(outcome, interaction, visit)
     }
 }

@@ -52,7 +52,7 @@ extension InteractionPages {
             } catch let error as LatchkeyError {
                 switch error {
                 case .identityRefused, .identityProviderUnavailable, .identityTaken:
-                    return signInPage(visit, error: text(Self.explain(error), visit), status: Self.status(error))
+                    return PageStatus.answer(signInPage(visit, error: text(Self.explain(error), visit)), for: error)
                 default: throw error
                 }
             }

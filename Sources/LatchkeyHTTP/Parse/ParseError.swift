@@ -3,7 +3,8 @@ import Hummingbird
 import LatchkeyCore
 
 /// Parse's error body `{"code": int, "error": str}` with Parse Server's statuses: 500 for code 1, 404 for 101, 400
-/// otherwise (docs/parse.md), and 429 / 503 with `Retry-After` where ParseSwift retries.
+/// otherwise (docs/parse.md), and 429 / 503 with `Retry-After` for the throttled and unavailable classes
+/// (`ErrorClass`), where ParseSwift retries. The lockout is Parse Server's own answer (101, no delay).
 struct ParseError: Error, Sendable {
     let code: Int
     let message: String
@@ -63,8 +64,9 @@ struct ParseError: Error, Sendable {
         case .userAlreadyConfirmed: self.init(-1, "Email is already verified.")
         case .providerNotEnabled: self.init(252, "This authentication method is unsupported.")
         case .identityRefused(let reason): self.init(101, "Invalid auth data: \(reason).")
-        // As Parse Server answers an adapter's network failure.
-        case .identityProviderUnavailable(let name): self.init(141, "Could not fetch the keys of \(name); try again later.")
+        case .identityProviderUnavailable(let name):
+            self.init(1, "Could not fetch the keys of \(name); try again later.", status: .serviceUnavailable,
+                      retryAfterSeconds: error.errorClass.retryAfterSeconds)
         case .identityTaken, .providerAlreadyLinked: self.init(208, "this auth is already used")
         case .linkRefused: self.init(252, "Anonymous auth data cannot be added to an account with another way to sign in.")
         case .apiKeyNotFound, .apiKeyRefused, .passkeyRefused: self.init(-1, "The request is not valid for this endpoint.")
@@ -83,7 +85,9 @@ struct ParseError: Error, Sendable {
             self.init(141, "This account's second factor cannot be used by this app: sign in through the browser.")
         case .secondFactor(.stepUpNeeded):
             self.init(119, "This change needs a sign-in with the account's second factor, which this app cannot ask for.")
-        case .secondFactor(.deliveryFailed): self.init(141, "The text message could not be sent; try again later.")
+        case .secondFactor(.deliveryFailed):
+            self.init(141, "The text message could not be sent; try again later.", status: .serviceUnavailable,
+                      retryAfterSeconds: error.errorClass.retryAfterSeconds)
         case .secondFactor(.codeSent): self.init(141, "Please enter the token")
         case .secondFactor(.sameKindAsFirstFactor): self.init(141, "This factor is of the same kind as the first one")
         case .secondFactor(.signInNotRecent): self.init(209, "Sign in again to change the second factor")
@@ -100,12 +104,15 @@ struct ParseErrors: DialectErrors {
     func response(for error: any Error, context: LatchkeyRequestContext) -> Response? {
         switch error {
         case let error as ParseError: error.response
-        case LatchkeyError.unknownClient: ParseError.unauthorized
-        case let error as LatchkeyError: ParseError(error).response
+        case let error as LatchkeyError: Self.response(for: error)
         case is MalformedRequest: ParseError(107, "Invalid JSON.").response
         case let error as HTTPResponseError where error.status == .contentTooLarge:
             ParseError(116, "The object is too large.", status: .contentTooLarge).response
         default: nil
         }
+    }
+
+    static func response(for error: LatchkeyError) -> Response {
+        error == .unknownClient ? ParseError.unauthorized : ParseError(error).response
     }
 }

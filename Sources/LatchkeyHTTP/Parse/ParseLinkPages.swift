@@ -19,19 +19,21 @@ struct ParseLinkPages: Sendable {
         hosted = HostedPages(engine: engine, pages: pages, clientAddress: clientAddress)
     }
 
-    /// The result pages and their text.
+    /// The result pages and their words (keys in the pages' words files).
     static let messages: [String: (title: String, message: String, isError: Bool)] = [
-        "verify_email_success.html": ("Email address verified", "Your email address is verified. You can go back to the app.", false),
-        "invalid_verification_link.html": ("Invalid link", "This verification link has expired or was already used. Ask the app for a new mail.", true),
-        "invalid_link.html": ("Invalid link", "This link is not valid, has expired or was already used.", true),
-        "password_reset_success.html": ("Password changed", "Your password was changed. You can sign in with it now.", false),
+        "verify_email_success.html": ("link_verified_title", "link_verified", false),
+        "invalid_verification_link.html": ("link_invalid_title", "link_verification_invalid", true),
+        "invalid_link.html": ("link_invalid_title", "link_not_valid", true),
+        "password_reset_success.html": ("link_password_changed_title", "link_password_changed", false),
     ]
 
     func addRoutes(to router: Router<LatchkeyRequestContext>) {
         let apps = router.group(RouterPath(mount + "/apps"))
-        for (name, text) in Self.messages {
-            apps.get(RouterPath(name)) { _, _ in
-                pages.render("message", .ok, ["title": text.title, "message": text.message, "isError": text.isError])
+        for (name, words) in Self.messages {
+            apps.get(RouterPath(name)) { request, _ in
+                let language = pages.language(request)
+                return pages.render("message", .ok, ["title": pages.text(words.title, language), "message": pages.text(words.message, language),
+                                                     "isError": words.isError], language: language)
             }
         }
         // A GET only shows the link's page with a button (mail scanners and link previews open links); the POST verifies.
@@ -39,8 +41,9 @@ struct ParseLinkPages: Sendable {
             let appId = context.parameters.get("appId") ?? "", token = ParseRoutes.query(request)["token"]
             guard (try? engine.requireParseApp(appId)) != nil, let token else { return redirect("invalid_link.html") }
             guard try await engine.parseVerifyLinkIsLive(token: token) else { return redirect("invalid_verification_link.html") }
-            return pages.render("confirm_form", .ok, ["title": "Confirm your email address", "token": token,
-                                                      "action": "\(mount)/apps/\(QueryEncoding.encode(appId))/verify_email"])
+            let language = pages.language(request)
+            return pages.render("confirm_form", .ok, ["title": pages.text("confirm_title", language), "token": token,
+                                                      "action": "\(mount)/apps/\(QueryEncoding.encode(appId))/verify_email"], language: language)
         }
         apps.post(":appId/verify_email") { request, context in
             let form = try? await request.decodeForm(as: PageForm.self, context: context).fields
@@ -51,7 +54,7 @@ struct ParseLinkPages: Sendable {
                 try await engine.parseVerifyEmail(token: token, caller: clientAddress.caller(request, context: context))
                 return redirect("verify_email_success.html")
             } catch let error as LatchkeyError {
-                if let refusal = refusal(error) { return refusal }
+                if let refusal = refusal(error, pages.language(request)) { return refusal }
                 return redirect("invalid_verification_link.html")
             }
         }
@@ -68,8 +71,8 @@ struct ParseLinkPages: Sendable {
                 return redirect("invalid_link.html")
             }
             // `error` carries a code, never text: a link someone else made can only pick one of the page's own messages.
-            let problem = query["error"].flatMap(PasswordProblem.init(rawValue:))
-            return chooseForm(appId: appId, token: token, error: problem.map { hosted.explain(.passwordRejected($0)) })
+            let problem = query["error"].flatMap(PasswordProblem.init(rawValue:)), language = pages.language(request)
+            return chooseForm(appId: appId, token: token, error: problem.map { hosted.explain(.passwordRejected($0), language) }, language: language)
         }
         apps.post(":appId/request_password_reset") { request, context in
             try await resetPassword(request, context)
@@ -100,12 +103,13 @@ struct ParseLinkPages: Sendable {
             try await engine.parseResetPassword(token: form.token, password: form.newPassword, caller: clientAddress.caller(request, context: context))
             return isXHR ? JSONResponse.make(.ok, value: "Password successfully reset") : redirect("password_reset_success.html")
         } catch let error as LatchkeyError {
-            let reason = hosted.explain(error)
+            // The XHR's answer is Parse's wire, read by code: its words stay English.
+            let reason = hosted.explain(error, "en")
             if isXHR {
                 if case .rateLimited = error { return ParseError(error).response }
                 return ParseError(-1, reason).response
             }
-            if let refusal = refusal(error) { return refusal }
+            if let refusal = refusal(error, pages.language(request)) { return refusal }
             if case .passwordRejected(let problem) = error {
                 return redirect("choose_password", ["token": form.token ?? "", "id": appId, "error": problem.rawValue])
             }
@@ -113,20 +117,21 @@ struct ParseLinkPages: Sendable {
         }
     }
 
-    private func chooseForm(appId: String, token: String, error: String?) -> Response {
-        var context = HostedPages.resetForm(token: token, tokenId: "", error: error)
+    private func chooseForm(appId: String, token: String, error: String?, language: String) -> Response {
+        var context = hosted.resetForm(token: token, tokenId: "", error: error, language: language)
         context["action"] = "\(mount)/apps/\(QueryEncoding.encode(appId))/request_password_reset"
         context["passwordField"] = "new_password"
-        return pages.render("reset_form", .ok, context)
+        return pages.render("reset_form", .ok, context, language: language)
     }
 
     /// Over a limit or a store failure: an HTML answer with its status rather than a redirect to a page that would
     /// blame the link.
-    private func refusal(_ error: LatchkeyError) -> Response? {
+    private func refusal(_ error: LatchkeyError, _ language: String) -> Response? {
         let status = HostedPages.status(error)
         guard status != .badRequest else { return nil }
-        return pages.error(status, message: status == .tooManyRequests ? "Too many attempts. Try again in a few minutes."
-                                                                          : "Something went wrong. Try again later.")
+        let key = status == .tooManyRequests ? "link_too_many" : "link_server_error"
+        return PageStatus.answer(pages.render("message", status, ["title": pages.text("link_failed", language), "message": pages.text(key, language),
+                                                                  "isError": true], language: language), for: error)
     }
 
     private func redirect(_ page: String, _ query: [String: String] = [:]) -> Response {

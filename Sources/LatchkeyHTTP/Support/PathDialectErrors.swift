@@ -42,7 +42,11 @@ struct PathDialectErrors: ErrorRenderer {
             switch surface {
             case .native, .oauth, .admin: return NativeAuthError.response(for: error)
             case .appServices: return appServicesErrors.response(for: error, appId: nil)
-            case .pages, .console: return answers.answer(surface, .badRequest, "The request could not be understood.").response
+            case .pages, .console:
+                let status = PageStatus.of(error)
+                var answer = answers.answer(surface, status, Self.pageMessage(status))
+                if let seconds = error.errorClass.retryAfterSeconds { answer.headers[.retryAfter] = String(seconds) }
+                return answer.response
             case .parse: return ParseError(error).response
             }
         default:
@@ -52,6 +56,16 @@ struct PathDialectErrors: ErrorRenderer {
     }
 
     static let framing = "The request body is not valid HTTP/1.1 framing."
+
+    /// What a page says for a refusal no route explained, by its status.
+    static func pageMessage(_ status: HTTPResponse.Status) -> String {
+        switch status {
+        case .tooManyRequests: "Too many attempts. Try again in a few minutes."
+        case .serviceUnavailable: "The server is busy. Try again in a moment."
+        case .internalServerError: "The server could not complete the request."
+        default: "The request could not be understood."
+        }
+    }
 }
 
 enum UUIDString {

@@ -11,6 +11,8 @@ import NIOCore
 enum RouterHarness {
     static let client = "11111111-1111-1111-1111-111111111111"
     static let parseMasterKey = "router-tests-master-key-0123456789"
+    /// A public client of the hosted pages (a code with PKCE).
+    static let pagesClient = "pages-app", pagesCallback = "https://app.example/callback"
 
     static func application(minPasswordLength: Int = 8) async throws -> some ApplicationProtocol {
         let folder = NSTemporaryDirectory() + "latchkey-router-" + UUID().uuidString
@@ -21,6 +23,7 @@ enum RouterHarness {
             log: { level: error }
             clients:
               - { id: \(client), name: tests }
+              - { id: \(pagesClient), name: Pages app, redirect_uris: ["\(pagesCallback)"] }
             passwords: { scrypt_log_n: 10, min_length: \(minPasswordLength) }
             limits: { enabled: false }
             app_services:

@@ -1,0 +1,61 @@
+/// Each engine refusal's class, decided here once: the native API, App Services, Parse, the pages, the admin API and
+/// the console answer it with their status for the class, apart from the wire quirks their clients need
+/// (docs/architecture.md, "Errors").
+extension LatchkeyError: ClassifiedError {
+    public var errorClass: ErrorClass {
+        switch self {
+        case .missing, .invalidEmail, .invalidUsername, .unsupportedChallengeType, .userHasNoPassword, .passwordRejected,
+             .invalidAttributes, .flowTokenInvalid, .flowTokenExpired, .flowStepMismatch, .invalidScope, .linkTokenMalformed,
+             .linkTokenInvalid, .invalidFieldName, .fieldsOverLimit, .fieldTypeMismatch, .functionFailed, .recoveryNotByMail,
+             .verificationFunctionRefused, .recoveryFunctionRefused, .noVerificationFunction, .noRecoveryFunction, .linkRefused,
+             .apiKeyRefused, .passkeyRefused:
+            .invalid
+        case .invalidCode, .invalidCredentials, .refreshTokenInvalid, .accessTokenInvalid, .userPendingConfirmation,
+             .sessionInvalid, .sessionExpired, .identityRefused, .secondFactorRequired, .secondFactorInvalid:
+            .unauthenticated
+        case .notPermitted, .fieldNotWritable:
+            .forbidden
+        case .unknownClient, .userNotFound, .objectNotFound, .unknownFunction, .providerNotEnabled, .apiKeyNotFound:
+            .notFound
+        case .emailTaken, .usernameTaken, .userAlreadyConfirmed, .identityTaken, .providerAlreadyLinked, .lastWayIn:
+            .conflict
+        case .rateLimited(let seconds, _), .accountLocked(let seconds):
+            .throttled(retryAfterSeconds: seconds)
+        case .serverBusy(let seconds):
+            .unavailable(retryAfterSeconds: seconds)
+        // A provider's keys are fetched again after a minute at the latest (KeySetCache's refusal window).
+        case .identityProviderUnavailable:
+            .unavailable(retryAfterSeconds: 60)
+        case .storeFailure:
+            .internal
+        case .secondFactor(let problem):
+            problem.errorClass
+        case .openID(let problem):
+            problem.errorClass
+        }
+    }
+}
+
+extension SecondFactorProblem {
+    public var errorClass: ErrorClass {
+        switch self {
+        case .invalidData, .invalidContact, .notPending, .methodNotEnabled, .sameKindAsFirstFactor: .invalid
+        case .codeSent: .unauthenticated
+        case .unknownMethod: .notFound
+        case .alreadyEnrolled: .conflict
+        case .signInNotRecent, .stepUpNeeded, .noUsableMethod: .forbidden
+        // The person asks for another text; the delay keeps a failing sender from being hammered.
+        case .deliveryFailed: .unavailable(retryAfterSeconds: 30)
+        }
+    }
+}
+
+extension OpenIDProblem {
+    public var errorClass: ErrorClass {
+        switch self {
+        case .invalidRequest, .invalidGrant, .unsupportedGrantType, .unsupportedResponseType: .invalid
+        case .invalidClient, .loginRequired: .unauthenticated
+        case .unauthorizedClient, .consentRequired, .accessDenied: .forbidden
+        }
+    }
+}
