@@ -61,7 +61,10 @@ def test_the_per_address_code_quota_answers_known_and_unknown_addresses_alike(se
         for _ in range(6):
             pages = Pages(server)
             page = pages.get(authorize_url(server)[0])
-            statuses.append(pages.submit(page, "/ui/sign-in", email=email, method="code").status_code)
+            answer = pages.submit(page, "/ui/sign-in", email=email, method="code")
+            statuses.append(answer.status_code)
+            if answer.status_code == 429:  # a page says when to come back, as every throttled answer does
+                assert int(answer.headers["Retry-After"]) > 0, answer.headers
         return statuses
 
     # Five mails an hour to one address; an unknown address's requests count as a known one's mails do. (The known one's
