@@ -1,17 +1,15 @@
 import Foundation
 
-/// The native authentication routes (MSAL's `nativeAuth` wire): sign-up, sign-in, reset, second factors and
-/// tokens for apps, and the authenticator enrolment beside them.
+/// The native authentication routes (MSAL's `nativeAuth` wire): sign-up, sign-in, reset, second factors and the
+/// grants that end them, and the authenticator enrolment beside them.
 ///
 /// A router holds `any NativeAuthSurface`, so the compiler keeps it to these use cases: what it may ask of the engine is this
 /// list, and no other surface's.
 public protocol NativeAuthSurface: ClientAuthenticating {
     func beginAuthenticatorEnrolment(accessToken: String, caller: CallerInfo) async throws -> AuthenticatorOffer
     func confirmAuthenticatorEnrolment(accessToken: String, continuationToken: String?, code: String?, caller: CallerInfo) async throws -> [String]
-    func exchangeAuthorizationCode(code: String?, redirectUri: String?, codeVerifier: String?, client: ClientApplication, caller: CallerInfo) async throws -> TokenSet
     func mfaChallenge(continuationToken: String?, methodId: String?, challengeTypes: ChallengeTypes?, caller: CallerInfo) async throws -> ChallengeResult
     func mfaIntrospect(continuationToken: String?, caller: CallerInfo) async throws -> (methods: [AuthMethod], continuationToken: String)
-    func refresh(refreshToken: String?, scope: String?, caller: CallerInfo) async throws -> TokenSet
     func registrationChallenge(continuationToken: String?, challengeType: String?, target: String?, channel: String?, caller: CallerInfo) async throws -> RegistrationChallengeResult
     func registrationContinue(continuationToken: String?, grantType: String?, code: String?, caller: CallerInfo) async throws -> String
     func registrationIntrospect(continuationToken: String?, caller: CallerInfo) async throws -> (methods: [AuthMethod], continuationToken: String)

@@ -31,12 +31,6 @@ struct NativeAuthRoutes: Sendable {
                     return try await handler(form, clientAddress.caller(request, context: context, clientId: form.clientId))
                 }
             }
-            // Shared with the browser sign-in's clients, which may authenticate (client_secret_basic or _post).
-            group.post("\(prefix)/oauth2/v2.0/token") { request, context in
-                let form = try await request.decodeForm(as: NativeAuthForm.self, context: context)
-                let client = try ClientCredentials.authenticate(request, clientId: form.clientId, clientSecret: form.clientSecret, engine: engine)
-                return try await token(form, clientAddress.caller(request, context: context, clientId: client.id))
-            }
         }
     }
 

@@ -21,6 +21,7 @@ extension NativeAuthRoutes {
                                                                challengeTypes: form.challengeTypes, caller: caller))
     }
 
+    /// The grants MSAL's native journey sends (`TokenEndpointRoutes` hands them over; the OAuth grants are its own).
     func token(_ form: NativeAuthForm, _ caller: CallerInfo) async throws -> Response {
         let ct = form.continuationToken, scope = form.scope
         let outcome: SignInOutcome
@@ -34,12 +35,6 @@ extension NativeAuthRoutes {
         case "continuation_token":
             outcome = try await engine.signInWithContinuationToken(continuationToken: ct, username: form.username,
                                                                    scope: scope, caller: caller)
-        case "refresh_token":
-            outcome = .tokens(try await engine.refresh(refreshToken: form.refreshToken, scope: scope, caller: caller))
-        case "authorization_code":
-            let client = try engine.requireClient(caller.clientId)
-            outcome = .tokens(try await engine.exchangeAuthorizationCode(code: form.code, redirectUri: form.redirectUri,
-                                                                         codeVerifier: form.codeVerifier, client: client, caller: caller))
         case nil, "":
             throw MalformedRequest(what: "grant_type")
         default:  // the client was checked before the endpoint ran

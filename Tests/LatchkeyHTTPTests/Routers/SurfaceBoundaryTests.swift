@@ -34,5 +34,9 @@ import Testing
         #expect(native is any NativeAuthSurface && !(native is any PagesSurface) && !(native is any AppServicesSurface))
         #expect(pages is any PagesSurface && !(pages is any NativeAuthSurface) && !(pages is any ParseSurface))
         #expect(apps is any AppServicesSurface && !(apps is any NativeAuthSurface) && !(apps is any OperatorSurface))
+        // The token endpoint's OAuth grants are a surface of their own: the native API redeems no authorization code.
+        let tokens: Any = TokenEndpointService(engine: h.engine)
+        #expect(tokens is any TokenEndpointSurface && !(tokens is any NativeAuthSurface) && !(tokens is any PagesSurface))
+        #expect(!(native is any TokenEndpointSurface) && !(pages is any TokenEndpointSurface) && !(engine is any TokenEndpointSurface))
     }
 }

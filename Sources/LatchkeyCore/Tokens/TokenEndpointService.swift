@@ -1,0 +1,21 @@
+import Foundation
+
+/// The token endpoint's OAuth grants: the code exchange (`Tokens/CodeExchange.swift`) and the refresh
+/// (`TokenMinting.swift`), beside the provider that issues the codes and the native API that starts the journeys.
+public struct TokenEndpointService: TokenEndpointSurface, EngineKernel {
+    public let engine: LatchkeyEngine
+
+    public init(engine: LatchkeyEngine) { self.engine = engine }
+
+    public var settings: EngineSettings { engine.settings }
+
+    public func exchangeAuthorizationCode(code: String?, redirectUri: String?, codeVerifier: String?, client: ClientApplication,
+                                          caller: CallerInfo) async throws -> TokenSet {
+        try await engine.tokens.exchangeAuthorizationCode(code: code, redirectUri: redirectUri, codeVerifier: codeVerifier, client: client,
+                                                          caller: caller)
+    }
+
+    public func refresh(refreshToken: String?, scope: String?, caller: CallerInfo) async throws -> TokenSet {
+        try await engine.tokens.refresh(refreshToken: refreshToken, scope: scope, caller: caller)
+    }
+}

@@ -1,0 +1,33 @@
+import Hummingbird
+import LatchkeyCore
+
+/// `POST /oauth2/v2.0/token` (also under a tenant): one path for two surfaces. The client is authenticated first
+/// (`client_secret_basic` or `_post` for a confidential one, RFC 6749 §2.3.1); then the OAuth grants
+/// (`authorization_code`, `refresh_token`) are the token endpoint's own and the grants of MSAL's native journey go to
+/// the native API's routes. Errors come in the native error body, which is RFC 6749 §5.2's with MSAL's codes added.
+struct TokenEndpointRoutes: Sendable {
+    let tokens: any TokenEndpointSurface
+    let native: NativeAuthRoutes
+    let clientAddress: ClientAddress
+
+    func addRoutes(to router: Router<LatchkeyRequestContext>) {
+        let group = router.group().add(middleware: DialectErrorMiddleware(NativeAuthErrors()))
+        for prefix in ["", "/:tenant"] {
+            group.post("\(prefix)/oauth2/v2.0/token") { request, context in
+                let form = try await request.decodeForm(as: NativeAuthForm.self, context: context)
+                let client = try ClientCredentials.authenticate(request, clientId: form.clientId, clientSecret: form.clientSecret, engine: tokens)
+                let caller = clientAddress.caller(request, context: context, clientId: client.id)
+                switch form.grantType {
+                case "authorization_code":
+                    return NativeAuthRoutes.tokenResponse(try await tokens.exchangeAuthorizationCode(
+                        code: form.code, redirectUri: form.redirectUri, codeVerifier: form.codeVerifier, client: client, caller: caller))
+                case "refresh_token":
+                    return NativeAuthRoutes.tokenResponse(try await tokens.refresh(refreshToken: form.refreshToken, scope: form.scope,
+                                                                                   caller: caller))
+                default:
+                    return try await native.token(form, caller)
+                }
+            }
+        }
+    }
+}
