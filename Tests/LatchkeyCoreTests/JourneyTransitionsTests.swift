@@ -70,4 +70,37 @@ import Testing
         try flow.take(.passwordSet)
         #expect(flow.state.stage == .completed)
     }
+
+    /// Each step a call brings is awaited at exactly these stages (every other kind × stage refuses it, in one wording).
+    static let awaited: [JourneyStep: [(Kind, Set<Stage>)]] = [
+        .challenge: [(.signIn, [.started, .codeSent, .passwordChallenged]), (.signUp, [.started, .codeSent, .passwordRequired]),
+                     (.passwordReset, [.started, .codeSent])],
+        .password: [(.signIn, [.passwordChallenged])],
+        .code: [(.signIn, [.codeSent]), (.signUp, [.codeSent]), (.passwordReset, [.codeSent])],
+        .missingPassword: [(.signUp, [.passwordRequired])],
+        .attributes: [(.signUp, [.attributesRequired])],
+        .newPassword: [(.passwordReset, [.codeVerified])],
+    ]
+
+    @Test func everyStepIsAwaitedWhereTheJourneyWaitsForItAndRefusedElsewhere() throws {
+        let stages: [Stage] = [.started, .codeSent, .passwordChallenged, .passwordRequired, .attributesRequired, .codeVerified, .completed,
+                               .mfaRequired, .mfaChallenged, .registrationRequired, .registrationChallenged, .registrationPreverified,
+                               .registrationVerified]
+        let kinds: [Kind] = [.signIn, .signUp, .passwordReset]
+        for step in JourneyStep.allCases {
+            #expect(kinds.contains { kind in stages.contains { step.isAwaited(by: kind, at: $0) } }, "\(step) is awaited nowhere")
+        }
+        for (step, rows) in Self.awaited {
+            for kind in kinds {
+                let expected = rows.first { $0.0 == kind }?.1 ?? []
+                #expect(Set(stages.filter { step.isAwaited(by: kind, at: $0) }) == expected, "\(step) for \(kind)")
+            }
+        }
+        let flow = FlowRecord(id: "f", tokenHash: Data(), kind: .signUp, email: "ada@example.com", userId: nil,
+                              state: FlowState(stage: .codeSent, client: JourneyClient(id: "app", acceptsCode: true, acceptsPassword: true),
+                                               details: .signUp(SignUpProgress())),
+                              expiresAt: Date(timeIntervalSince1970: 0), createdAt: Date(timeIntervalSince1970: 0))
+        #expect(throws: LatchkeyError.flowStepMismatch("this sign-up is not waiting for a password")) { try flow.require(.missingPassword) }
+        try flow.require(.code)
+    }
 }

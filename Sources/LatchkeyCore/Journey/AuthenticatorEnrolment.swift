@@ -40,8 +40,7 @@ extension SignInJourney {
     public func registrationBeginAuthenticator(continuationToken: String?, caller: CallerInfo) async throws -> AuthenticatorOffer {
         guard engine.settings.mfa.methods.contains(.totp) else { throw LatchkeyError.secondFactor(.methodNotEnabled("totp")) }
         return try await transaction { tx in
-            var (flow, user) = try await self.requireSecondFactorFlow(continuationToken, at: [.registrationRequired, .registrationChallenged],
-                                                                      step: "enrolling a second factor", caller: caller, in: tx)
+            var (flow, user) = try await self.requireSecondFactorFlow(continuationToken, for: .authenticatorOffer, caller: caller, in: tx)
             guard flow.state.client.audience == .browser else { throw LatchkeyError.secondFactor(.methodNotEnabled("totp")) }
             let (secret, uri) = self.offerAuthenticator(to: user, in: &flow.state)
             try flow.take(.enrolmentCodeSent)
@@ -53,8 +52,7 @@ extension SignInJourney {
     /// recovery codes to show once.
     public func registrationConfirmAuthenticator(continuationToken: String?, code: String?,
                                                  caller: CallerInfo) async throws -> (continuationToken: String, recoveryCodes: [String]) {
-        let (flow, user) = try await requireSecondFactorFlow(continuationToken, at: [.registrationChallenged], step: "enrolling an authenticator",
-                                                              caller: caller, in: reader)
+        let (flow, user) = try await requireSecondFactorFlow(continuationToken, for: .authenticatorCode, caller: caller, in: reader)
         let (key, step) = try await checkOfferedAuthenticator(flow, user: user, code: code, caller: caller)
         return try await transaction { tx in
             var next = flow
@@ -77,7 +75,8 @@ extension SignInJourney {
     /// The offered secret and the time step the app's code matches; a wrong code counts against the account's lockout.
     private func checkOfferedAuthenticator(_ flow: FlowRecord, user: UserRecord, code: String?, caller: CallerInfo) async throws
         -> (key: [UInt8], step: Int) {
-        guard flow.state.stage == .registrationChallenged, flow.state.factors.channel == SecondFactorRecord.Kind.totp.rawValue,
+        try flow.require(.authenticatorCode)
+        guard flow.state.factors.channel == SecondFactorRecord.Kind.totp.rawValue,
               let sealed = flow.state.factors.target.flatMap(Base64URL.decode), let key = keys.secondFactor.open(sealed) else {
             throw LatchkeyError.flowStepMismatch("this token is not an authenticator enrolment of this user")
         }

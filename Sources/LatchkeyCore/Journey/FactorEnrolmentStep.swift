@@ -16,8 +16,7 @@ extension SignInJourney {
         -> (methods: [AuthMethod], continuationToken: String) {
         _ = try engine.requireClient(caller.clientId)
         return try await transaction { tx in
-            let (flow, user) = try await self.requireSecondFactorFlow(continuationToken, at: [.registrationRequired],
-                                                                      step: "enrolling a second factor", caller: caller, in: tx)
+            let (flow, user) = try await self.requireSecondFactorFlow(continuationToken, for: .chooseEnrolment, caller: caller, in: tx)
             let methods = engine.factors.registrableMethods(browser: flow.state.client.audience == .browser).map { method in
                 switch method {
                 case .email: AuthMethod(id: "email", channel: "email", loginHint: user.email.map(EmailAddress.mask))
@@ -34,9 +33,7 @@ extension SignInJourney {
     public func registrationChallenge(continuationToken: String?, challengeType: String?, target: String?, channel: String?,
                                       caller: CallerInfo) async throws -> RegistrationChallengeResult {
         _ = try engine.requireClient(caller.clientId)
-        let stages: Set<FlowState.Stage> = [.registrationRequired, .registrationChallenged, .registrationPreverified]
-        let (flow, user) = try await requireSecondFactorFlow(continuationToken, at: stages, step: "enrolling a second factor",
-                                                              caller: caller, in: reader)
+        let (flow, user) = try await requireSecondFactorFlow(continuationToken, for: .enrolmentChallenge, caller: caller, in: reader)
         guard challengeType?.split(separator: " ").contains("oob") ?? true else { return .redirect }
         let raw = (target ?? "").trimmingCharacters(in: .whitespaces)
         let method: MFASettings.Method
@@ -98,9 +95,7 @@ extension SignInJourney {
                                      caller: CallerInfo) async throws -> String {
         _ = try engine.requireClient(caller.clientId)
         return try await transaction { tx -> Result<String, LatchkeyError> in
-            let stages: Set<FlowState.Stage> = [.registrationChallenged, .registrationPreverified]
-            var (flow, user) = try await self.requireSecondFactorFlow(continuationToken, at: stages, step: "enrolling a second factor",
-                                                                      caller: caller, in: tx)
+            var (flow, user) = try await self.requireSecondFactorFlow(continuationToken, for: .enrolmentCode, caller: caller, in: tx)
             switch (grantType, flow.state.stage) {
             case ("oob"?, .registrationChallenged):
                 guard let code, !code.isEmpty else { return .failure(.invalidCode(attemptsLeft: 1)) }

@@ -21,8 +21,7 @@ extension SignInJourney {
     /// methods, the passkey's and `mfa`.
     func signInWithPasskeyAsSecondFactor(continuationToken: String?, body: Data, csrfCookie: String, client: ClientApplication,
                                          caller: CallerInfo) async throws -> SignInOutcome {
-        let (flow, user) = try await requireSecondFactorFlow(continuationToken, at: [.mfaRequired, .mfaChallenged], step: "a second factor",
-                                                              caller: caller, in: reader)
+        let (flow, user) = try await requireSecondFactorFlow(continuationToken, for: .secondFactor, caller: caller, in: reader)
         guard try await passkeyIsSecondFactor(for: user, after: flow, in: reader) else {
             throw LatchkeyError.passkeyRefused("this sign-in cannot take a passkey as its second step")
         }

@@ -30,9 +30,7 @@ extension SignInJourney {
         try await limit(.mailPerIP, caller.ip, caller: caller)
         return try await transaction { tx -> Result<ChallengeResult, LatchkeyError> in
             var flow = try await self.loadFlow(continuationToken, kind: .passwordReset, client: caller.clientId, in: tx)
-            guard flow.state.stage == .started || flow.state.stage == .codeSent else {
-                throw LatchkeyError.flowStepMismatch("this reset is not waiting for a challenge")
-            }
+            try flow.require(.challenge)
             guard types.oob else { return .success(.redirect) }
             if let limited = try await self.limit(.mailPerAddress, flow.email, caller: caller, in: tx) { return .failure(limited) }
             let challenge: CodeChallenge
@@ -53,7 +51,7 @@ extension SignInJourney {
         try await limit(.credentialPerIP, caller.ip, caller: caller)
         return try await transaction { tx -> Result<(String, Int), LatchkeyError> in
             var flow = try await self.loadFlow(continuationToken, kind: .passwordReset, client: caller.clientId, in: tx)
-            guard flow.state.stage == .codeSent else { throw LatchkeyError.flowStepMismatch("no code was sent for this reset") }
+            try flow.require(.code)
             if let limited = try await self.limit(.codePerAccount, flow.email, caller: caller, in: tx) { return .failure(limited) }
             if let failure = try await engine.proofs.checkCode(code, for: flow, in: tx) { return .failure(failure) }
             if flow.state.isDecoy { return .failure(.invalidCode(attemptsLeft: 0)) }
@@ -67,9 +65,8 @@ extension SignInJourney {
     public func resetSubmit(continuationToken: String?, newPassword: String?, caller: CallerInfo) async throws -> (String, Int) {
         _ = try engine.requireClient(caller.clientId)
         let flow = try await loadFlow(continuationToken, kind: .passwordReset, client: caller.clientId, in: reader)
-        guard flow.state.stage == .codeVerified, let userId = flow.userId else {
-            throw LatchkeyError.flowStepMismatch("this reset is not waiting for a new password")
-        }
+        try flow.require(.newPassword)
+        guard let userId = flow.userId else { throw LatchkeyError.flowTokenInvalid }
         let accepted = try engine.accounts.requireAcceptablePassword(newPassword, identifiers: [flow.email], missing: .newPassword)
         guard let user = try await reader.users.find(id: userId), let current = user.passwordHash else {
             throw LatchkeyError.userNotFound

@@ -41,11 +41,11 @@ extension SignInJourney {
         }
     }
 
-    /// A second-factor flow at one of `stages`, with its active user.
-    func requireSecondFactorFlow(_ token: String?, at stages: Set<FlowState.Stage>, step: String,
-                                 caller: CallerInfo, in tx: any Repositories) async throws -> (FlowRecord, UserRecord) {
+    /// A second-factor flow waiting for `step`, with its active user.
+    func requireSecondFactorFlow(_ token: String?, for step: JourneyStep, caller: CallerInfo,
+                                 in tx: any Repositories) async throws -> (FlowRecord, UserRecord) {
         let flow = try await loadFlow(token, where: { _ in true }, client: caller.clientId, in: tx)
-        guard stages.contains(flow.state.stage) else { throw LatchkeyError.flowStepMismatch("this flow is not at \(step)") }
+        try flow.require(step)
         guard let userId = flow.userId, let user = try await tx.users.find(id: userId), user.status == .active else {
             throw LatchkeyError.userNotFound
         }
@@ -56,8 +56,7 @@ extension SignInJourney {
     public func mfaIntrospect(continuationToken: String?, caller: CallerInfo) async throws -> (methods: [AuthMethod], continuationToken: String) {
         _ = try engine.requireClient(caller.clientId)
         return try await transaction { tx in
-            let (flow, user) = try await self.requireSecondFactorFlow(continuationToken, at: [.mfaRequired], step: "choosing a second factor",
-                                                                      caller: caller, in: tx)
+            let (flow, user) = try await self.requireSecondFactorFlow(continuationToken, for: .chooseSecondFactor, caller: caller, in: tx)
             let methods = try await self.secondFactors(of: user, after: flow, in: tx).map(Self.authMethod)
             let passkey = try await self.passkeyIsSecondFactor(for: user, after: flow, in: tx)
             guard !methods.isEmpty || passkey else {
@@ -82,9 +81,7 @@ extension SignInJourney {
         _ = try engine.requireClient(caller.clientId)
         let types = try requireRedirect(challengeTypes)
         guard let methodId, !methodId.isEmpty else { throw LatchkeyError.secondFactor(.unknownMethod) }
-        let stages: Set<FlowState.Stage> = [.mfaRequired, .mfaChallenged]
-        let (flow, user) = try await requireSecondFactorFlow(continuationToken, at: stages, step: "a second factor", caller: caller,
-                                                              in: reader)
+        let (flow, user) = try await requireSecondFactorFlow(continuationToken, for: .secondFactor, caller: caller, in: reader)
         guard let factor = try await engine.factors.challengeableFactors(userId: user.id, in: reader).first(where: { $0.id == methodId }) else {
             throw LatchkeyError.secondFactor(.unknownMethod)
         }

@@ -30,22 +30,18 @@ extension SignInJourney {
             guard let userId = flow.userId, let user = try await tx.users.find(id: userId), user.status == .active else {
                 throw LatchkeyError.userNotFound
             }
-            switch flow.state.stage {
-            case .started, .codeSent, .passwordChallenged:
-                if user.passwordHash != nil && types.password {
-                    try flow.take(.passwordChosen)
-                    return .success(.password(continuationToken: try await self.advance(flow, in: tx)))
-                }
-                guard types.oob else { return .success(.redirect) }
-                if let limited = try await self.limit(.mailPerIP, caller.ip, caller: caller, in: tx) { return .failure(limited) }
-                if let limited = try await self.limit(.mailPerAddress, flow.email, caller: caller, in: tx) { return .failure(limited) }
-                let challenge = try await engine.proofs.issueCode(for: flow, mail: .signInCode,
-                                                          locale: engine.mailLocale(user.attributes, caller: caller), in: tx)
-                try flow.take(.codeSent)
-                return .success(.code(challenge, continuationToken: try await self.advance(flow, in: tx)))
-            default:
-                throw LatchkeyError.flowStepMismatch("this sign-in is not waiting for a challenge")
+            try flow.require(.challenge)
+            if user.passwordHash != nil && types.password {
+                try flow.take(.passwordChosen)
+                return .success(.password(continuationToken: try await self.advance(flow, in: tx)))
             }
+            guard types.oob else { return .success(.redirect) }
+            if let limited = try await self.limit(.mailPerIP, caller.ip, caller: caller, in: tx) { return .failure(limited) }
+            if let limited = try await self.limit(.mailPerAddress, flow.email, caller: caller, in: tx) { return .failure(limited) }
+            let challenge = try await engine.proofs.issueCode(for: flow, mail: .signInCode,
+                                                              locale: engine.mailLocale(user.attributes, caller: caller), in: tx)
+            try flow.take(.codeSent)
+            return .success(.code(challenge, continuationToken: try await self.advance(flow, in: tx)))
         }.get()
     }
 
@@ -58,9 +54,7 @@ extension SignInJourney {
         _ = try engine.tokens.grantedScopes(scope, client: client)  // before the password is checked, so a bad scope costs no attempt
         try await limit(.credentialPerIP, caller.ip, caller: caller)
         let flow = try await loadFlow(continuationToken, kind: .signIn, client: caller.clientId, in: reader)
-        guard flow.state.stage == .passwordChallenged else {
-            throw LatchkeyError.flowStepMismatch("this sign-in is not waiting for a password")
-        }
+        try flow.require(.password)
         guard let id = flow.userId, let user = try await reader.users.find(id: id), user.status == .active else {
             throw LatchkeyError.userNotFound
         }
@@ -97,7 +91,7 @@ extension SignInJourney {
         }
         return try await transaction { tx -> Result<SignInOutcome, LatchkeyError> in
             let flow = try await self.loadFlow(continuationToken, kind: .signIn, client: caller.clientId, in: tx)
-            guard flow.state.stage == .codeSent else { throw LatchkeyError.flowStepMismatch("no code was sent for this sign-in") }
+            try flow.require(.code)
             if let limited = try await self.limit(.codePerAccount, flow.email, caller: caller, in: tx) { return .failure(limited) }
             guard let id = flow.userId, var user = try await tx.users.find(id: id), user.status == .active else {
                 throw LatchkeyError.userNotFound

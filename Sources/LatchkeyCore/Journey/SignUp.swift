@@ -48,20 +48,18 @@ extension SignInJourney {
         try await limit(.mailPerIP, caller.ip, caller: caller)
         return try await transaction { tx -> Result<ChallengeResult, LatchkeyError> in
             var flow = try await self.loadFlow(continuationToken, kind: .signUp, client: caller.clientId, in: tx)
-            switch flow.state.stage {
-            case .started, .codeSent:
-                guard types.oob else { return .success(.redirect) }
-                if let limited = try await self.limit(.mailPerAddress, flow.email, caller: caller, in: tx) { return .failure(limited) }
-                let challenge = try await engine.proofs.issueCode(for: flow, mail: .signUpCode,
-                                                          locale: engine.mailLocale(flow.state.signUp?.attributes ?? [:], caller: caller), in: tx)
-                try flow.take(.codeSent)
-                return .success(.code(challenge, continuationToken: try await self.advance(flow, in: tx)))
-            case .passwordRequired:
+            try flow.require(.challenge)
+            // After the code, a sign-up still missing its password is challenged for it.
+            if flow.state.stage == .passwordRequired {
                 guard types.password else { return .success(.redirect) }
                 return .success(.password(continuationToken: try await self.advance(flow, in: tx)))
-            default:
-                throw LatchkeyError.flowStepMismatch("this sign-up is not waiting for a challenge")
             }
+            guard types.oob else { return .success(.redirect) }
+            if let limited = try await self.limit(.mailPerAddress, flow.email, caller: caller, in: tx) { return .failure(limited) }
+            let challenge = try await engine.proofs.issueCode(for: flow, mail: .signUpCode,
+                                                              locale: engine.mailLocale(flow.state.signUp?.attributes ?? [:], caller: caller), in: tx)
+            try flow.take(.codeSent)
+            return .success(.code(challenge, continuationToken: try await self.advance(flow, in: tx)))
         }.get()
     }
 
@@ -70,7 +68,7 @@ extension SignInJourney {
         try await limit(.credentialPerIP, caller.ip, caller: caller)
         return try await transaction { tx -> Result<SignUpContinueResult, LatchkeyError> in
             var flow = try await self.loadFlow(continuationToken, kind: .signUp, client: caller.clientId, in: tx)
-            guard flow.state.stage == .codeSent else { throw LatchkeyError.flowStepMismatch("no code was sent for this sign-up") }
+            try flow.require(.code)
             if let limited = try await self.limit(.codePerAccount, flow.email, caller: caller, in: tx) { return .failure(limited) }
             if let failure = try await engine.proofs.checkCode(code, for: flow, in: tx) { return .failure(failure) }
             flow.state.signUp?.emailVerified = true
@@ -81,7 +79,7 @@ extension SignInJourney {
     public func signUpContinueWithPassword(continuationToken: String?, password: String?, caller: CallerInfo) async throws -> SignUpContinueResult {
         _ = try engine.requireClient(caller.clientId)
         let flow = try await loadFlow(continuationToken, kind: .signUp, client: caller.clientId, in: reader)
-        guard flow.state.stage == .passwordRequired else { throw LatchkeyError.flowStepMismatch("this sign-up is not waiting for a password") }
+        try flow.require(.missingPassword)
         let accepted = try engine.accounts.requireAcceptablePassword(password, identifiers: [flow.email])
         let hash = try await engine.passwords.hash(accepted)
         var next = flow
@@ -97,7 +95,7 @@ extension SignInJourney {
         guard let given else { throw LatchkeyError.missing(.attributes) }
         return try await transaction { tx in
             var flow = try await self.loadFlow(continuationToken, kind: .signUp, client: caller.clientId, in: tx)
-            guard flow.state.stage == .attributesRequired else { throw LatchkeyError.flowStepMismatch("this sign-up is not waiting for attributes") }
+            try flow.require(.attributes)
             let accepted = try engine.accounts.validateAttributes(given)
             flow.state.signUp?.attributes.merge(accepted) { _, new in new }
             return try await self.nextSignUpStep(flow, caller: caller, in: tx)
