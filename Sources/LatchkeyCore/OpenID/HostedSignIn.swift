@@ -32,55 +32,9 @@ extension PagesService {
         }
     }
 
-    /// Mails a sign-in code; for an unknown address nothing is sent and the page looks the same (nil token: every
-    /// code is wrong).
-    func hostedCodeSignIn(email: String?, caller: CallerInfo) async throws -> (token: String?, challenge: CodeChallenge) {
-        var types = Self.browserChallengeTypes
-        types.password = false
-        do {
-            if case .started(let started) = try await signInInitiate(username: email, challengeTypes: types, caller: caller),
-               case .code(let challenge, let token) = try await signInChallenge(continuationToken: started, challengeTypes: types,
-                                                                                 caller: caller) {
-                return (token, challenge)
-            }
-        } catch LatchkeyError.userNotFound {}
-        return try await decoy(email, caller: caller)
-    }
-
-    /// Starts a reset by code; for an unknown address, as `hostedCodeSignIn`.
-    func hostedResetStart(email: String?, caller: CallerInfo) async throws -> (token: String?, challenge: CodeChallenge) {
-        let types = Self.browserChallengeTypes
-        do {
-            if case .started(let started) = try await resetStart(username: email, challengeTypes: types, caller: caller),
-               case .code(let challenge, let token) = try await resetChallenge(continuationToken: started, challengeTypes: types, caller: caller) {
-                return (token, challenge)
-            }
-        } catch LatchkeyError.userNotFound {}
-        return try await decoy(email, caller: caller)
-    }
-
-    /// "Send a new code" on an unknown address's code page: nothing is sent, after the quota a known address meets.
-    func hostedDecoyResend(email: String?, caller: CallerInfo) async throws -> CodeChallenge {
-        try await decoy(email, caller: caller).challenge
-    }
-
-    /// Checks the mailed code and sets the new password, then signs in.
-    func hostedResetFinish(continuationToken: String?, code: String?, newPassword: String?, caller: CallerInfo) async throws -> SignInOutcome {
-        guard let continuationToken else {
-            try await limit(.credentialPerIP, caller.ip, caller: caller)
-            throw LatchkeyError.invalidCode(attemptsLeft: 1)
-        }
-        // The policy first, so a refused password does not use up the code (reuse is known only after it).
-        let flow = try await loadFlow(continuationToken, kind: .passwordReset, client: caller.clientId, in: reader)
-        _ = try engine.accounts.requireAcceptablePassword(newPassword, identifiers: [flow.email], missing: .newPassword)
-        let (verified, _) = try await resetContinue(continuationToken: continuationToken, code: code, caller: caller)
-        let (done, _) = try await resetSubmit(continuationToken: verified, newPassword: newPassword, caller: caller)
-        return try await signInWithContinuationToken(continuationToken: done, username: nil, scope: nil, caller: caller)
-    }
-
     /// The page an unknown address gets: the same code page, after the same per-address mail quota a known address
     /// meets (counted by the address, so the quota's refusal does not tell which addresses have accounts).
-    private func decoy(_ email: String?, caller: CallerInfo) async throws -> (token: String?, challenge: CodeChallenge) {
+    func decoy(_ email: String?, caller: CallerInfo) async throws -> (token: String?, challenge: CodeChallenge) {
         try await limit(.mailPerAddress, EmailAddress.normalize(email ?? ""), caller: caller)
         return (nil, decoyChallenge(email))
     }

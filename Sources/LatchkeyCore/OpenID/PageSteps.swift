@@ -20,7 +20,17 @@ extension PagesService {
     /// The sign-in page's "mail me a code": for an address without an account nothing is sent and the visit becomes a
     /// decoy whose every code is wrong.
     public func pageMailSignInCode(email: String?, visit: Interaction, caller: CallerInfo) async throws -> (PageStep, Interaction) {
-        let (token, challenge) = try await hostedCodeSignIn(email: email, caller: caller)
+        var types = Self.browserChallengeTypes
+        types.password = false
+        var (token, challenge): (String?, CodeChallenge)
+        do {
+            guard case .started(let started) = try await signInInitiate(username: email, challengeTypes: types, caller: caller),
+                  case .code(let sent, let next) = try await signInChallenge(continuationToken: started, challengeTypes: types, caller: caller)
+            else { throw LatchkeyError.userNotFound }
+            (token, challenge) = (next, sent)
+        } catch LatchkeyError.userNotFound {
+            (token, challenge) = try await decoy(email, caller: caller)
+        }
         var next = visit
         next.flowToken = token
         next.decoyAddress = token == nil ? email : nil
@@ -30,7 +40,7 @@ extension PagesService {
     /// "Send a new code" on the sign-in code page (a decoy's resend sends nothing, after the same quota).
     public func pageResendSignInCode(visit: Interaction, caller: CallerInfo) async throws -> (PageStep, Interaction) {
         guard let token = visit.flowToken else {
-            let challenge = try await hostedDecoyResend(email: visit.decoyAddress, caller: caller)
+            let challenge = try await decoy(visit.decoyAddress, caller: caller).challenge
             return (.codeSent(target: challenge.targetLabel), visit.sentCode(to: challenge.targetLabel))
         }
         var types = Self.browserChallengeTypes
@@ -66,7 +76,16 @@ extension PagesService {
 
     /// The reset page: a code to the address (or, for one without an account, the same page after the same quota).
     public func pageStartReset(email: String?, visit: Interaction, caller: CallerInfo) async throws -> (PageStep, Interaction) {
-        let (token, challenge) = try await hostedResetStart(email: email, caller: caller)
+        let types = Self.browserChallengeTypes
+        var (token, challenge): (String?, CodeChallenge)
+        do {
+            guard case .started(let started) = try await resetStart(username: email, challengeTypes: types, caller: caller),
+                  case .code(let sent, let next) = try await resetChallenge(continuationToken: started, challengeTypes: types, caller: caller)
+            else { throw LatchkeyError.userNotFound }
+            (token, challenge) = (next, sent)
+        } catch LatchkeyError.userNotFound {
+            (token, challenge) = try await decoy(email, caller: caller)
+        }
         var next = visit
         next.flowToken = token
         return (.codeSent(target: challenge.targetLabel), next.sentCode(to: challenge.targetLabel))
@@ -74,7 +93,17 @@ extension PagesService {
 
     /// The reset code page: the code and the new password, then signed in.
     public func pageFinishReset(code: String?, newPassword: String?, visit: Interaction, caller: CallerInfo) async throws -> PageStep {
-        .finished(try await hostedResetFinish(continuationToken: visit.flowToken, code: code, newPassword: newPassword, caller: caller))
+        // A decoy visit has no flow: every code is wrong, after the same budget.
+        guard let continuationToken = visit.flowToken else {
+            try await limit(.credentialPerIP, caller.ip, caller: caller)
+            throw LatchkeyError.invalidCode(attemptsLeft: 1)
+        }
+        // The policy first, so a refused password does not use up the code (reuse is known only after it).
+        let flow = try await loadFlow(continuationToken, kind: .passwordReset, client: caller.clientId, in: reader)
+        _ = try engine.accounts.requireAcceptablePassword(newPassword, identifiers: [flow.email], missing: .newPassword)
+        let (verified, _) = try await resetContinue(continuationToken: continuationToken, code: code, caller: caller)
+        let (done, _) = try await resetSubmit(continuationToken: verified, newPassword: newPassword, caller: caller)
+        return .finished(try await signInWithContinuationToken(continuationToken: done, username: nil, scope: nil, caller: caller))
     }
 
     /// The second-factor page's choice: a code to that factor (or the authenticator app's own).
