@@ -10,12 +10,12 @@ extension Proofs {
         let hash = engine.secretHash(name), now = time.now()
         try await transaction { tx in
             if let waiting = try await tx.flows.find(tokenHash: hash) { _ = try await tx.flows.complete(id: waiting.id, tokenHash: hash) }
-            var state = FlowState(stage: .registrationChallenged, client: JourneyClient(id: clientId, acceptsCode: true, acceptsPassword: false),
-                                  details: .signIn)
-            state.factors.target = target
-            state.factors.channel = channel
-            let flow = FlowRecord(id: SecureRandom.uuidString(), tokenHash: hash, kind: .signIn, email: user.email ?? "", userId: user.id,
-                                  state: state, expiresAt: now + Double(self.settings.codes.ttlSeconds), createdAt: now)
+            var flow = FlowRecord(id: SecureRandom.uuidString(), tokenHash: hash, kind: .signIn, email: user.email ?? "", userId: user.id,
+                                  state: .enrolling(client: JourneyClient(id: clientId, acceptsCode: true, acceptsPassword: false)),
+                                  expiresAt: now + Double(self.settings.codes.ttlSeconds), createdAt: now)
+            flow.state.factors.target = target
+            flow.state.factors.channel = channel
+            try flow.take(.enrolmentCodeSent)
             try await tx.flows.insert(flow)
             try await self.saveCode(code, for: flow, in: tx)
         }

@@ -14,11 +14,11 @@ public struct AuthenticatorOffer: Sendable, Equatable {
 extension SignInJourney {
     public func beginAuthenticatorEnrolment(accessToken: String, caller: CallerInfo) async throws -> AuthenticatorOffer {
         let (client, user) = try await authenticatorEnrolmentParties(accessToken)
-        var state = FlowState(stage: .registrationChallenged, client: JourneyClient(id: client.id, acceptsCode: true, acceptsPassword: false),
-                              details: .signIn)
-        let (secret, uri) = offerAuthenticator(to: user, in: &state)
-        let pending = state
-        let token = try await newFlow(.signIn, email: user.email ?? "", userId: user.id, state: pending)
+        var flow = transientFlow(.signIn, email: user.email ?? "", userId: user.id,
+                                 state: .enrolling(client: JourneyClient(id: client.id, acceptsCode: true, acceptsPassword: false)))
+        let (secret, uri) = offerAuthenticator(to: user, in: &flow.state)
+        try flow.take(.enrolmentCodeSent)
+        let token = try await newFlow(.signIn, email: flow.email, userId: user.id, state: flow.state)
         return AuthenticatorOffer(secret: secret, uri: uri, continuationToken: token)
     }
 

@@ -16,8 +16,20 @@ public struct FlowState: Sendable, Equatable {
     public var details: JourneyDetails
     public var factors = FactorProgress()
 
-    public init(stage: Stage, client: JourneyClient, details: JourneyDetails) {
+    init(stage: Stage, client: JourneyClient, details: JourneyDetails) {
         self.stage = stage; self.client = client; self.details = details
+    }
+
+    /// A journey's first state: every sign-in, sign-up and reset begins here and moves on only by the table's events
+    /// (`FlowRecord.take`).
+    public static func started(client: JourneyClient, details: JourneyDetails) -> FlowState {
+        FlowState(stage: .started, client: client, details: details)
+    }
+
+    /// An enrolment begun from a signed-in app (an authenticator, a phone number): a sign-in whose only step left is
+    /// the enrolment, which the table moves on from there.
+    static func enrolling(client: JourneyClient) -> FlowState {
+        FlowState(stage: .registrationRequired, client: client, details: .signIn)
     }
 
     /// A sign-up's answers so far (nil for the other kinds); setting it makes the details a sign-up's.

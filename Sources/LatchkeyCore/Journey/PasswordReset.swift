@@ -16,7 +16,7 @@ extension SignInJourney {
             throw LatchkeyError.userNotFound
         }
         guard types.oob else { return .redirect }
-        let initial = FlowState(stage: .started, client: JourneyClient(id: client.id, acceptsCode: true, acceptsPassword: types.password,
+        let initial = FlowState.started(client: JourneyClient(id: client.id, acceptsCode: true, acceptsPassword: types.password,
                                                          capabilities: types.capabilities.sorted(), audience: caller.audience),
                               details: .reset(ResetProgress(decoy: !eligible)))
         let token = try await newFlow(.passwordReset, email: email, userId: eligible ? user?.id : nil, state: initial)

@@ -13,7 +13,7 @@ extension SignInJourney {
             throw LatchkeyError.userNotFound
         }
         guard types.oob || (types.password && user.passwordHash != nil) else { return .redirect }
-        let initial = FlowState(stage: .started, client: JourneyClient(id: client.id, acceptsCode: types.oob, acceptsPassword: types.password,
+        let initial = FlowState.started(client: JourneyClient(id: client.id, acceptsCode: types.oob, acceptsPassword: types.password,
                                                          capabilities: types.capabilities.sorted(), audience: caller.audience),
                               details: .signIn)
         let token = try await newFlow(.signIn, email: email, userId: user.id, state: initial)

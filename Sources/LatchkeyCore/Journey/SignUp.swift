@@ -33,7 +33,7 @@ extension SignInJourney {
         guard types.oob else { return .redirect }
         let passwordHash = admitted.passwordHash
 
-        let initial = FlowState(stage: .started, client: JourneyClient(id: client.id, acceptsCode: types.oob, acceptsPassword: types.password,
+        let initial = FlowState.started(client: JourneyClient(id: client.id, acceptsCode: types.oob, acceptsPassword: types.password,
                                                          capabilities: types.capabilities.sorted(), audience: caller.audience),
                               details: .signUp(SignUpProgress(passwordHash: passwordHash, attributes: accepted)))
         let token = try await newFlow(.signUp, email: email, userId: nil, state: initial)

@@ -19,10 +19,11 @@ extension PagesService {
             try await engine.accounts.refuseAfterDummyCheck(password)
         }
         // Started and answered in this one request: the flow is stored only if a second factor or an enrolment follows.
-        let flow = transientFlow(.signIn, email: address, userId: user.id, state: FlowState(
-            stage: .passwordChallenged, client: JourneyClient(id: client.id, acceptsCode: false, acceptsPassword: true,
-                                                              capabilities: types.capabilities.sorted(), audience: caller.audience),
+        var flow = transientFlow(.signIn, email: address, userId: user.id, state: .started(
+            client: JourneyClient(id: client.id, acceptsCode: false, acceptsPassword: true, capabilities: types.capabilities.sorted(),
+                                  audience: caller.audience),
             details: .signIn))
+        try flow.take(.passwordChosen)
         do {
             return try await submitPassword(password, flow: flow, user: user, client: client, scope: nil, caller: caller)
         } catch LatchkeyError.accountLocked {

@@ -100,15 +100,15 @@ extension PagesService {
         guard try await engine.accounts.assurance(.singleSignOn(client.mfa), for: user, proved: proved, in: reader) != .enough else {
             return .signedIn(BrowserSignIn(user: user, amr: AuthenticationMethods.federated))
         }
-        // The second factor runs as a sign-in flow that has passed its first factor.
-        let pending = FlowState(stage: .started, client: JourneyClient(id: client.id, acceptsCode: true, acceptsPassword: false,
-                                                                       capabilities: ChallengeTypes.knownCapabilities.sorted(), audience: .browser),
-                                details: .signIn)
-        let token2 = try await newFlow(.signIn, email: user.email ?? "", userId: user.id, state: pending)
+        // The second factor runs as a sign-in flow that has passed its first factor; it is stored when that step
+        // follows (`advance` inserts a transient flow).
+        let flow = transientFlow(.signIn, email: user.email ?? "", userId: user.id, state: .started(
+            client: JourneyClient(id: client.id, acceptsCode: true, acceptsPassword: false,
+                                  capabilities: ChallengeTypes.knownCapabilities.sorted(), audience: .browser),
+            details: .signIn))
         return try await transaction { tx in
-            let flow = try await loadFlow(token2, kind: .signIn, client: client.id, in: tx)
-            return try await afterFirstFactor(flow, user: user, passed: .federated(by: provider), client: client, scope: nil,
-                                                   caller: caller, in: tx)
+            try await self.afterFirstFactor(flow, user: user, passed: .federated(by: provider), client: client, scope: nil,
+                                            caller: caller, in: tx)
         }
     }
 
