@@ -7,8 +7,9 @@ import LatchkeyCore
 /// too old for the change sends the browser to sign in again and back to the section; anything else shows the
 /// account page with the reason.
 extension AccountPage {
-    func post(_ router: Router<LatchkeyRequestContext>, _ path: String, section: String,
-              _ handler: @escaping @Sendable (PageVisit, AccountHolder) async throws -> Response) {
+    typealias AccountForm = @Sendable (PageVisit, AccountHolder) async throws -> Response
+
+    func post(_ router: Router<LatchkeyRequestContext>, _ path: String, section: String, _ handler: @escaping AccountForm) {
         router.post(RouterPath(path)) { request, context in
             let form = try await request.decodeForm(as: PageForm.self, context: context).fields
             let visit = visit(request, context, form: form)
