@@ -11,67 +11,87 @@ struct FakeIssuerRoutes: Sendable {
     /// Test mode's `config`, for the testing API's `Host` rule.
     let config: JSONValue
 
+    typealias Handler = @Sendable (Request, LatchkeyRequestContext) async throws -> Response
+
+    /// An issuer's endpoints: method, path under `/testing/v1/issuer/{name}`, handler.
+    var routes: [(method: HTTPRequest.Method, path: String, handler: Handler)] {
+        [
+            (.get, "/.well-known/openid-configuration", discovery),
+            (.get, "/jwks", keys),
+            (.get, "/authorize", authorizePage),
+            (.post, "/authorize", authorize),
+            (.post, "/token", token),
+            (.post, "/id-token", idToken),
+        ]
+    }
+
     func addRoutes(to parent: Router<LatchkeyRequestContext>) {
         let router = parent.group().add(middleware: TestingGuard(config: config, formsToo: true))
-        let base = "/testing/v1/issuer/:name"
-        router.get(RouterPath(base + "/.well-known/openid-configuration")) { _, context in
-            guard let name = name(context) else { return unknown() }
-            return JSONResponse.make(.ok, value: issuers.discovery(name))
+        for route in routes { router.on(RouterPath("/testing/v1/issuer/:name" + route.path), method: route.method, use: route.handler) }
+    }
+
+    private func discovery(_ _: Request, _ context: LatchkeyRequestContext) async throws -> Response {
+        guard let name = name(context) else { return unknown() }
+        return JSONResponse.make(.ok, value: issuers.discovery(name))
+    }
+
+    private func keys(_ _: Request, _ context: LatchkeyRequestContext) async throws -> Response {
+        guard name(context) != nil else { return unknown() }
+        return JSONResponse.make(.ok, value: issuers.jwks)
+    }
+
+    private func authorizePage(_ request: Request, _ context: LatchkeyRequestContext) async throws -> Response {
+        guard let name = name(context) else { return unknown() }
+        let query = request.uri.queryParameters
+        guard let redirect = query["redirect_uri"].map(String.init), URL(string: redirect)?.scheme != nil else {
+            return pages.error(.badRequest, message: "redirect_uri is missing or not a URL.")
         }
-        router.get(RouterPath(base + "/jwks")) { _, context in
-            guard name(context) != nil else { return unknown() }
-            return JSONResponse.make(.ok, value: issuers.jwks)
+        return pages.render("test_issuer", .ok, [
+            "title": "\(PagesService.providerLabel(name)) (test mode)", "action": "/testing/v1/issuer/\(name)/authorize",
+            "clientId": query["client_id"].map(String.init) ?? FakeIssuers.audience(name), "redirectUri": redirect,
+            "state": query["state"].map(String.init) ?? "", "nonce": query["nonce"].map(String.init) ?? "",
+            "subject": "test-" + SecureRandom.token(byteCount: 6),
+        ])
+    }
+
+    private func authorize(_ request: Request, _ context: LatchkeyRequestContext) async throws -> Response {
+        guard let name = name(context) else { return unknown() }
+        let form = try await request.decodeForm(as: PageForm.self, context: context).fields
+        guard let redirect = form["redirect_uri"], var target = URLComponents(string: redirect), let subject = form["sub"], !subject.isEmpty else {
+            return pages.error(.badRequest, message: "The form needs redirect_uri and a subject.")
         }
-        router.get(RouterPath(base + "/authorize")) { request, context in
-            guard let name = name(context) else { return unknown() }
-            let query = request.uri.queryParameters
-            guard let redirect = query["redirect_uri"].map(String.init), URL(string: redirect)?.scheme != nil else {
-                return pages.error(.badRequest, message: "redirect_uri is missing or not a URL.")
-            }
-            return pages.render("test_issuer", .ok, [
-                "title": "\(PagesService.providerLabel(name)) (test mode)", "action": "/testing/v1/issuer/\(name)/authorize",
-                "clientId": query["client_id"].map(String.init) ?? FakeIssuers.audience(name), "redirectUri": redirect,
-                "state": query["state"].map(String.init) ?? "", "nonce": query["nonce"].map(String.init) ?? "",
-                "subject": "test-" + SecureRandom.token(byteCount: 6),
-            ])
+        var claims: [String: JSONValue] = ["sub": .string(subject), "aud": .string(form["client_id"] ?? FakeIssuers.audience(name))]
+        if let email = form["email"], !email.isEmpty {
+            claims["email"] = .string(email)
+            claims["email_verified"] = .bool(form["email_verified"] != nil)
         }
-        router.post(RouterPath(base + "/authorize")) { request, context in
-            guard let name = name(context) else { return unknown() }
-            let form = try await request.decodeForm(as: PageForm.self, context: context).fields
-            guard let redirect = form["redirect_uri"], var target = URLComponents(string: redirect), let subject = form["sub"], !subject.isEmpty else {
-                return pages.error(.badRequest, message: "The form needs redirect_uri and a subject.")
-            }
-            var claims: [String: JSONValue] = ["sub": .string(subject), "aud": .string(form["client_id"] ?? FakeIssuers.audience(name))]
-            if let email = form["email"], !email.isEmpty {
-                claims["email"] = .string(email)
-                claims["email_verified"] = .bool(form["email_verified"] != nil)
-            }
-            if let person = form["name"], !person.isEmpty { claims["name"] = .string(person) }
-            if let nonce = form["nonce"], !nonce.isEmpty { claims["nonce"] = .string(nonce) }
-            target.queryItems = (target.queryItems ?? []) + [URLQueryItem(name: "code", value: issuers.newCode(claims)),
-                                                             URLQueryItem(name: "state", value: form["state"] ?? ""),
-                                                             URLQueryItem(name: "iss", value: issuers.issuer(name))]
-            return Response(status: .seeOther, headers: [.location: target.string ?? redirect, .cacheControl: "no-store"])
+        if let person = form["name"], !person.isEmpty { claims["name"] = .string(person) }
+        if let nonce = form["nonce"], !nonce.isEmpty { claims["nonce"] = .string(nonce) }
+        target.queryItems = (target.queryItems ?? []) + [URLQueryItem(name: "code", value: issuers.newCode(claims)),
+                                                         URLQueryItem(name: "state", value: form["state"] ?? ""),
+                                                         URLQueryItem(name: "iss", value: issuers.issuer(name))]
+        return Response(status: .seeOther, headers: [.location: target.string ?? redirect, .cacheControl: "no-store"])
+    }
+
+    private func token(_ request: Request, _ context: LatchkeyRequestContext) async throws -> Response {
+        guard let name = name(context) else { return unknown() }
+        let form = try await request.decodeForm(as: PageForm.self, context: context).fields
+        guard form["grant_type"] == "authorization_code", let code = form["code"], let claims = issuers.redeem(code) else {
+            return JSONResponse.make(.badRequest, ["error": "invalid_grant", "error_description": "the code is unknown, used or expired"])
         }
-        router.post(RouterPath(base + "/token")) { request, context in
-            guard let name = name(context) else { return unknown() }
-            let form = try await request.decodeForm(as: PageForm.self, context: context).fields
-            guard form["grant_type"] == "authorization_code", let code = form["code"], let claims = issuers.redeem(code) else {
-                return JSONResponse.make(.badRequest, ["error": "invalid_grant", "error_description": "the code is unknown, used or expired"])
-            }
-            return JSONResponse.ok(["id_token": .string(try issuers.idToken(name, claims: claims)), "access_token": .string(SecureRandom.token()),
-                                    "token_type": "Bearer", "expires_in": .int(600)])
+        return JSONResponse.ok(["id_token": .string(try issuers.idToken(name, claims: claims)), "access_token": .string(SecureRandom.token()),
+                                "token_type": "Bearer", "expires_in": .int(600)])
+    }
+
+    private func idToken(_ request: Request, _ context: LatchkeyRequestContext) async throws -> Response {
+        guard let name = name(context) else { return unknown() }
+        var request = request
+        let buffer = try await request.collectBody(upTo: 64 * 1024)
+        let body = buffer.readableBytes == 0 ? JSONValue.object([:]) : try? JSONDecoder().decode(JSONValue.self, from: Data(buffer: buffer))
+        guard case .object(let claims)? = body else {
+            return JSONResponse.make(.badRequest, ["error": "invalid_request", "error_description": "the body is the token's claims as a JSON object"])
         }
-        router.post(RouterPath(base + "/id-token")) { request, context in
-            guard let name = name(context) else { return unknown() }
-            var request = request
-            let buffer = try await request.collectBody(upTo: 64 * 1024)
-            let body = buffer.readableBytes == 0 ? JSONValue.object([:]) : try? JSONDecoder().decode(JSONValue.self, from: Data(buffer: buffer))
-            guard case .object(let claims)? = body else {
-                return JSONResponse.make(.badRequest, ["error": "invalid_request", "error_description": "the body is the token's claims as a JSON object"])
-            }
-            return JSONResponse.ok(["id_token": .string(try issuers.idToken(name, claims: claims))])
-        }
+        return JSONResponse.ok(["id_token": .string(try issuers.idToken(name, claims: claims))])
     }
 
     private func name(_ context: LatchkeyRequestContext) -> String? {

@@ -16,71 +16,91 @@ struct TestingRoutes: Sendable {
     /// A bulk `POST /users` may carry ten thousand accounts.
     static let maxBody = 32 * 1024 * 1024
 
+    typealias Handler = @Sendable (Request, LatchkeyRequestContext) async throws -> Response
+
+    /// The API: method, path under `/testing/v1`, handler.
+    var routes: [(method: HTTPRequest.Method, path: String, handler: Handler)] {
+        [
+            (.get, "config", { _, _ in JSONResponse.make(.ok, value: config) }),
+            (.get, "clock", { _, _ in clock() }),
+            (.post, "clock", advanceClock),
+            (.delete, "clock", resetClock),
+            (.delete, "data", wipe),
+            (.get, "codes", { request, _ in proofs(request, channel: nil) }),
+            (.get, "sms", { request, _ in proofs(request, channel: "sms") }),
+            (.post, "users", createUsers),
+            (.post, "users/:user/:state", setUserState),
+        ]
+    }
+
     func addRoutes(to router: Router<LatchkeyRequestContext>) {
         let api = router.group("/testing/v1").add(middleware: TestingGuard(config: config))
-        api.get("config") { _, _ in JSONResponse.make(.ok, value: config) }
-        api.get("clock") { _, _ in clock() }
-        api.post("clock") { request, _ in
-            guard case .object(let body)? = try await json(request), let seconds = body["advance_seconds"]?.doubleValue, seconds >= 0,
-                  seconds <= 10 * 365 * 86400 else {
-                return refuse("advance_seconds must be a number of seconds from 0 to ten years (the clock only moves forward)")
-            }
-            engine.advanceClock(seconds: seconds)
-            return clock()
+        for route in routes { api.on(RouterPath(route.path), method: route.method, use: route.handler) }
+    }
+
+    private func advanceClock(_ request: Request, _: LatchkeyRequestContext) async throws -> Response {
+        guard case .object(let body)? = try await json(request), let seconds = body["advance_seconds"]?.doubleValue, seconds >= 0,
+              seconds <= 10 * 365 * 86400 else {
+            return refuse("advance_seconds must be a number of seconds from 0 to ten years (the clock only moves forward)")
         }
-        api.delete("clock") { _, _ in
-            engine.resetClock()
-            return clock()
+        engine.advanceClock(seconds: seconds)
+        return clock()
+    }
+
+    private func resetClock(_: Request, _: LatchkeyRequestContext) async throws -> Response {
+        engine.resetClock()
+        return clock()
+    }
+
+    private func wipe(_ request: Request, _: LatchkeyRequestContext) async throws -> Response {
+        let keep = request.uri.queryParameters["keep_accounts"].map { $0 == "true" || $0 == "1" } ?? false
+        let started = ContinuousClock.now
+        try await engine.wipe(keepAccounts: keep)
+        if !keep { mailbox?.clear(); captured.clear() }
+        let elapsed = ContinuousClock.now - started
+        return JSONResponse.ok(["wiped": .string(keep ? "sessions and flows" : "everything"),
+                                "milliseconds": .double(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)])
+    }
+
+    private func createUsers(_ request: Request, _: LatchkeyRequestContext) async throws -> Response {
+        let body = try await json(request)
+        let many: Bool, entries: [JSONValue]
+        switch body {
+        case .array(let items)?: (many, entries) = (true, items)
+        case .object?: (many, entries) = (false, [body!])
+        default: return refuse("the body is one account as a JSON object, or a JSON array of them")
         }
-        api.delete("data") { request, _ in
-            let keep = request.uri.queryParameters["keep_accounts"].map { $0 == "true" || $0 == "1" } ?? false
-            let started = ContinuousClock.now
-            try await engine.wipe(keepAccounts: keep)
-            if !keep { mailbox?.clear(); captured.clear() }
-            let elapsed = ContinuousClock.now - started
-            return JSONResponse.ok(["wiped": .string(keep ? "sessions and flows" : "everything"),
-                                    "milliseconds": .double(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)])
+        let specs: [TestAccount]
+        do { specs = try entries.enumerated().map { try Self.account($1, at: many ? $0 : nil) } } catch let refusal as TestingRefusal {
+            return refuse(refusal)
         }
-        api.get("codes") { request, _ in proofs(request, channel: nil) }
-        api.get("sms") { request, _ in proofs(request, channel: "sms") }
-        api.post("users") { request, _ in
-            let body = try await json(request)
-            let many: Bool, entries: [JSONValue]
-            switch body {
-            case .array(let items)?: (many, entries) = (true, items)
-            case .object?: (many, entries) = (false, [body!])
-            default: return refuse("the body is one account as a JSON object, or a JSON array of them")
-            }
-            let specs: [TestAccount]
-            do { specs = try entries.enumerated().map { try Self.account($1, at: many ? $0 : nil) } } catch let refusal as TestingRefusal {
-                return refuse(refusal)
-            }
-            do {
-                let made = try await engine.createUsers(specs).map { JSONValue.object(["id": .string($0.id), "object_id": .string($0.objectId)]) }
-                return JSONResponse.make(.created, value: many ? .array(made) : made[0])
-            } catch let refusal as TestingRefusal {
-                return refuse(refusal)
-            } catch let error as LatchkeyError {
-                switch error {
-                case .emailTaken, .usernameTaken: return refuse("an account holds that email or username already", status: .conflict)
-                case .invalidEmail(let problem): return refuse("email is not a valid address: \(problem)")
-                case .invalidUsername: return refuse("username must be 1 to 128 characters, no control characters, no spaces at its ends")
-                case .invalidAttributes(let names): return refuse("attributes not valid for the schema: \(names.joined(separator: ", "))")
-                default: return refuse("\(error)")
-                }
+        do {
+            let made = try await engine.createUsers(specs).map { JSONValue.object(["id": .string($0.id), "object_id": .string($0.objectId)]) }
+            return JSONResponse.make(.created, value: many ? .array(made) : made[0])
+        } catch let refusal as TestingRefusal {
+            return refuse(refusal)
+        } catch let error as LatchkeyError {
+            switch error {
+            case .emailTaken, .usernameTaken: return refuse("an account holds that email or username already", status: .conflict)
+            case .invalidEmail(let problem): return refuse("email is not a valid address: \(problem)")
+            case .invalidUsername: return refuse("username must be 1 to 128 characters, no control characters, no spaces at its ends")
+            case .invalidAttributes(let names): return refuse("attributes not valid for the schema: \(names.joined(separator: ", "))")
+            // Anything else in the engine's words: its reason, with its class's status.
+            default: return refuse(error.reason.words, status: HTTPResponse.Status(code: error.errorClass.httpStatus))
             }
         }
-        api.post("users/:user/:state") { _, context in
-            guard let state = TestAccountState(rawValue: context.parameters.get("state") ?? "") else {
-                return refuse("the state is one of \(TestAccountState.allCases.map(\.rawValue).joined(separator: ", "))", status: .notFound)
-            }
-            do {
-                let user = try await engine.setState(try context.parameters.requireUser(), state)
-                return JSONResponse.ok(["id": .string(user.id), "status": .string(user.status.rawValue), "email_verified": .bool(user.emailVerified),
-                                        "locked": .bool((user.lockedUntil ?? .distantPast) > engine.now())])
-            } catch LatchkeyEngine.AdminError.userNotFound {
-                return refuse("no account with that id, email or username", status: .notFound)
-            }
+    }
+
+    private func setUserState(_: Request, _ context: LatchkeyRequestContext) async throws -> Response {
+        guard let state = TestAccountState(rawValue: context.parameters.get("state") ?? "") else {
+            return refuse("the state is one of \(TestAccountState.allCases.map(\.rawValue).joined(separator: ", "))", status: .notFound)
+        }
+        do {
+            let user = try await engine.setState(try context.parameters.requireUser(), state)
+            return JSONResponse.ok(["id": .string(user.id), "status": .string(user.status.rawValue), "email_verified": .bool(user.emailVerified),
+                                    "locked": .bool((user.lockedUntil ?? .distantPast) > engine.now())])
+        } catch LatchkeyEngine.AdminError.userNotFound {
+            return refuse("no account with that id, email or username", status: .notFound)
         }
     }
 
