@@ -22,14 +22,11 @@ extension PagesService {
     public func pageMailSignInCode(email: String?, visit: Interaction, caller: CallerInfo) async throws -> (PageStep, Interaction) {
         var types = Self.browserChallengeTypes
         types.password = false
-        var (token, challenge): (String?, CodeChallenge)
-        do {
+        let (token, challenge) = try await codeOrDecoy(email, caller: caller) {
             guard case .started(let started) = try await signInInitiate(username: email, challengeTypes: types, caller: caller),
                   case .code(let sent, let next) = try await signInChallenge(continuationToken: started, challengeTypes: types, caller: caller)
-            else { throw LatchkeyError.userNotFound }
-            (token, challenge) = (next, sent)
-        } catch LatchkeyError.userNotFound {
-            (token, challenge) = try await decoy(email, caller: caller)
+            else { return nil }
+            return (next, sent)
         }
         var next = visit
         next.flowToken = token
@@ -77,14 +74,11 @@ extension PagesService {
     /// The reset page: a code to the address (or, for one without an account, the same page after the same quota).
     public func pageStartReset(email: String?, visit: Interaction, caller: CallerInfo) async throws -> (PageStep, Interaction) {
         let types = Self.browserChallengeTypes
-        var (token, challenge): (String?, CodeChallenge)
-        do {
+        let (token, challenge) = try await codeOrDecoy(email, caller: caller) {
             guard case .started(let started) = try await resetStart(username: email, challengeTypes: types, caller: caller),
                   case .code(let sent, let next) = try await resetChallenge(continuationToken: started, challengeTypes: types, caller: caller)
-            else { throw LatchkeyError.userNotFound }
-            (token, challenge) = (next, sent)
-        } catch LatchkeyError.userNotFound {
-            (token, challenge) = try await decoy(email, caller: caller)
+            else { return nil }
+            return (next, sent)
         }
         var next = visit
         next.flowToken = token
@@ -151,6 +145,16 @@ extension PagesService {
     public func pageConfirmAuthenticator(_ code: String?, visit: Interaction, caller: CallerInfo) async throws -> (PageStep, Interaction) {
         let (next, codes) = try await registrationConfirmAuthenticator(continuationToken: visit.flowToken, code: code, caller: caller)
         return (.recoveryCodes(codes), visit.advanced(to: next))
+    }
+
+    /// A code mailed by `send`; for an address without an account (or one that takes no code) the decoy's same page,
+    /// after the same per-address quota.
+    private func codeOrDecoy(_ email: String?, caller: CallerInfo,
+                             _ send: () async throws -> (token: String, challenge: CodeChallenge)?) async throws -> (String?, CodeChallenge) {
+        do {
+            if let sent = try await send() { return (sent.token, sent.challenge) }
+        } catch LatchkeyError.userNotFound {}
+        return try await decoy(email, caller: caller)
     }
 
     /// After the recovery codes: the sign-in goes on.
