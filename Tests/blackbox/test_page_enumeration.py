@@ -72,3 +72,38 @@ def test_the_per_address_code_quota_answers_known_and_unknown_addresses_alike(se
     for statuses in (code_requests(known), code_requests(unknown)):
         assert statuses[:4] == [200] * 4 and statuses[-1] == 429, statuses
     assert not server.mails(unknown)
+
+
+def test_password_checks_from_one_address_are_counted_for_known_accounts_too(tmp_path):
+    """Every hosted password check counts against `credential_per_ip`, as the native API's do: a known address's wrong
+    passwords meet the limit as an unknown address's do (the lockout, far off here, is not what stops them)."""
+    secret = tmp_path / "client.secret"
+    secret.write_text("a-web-client-secret-for-tests-000000")
+    s = Server(config_text=provider_config(str(secret), [4999]),
+               env={"LATCHKEY_LIMITS_ENABLED": "true", **GENEROUS, "LATCHKEY_LIMITS_CREDENTIAL_PER_IP_REQUESTS": "6",
+                    "LATCHKEY_LIMITS_LOCKOUT_FREE_ATTEMPTS": "100"}).start()
+    try:
+        known = address("counted")
+        assert Pages(s).sign_up(authorize_url(s)[0], known).status_code == 303
+        statuses = [Pages(s).sign_in(authorize_url(s)[0], known, f"wrong guess {i}") for i in range(8)]
+        limited = [r for r in statuses if r.status_code == 429]
+        assert limited and int(limited[0].headers["Retry-After"]) > 0, [r.status_code for r in statuses]
+    finally:
+        s.cleanup()
+
+
+def test_codes_typed_on_a_decoy_code_page_are_counted_as_real_ones(tmp_path):
+    """An address without an account gets the same code page, and the codes typed on it meet `credential_per_ip` as
+    a real account's would: the limit does not tell the two apart."""
+    secret = tmp_path / "client.secret"
+    secret.write_text("a-web-client-secret-for-tests-000000")
+    s = Server(config_text=provider_config(str(secret), [4999]),
+               env={"LATCHKEY_LIMITS_ENABLED": "true", **GENEROUS, "LATCHKEY_LIMITS_CREDENTIAL_PER_IP_REQUESTS": "3"}).start()
+    try:
+        pages = Pages(s)
+        page = pages.submit(pages.get(authorize_url(s)[0]), "/ui/sign-in", email=address("decoy"), method="code")
+        assert page.status_code == 200, page.text
+        statuses = [pages.submit(page, "/ui/code", code=f"{i:08d}").status_code for i in range(5)]
+        assert statuses[:3] == [400] * 3 and statuses[3:] == [429, 429], statuses
+    finally:
+        s.cleanup()

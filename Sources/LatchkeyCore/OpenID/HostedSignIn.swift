@@ -14,8 +14,10 @@ extension PagesService {
         var types = Self.browserChallengeTypes
         types.oob = false
         let (client, address, _) = try await beginFlow(.signInPerIP, username: email, challengeTypes: types, caller: caller)
+        // Every password check counts, whether or not the address has an account (the native API's password grant
+        // counts the same budget before its flow is read).
+        try await limit(.credentialPerIP, caller.ip, caller: caller)
         guard let user = try await reader.users.find(email: address), user.status == .active, user.passwordHash != nil else {
-            try await limit(.credentialPerIP, caller.ip, caller: caller)
             try await engine.accounts.refuseAfterDummyCheck(password)
         }
         // Started and answered in this one request: the flow is stored only if a second factor or an enrolment follows.

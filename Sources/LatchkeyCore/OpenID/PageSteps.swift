@@ -49,7 +49,10 @@ extension PagesService {
 
     /// The sign-in code page's code: a decoy visit has no flow, so every code is wrong.
     public func pageSignInCode(_ code: String?, visit: Interaction, caller: CallerInfo) async throws -> PageStep {
-        guard let token = visit.flowToken else { throw LatchkeyError.invalidCode(attemptsLeft: 1) }
+        guard let token = visit.flowToken else {
+            try await limit(.credentialPerIP, caller.ip, caller: caller)  // counted as a real code check is
+            throw LatchkeyError.invalidCode(attemptsLeft: 1)
+        }
         return .finished(try await signInWithCode(continuationToken: token, code: code, scope: nil, secondFactorOnly: false, caller: caller))
     }
 
