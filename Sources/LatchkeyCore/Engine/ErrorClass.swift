@@ -39,30 +39,9 @@ public enum ErrorClass: Sendable, Equatable {
         case .internal: 500
         }
     }
-
-    /// A stable name for logs and for answers that carry no code of their own.
-    public var name: String {
-        switch self {
-        case .invalid: "invalid_request"
-        case .unauthenticated: "unauthenticated"
-        case .forbidden: "forbidden"
-        case .notFound: "not_found"
-        case .conflict: "conflict"
-        case .throttled: "rate_limited"
-        case .unavailable: "temporarily_unavailable"
-        case .internal: "server_error"
-        }
-    }
 }
 
 /// A refusal whose class the engine has decided. Every error a service throws at a surface is one.
 public protocol ClassifiedError: Error {
     var errorClass: ErrorClass { get }
-}
-
-extension ErrorClass {
-    /// The class of anything a surface caught: a classified refusal's own, otherwise internal.
-    public static func of(_ error: any Error) -> ErrorClass {
-        (error as? any ClassifiedError)?.errorClass ?? .internal
-    }
 }

@@ -23,9 +23,9 @@ extension LatchkeyError: ClassifiedError {
             .throttled(retryAfterSeconds: seconds)
         case .serverBusy(let seconds):
             .unavailable(retryAfterSeconds: seconds)
-        // A provider's keys are fetched again after a minute at the latest (KeySetCache's refusal window).
+        // An issuer's keys may be fetched again after the cache's refetch interval.
         case .identityProviderUnavailable:
-            .unavailable(retryAfterSeconds: 60)
+            .unavailable(retryAfterSeconds: Int(KeySetCache.refetchInterval))
         case .storeFailure:
             .internal
         case .secondFactor(let problem):

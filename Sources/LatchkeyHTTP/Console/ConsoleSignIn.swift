@@ -5,21 +5,19 @@ import LatchkeyCore
 
 /// Signing in to the console with the admin token and a name to act under, and signing out.
 extension Console {
-    typealias Handler = @Sendable (Request, LatchkeyRequestContext) async throws -> Response
-
     /// Signing in and out: method, path (under `/console`), handler.
-    var signInRoutes: [(method: HTTPRequest.Method, path: String, handler: Handler)] {
+    var signInRoutes: [NamedRoute] {
         [
-            (.get, "/sign-in", showSignIn),
-            (.post, "/sign-in", signInWithToken),
-            (.get, "/sign-in/account", startAccountSignIn),
-            (.get, "/callback", finishAccountSignIn),
-            (.post, "/sign-out", signOut),
+            NamedRoute(.get, "/sign-in", showSignIn),
+            NamedRoute(.post, "/sign-in", signInWithToken),
+            NamedRoute(.get, "/sign-in/account", startAccountSignIn),
+            NamedRoute(.get, "/callback", finishAccountSignIn),
+            NamedRoute(.post, "/sign-out", signOut),
         ]
     }
 
     func addSignInRoutes(to console: RouterGroup<LatchkeyRequestContext>) {
-        for route in signInRoutes { console.on(RouterPath(route.path), method: route.method, use: route.handler) }
+        console.add(signInRoutes)
     }
 
     private func showSignIn(_ request: Request, _ context: LatchkeyRequestContext) async throws -> Response {
@@ -49,7 +47,7 @@ extension Console {
         return response
     }
 
-    private func startAccountSignIn(_ request: Request, _ _: LatchkeyRequestContext) async throws -> Response {
+    private func startAccountSignIn(_ request: Request, _: LatchkeyRequestContext) async throws -> Response {
         guard let callback = self.accountCallback else { throw HTTPError(.notFound) }
         let (url, state) = self.engine.startConsoleSignIn(redirectURI: callback,
                                                           next: Self.safeNext(request.uri.queryParameters["next"].map(String.init)))

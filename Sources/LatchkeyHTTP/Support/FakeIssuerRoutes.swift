@@ -11,31 +11,29 @@ struct FakeIssuerRoutes: Sendable {
     /// Test mode's `config`, for the testing API's `Host` rule.
     let config: JSONValue
 
-    typealias Handler = @Sendable (Request, LatchkeyRequestContext) async throws -> Response
-
     /// An issuer's endpoints: method, path under `/testing/v1/issuer/{name}`, handler.
-    var routes: [(method: HTTPRequest.Method, path: String, handler: Handler)] {
+    var routes: [NamedRoute] {
         [
-            (.get, "/.well-known/openid-configuration", discovery),
-            (.get, "/jwks", keys),
-            (.get, "/authorize", authorizePage),
-            (.post, "/authorize", authorize),
-            (.post, "/token", token),
-            (.post, "/id-token", idToken),
+            NamedRoute(.get, "/.well-known/openid-configuration", discovery),
+            NamedRoute(.get, "/jwks", keys),
+            NamedRoute(.get, "/authorize", authorizePage),
+            NamedRoute(.post, "/authorize", authorize),
+            NamedRoute(.post, "/token", token),
+            NamedRoute(.post, "/id-token", idToken),
         ]
     }
 
     func addRoutes(to parent: Router<LatchkeyRequestContext>) {
         let router = parent.group().add(middleware: TestingGuard(config: config, formsToo: true))
-        for route in routes { router.on(RouterPath("/testing/v1/issuer/:name" + route.path), method: route.method, use: route.handler) }
+        router.add(routes, under: "/testing/v1/issuer/:name")
     }
 
-    private func discovery(_ _: Request, _ context: LatchkeyRequestContext) async throws -> Response {
+    private func discovery(_: Request, _ context: LatchkeyRequestContext) async throws -> Response {
         guard let name = name(context) else { return unknown() }
         return JSONResponse.make(.ok, value: issuers.discovery(name))
     }
 
-    private func keys(_ _: Request, _ context: LatchkeyRequestContext) async throws -> Response {
+    private func keys(_: Request, _ context: LatchkeyRequestContext) async throws -> Response {
         guard name(context) != nil else { return unknown() }
         return JSONResponse.make(.ok, value: issuers.jwks)
     }

@@ -16,26 +16,24 @@ struct TestingRoutes: Sendable {
     /// A bulk `POST /users` may carry ten thousand accounts.
     static let maxBody = 32 * 1024 * 1024
 
-    typealias Handler = @Sendable (Request, LatchkeyRequestContext) async throws -> Response
-
     /// The API: method, path under `/testing/v1`, handler.
-    var routes: [(method: HTTPRequest.Method, path: String, handler: Handler)] {
+    var routes: [NamedRoute] {
         [
-            (.get, "config", { _, _ in JSONResponse.make(.ok, value: config) }),
-            (.get, "clock", { _, _ in clock() }),
-            (.post, "clock", advanceClock),
-            (.delete, "clock", resetClock),
-            (.delete, "data", wipe),
-            (.get, "codes", { request, _ in proofs(request, channel: nil) }),
-            (.get, "sms", { request, _ in proofs(request, channel: "sms") }),
-            (.post, "users", createUsers),
-            (.post, "users/:user/:state", setUserState),
+            NamedRoute(.get, "config", { _, _ in JSONResponse.make(.ok, value: config) }),
+            NamedRoute(.get, "clock", { _, _ in clock() }),
+            NamedRoute(.post, "clock", advanceClock),
+            NamedRoute(.delete, "clock", resetClock),
+            NamedRoute(.delete, "data", wipe),
+            NamedRoute(.get, "codes", { request, _ in proofs(request, channel: nil) }),
+            NamedRoute(.get, "sms", { request, _ in proofs(request, channel: "sms") }),
+            NamedRoute(.post, "users", createUsers),
+            NamedRoute(.post, "users/:user/:state", setUserState),
         ]
     }
 
     func addRoutes(to router: Router<LatchkeyRequestContext>) {
         let api = router.group("/testing/v1").add(middleware: TestingGuard(config: config))
-        for route in routes { api.on(RouterPath(route.path), method: route.method, use: route.handler) }
+        api.add(routes)
     }
 
     private func advanceClock(_ request: Request, _: LatchkeyRequestContext) async throws -> Response {
