@@ -182,6 +182,8 @@ def paths():
     add_openid_paths(p, tenant, S, I, B, obj, json_body, html, ref)
     add_account_paths(p, S, obj, html)
     p["/health/live"] = {"get": {"summary": "Liveness", "tags": ["operations"], "responses": {"200": json_body(ref("Status"))}}}
+    p["/favicon.ico"] = {"get": {"summary": "The favicon (both listeners)", "tags": ["operations"],
+                                 "responses": {"200": {"description": "A 16x16 icon", "content": {"image/x-icon": {"schema": S}}}}}}
     p["/health/ready"] = {"get": {"summary": "Readiness: the database answers and is migrated", "tags": ["operations"],
                                   "responses": {"200": json_body(ref("Status")), "503": json_body(ref("Status"))}}}
     p["/openapi.json"] = {"get": {"summary": "This document", "tags": ["operations"], "responses": {"200": json_body(ANY_OBJECT)}}}

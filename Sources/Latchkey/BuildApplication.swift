@@ -100,6 +100,12 @@ func buildApplication(_ config: LatchkeyConfig) async throws -> Application<Rout
         }
         if config.admin.token == nil { logger.notice("admin.token_file is not set: the admin API is off; /metrics is served.") }
     }
+    if let published = config.server.publishedPort, published != config.server.port, config.server.trustedProxies.isEmpty {
+        // Without a proxy in front, links, redirects and every token's issuer would name a port nothing listens on.
+        let warning = "server.public_url is \(config.server.publicURL) (port \(published)) but the server listens on port \(config.server.port), and "
+            + "server.trusted_proxies names no proxy: set public_url to the port clients reach, or list the proxy that forwards to it."
+        logger.warning("\(warning)")
+    }
     var serverOptions = ServerOptions(host: config.server.host, port: config.server.port, testingMailbox: mailbox)
     serverOptions.listener = listenerHardening(config)
     serverOptions.trustedProxies = config.server.trustedProxies
@@ -167,7 +173,7 @@ func consoleOptions(_ policy: ConsoleSessionPolicy) throws -> ConsoleOptions {
 }
 
 /// The pages that came after `app_services.pages` folders were first copied (the passkey offer, the account page).
-private let laterPages: Set<String> = ["passkey_offer", "account", "account_code", "account_authenticator", "account_recovery", "test_issuer"]
+private let laterPages: Set<String> = ["passkey_offer", "account", "account_code", "account_authenticator", "account_recovery", "test_issuer", "passkey_status"]
 
 /// The hosted pages: their templates, their words by language (`<language>.strings`) and their style sheet, from
 /// `app_services.pages` when set (a missing words file or style sheet falls back to the built-in one), else built in.

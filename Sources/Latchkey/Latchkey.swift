@@ -11,16 +11,15 @@ struct Latchkey: AsyncParsableCommand {
             Every command reads its configuration from --config PATH (before or after the command), else $LATCHKEY_CONFIG, else config/latchkey.yaml, else \
             /etc/latchkey/latchkey.yaml (when present), else built-in defaults; every key can be overridden from the \
             environment as LATCHKEY_<SECTION>_<KEY> (for example LATCHKEY_SERVER_PORT=9000). \
-            For a development server: latchkey serve --config config/latchkey.dev.yaml. Keys: docs/configuration.md.
+            For a development server: latchkey serve --config config/latchkey.dev.yaml; for test mode: latchkey serve --testing --port 8090. Keys: docs/configuration.md.
             """,
         version: version,
         subcommands: [ServeCommand.self, MigrateCommand.self, AuditCommand.self, MailCommand.self, CopyCommand.self, HealthcheckCommand.self,
-                      UsersCommand.self, ClientsCommand.self, KeysCommand.self, ApiKeysCommand.self, ImportCommand.self, ExportCommand.self],
-        defaultSubcommand: ServeCommand.self
+                      UsersCommand.self, ClientsCommand.self, KeysCommand.self, ApiKeysCommand.self, ImportCommand.self, ExportCommand.self]
     )
 
-    /// `serve` is the default, so ArgumentParser would read `latchkey bogus` as an argument to it; a first word
-    /// that is neither an option nor a command is refused by name instead.
+    /// `latchkey` alone prints help rather than starting a server (and creating a database) in whatever folder it
+    /// ran in; a first word that is neither an option nor a command is refused by name.
     static func main() async {
         signal(SIGPIPE, SIG_IGN)  // a peer or child that goes away is an error on that write, not the end of the server
         MallocTuning.limitArenas()
@@ -29,6 +28,10 @@ struct Latchkey: AsyncParsableCommand {
         umask(0o077)
         let arguments = ConfigOption.movedAfterCommand(Array(CommandLine.arguments.dropFirst()))
         let commands = Set(configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"])
+        if arguments.isEmpty {
+            print(helpMessage())
+            Foundation.exit(0)
+        }
         if let first = arguments.first, !first.hasPrefix("-"), !commands.contains(first) {
             FileHandle.standardError.write(Data("latchkey: unknown command '\(first)' (commands: \(commands.sorted().joined(separator: ", ")))\n".utf8))
             Foundation.exit(SysExit.usage.rawValue)

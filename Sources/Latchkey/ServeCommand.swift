@@ -8,9 +8,29 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var options: ConfigOption
     @Flag(name: .long, help: "Test mode for app teams' integration tests (docs/testing.md): the same as testing.enabled: true.")
     var testing = false
+    @Option(name: .long, help: "Public listener's port (server.port, LATCHKEY_SERVER_PORT).")
+    var port: Int?
+    @Option(name: .long, help: "Public listener's address (server.host, LATCHKEY_SERVER_HOST).")
+    var host: String?
+    @Option(name: .customLong("admin-port"), help: "Admin listener's port, on its configured address (admin.listen, LATCHKEY_ADMIN_LISTEN).")
+    var adminPort: Int?
+
+    /// The flags as the environment overrides they stand for: a flag beats the variable, which beats the file.
+    func overrides() throws -> [String: String] {
+        var environment: [String: String] = testing ? ["LATCHKEY_TESTING_ENABLED": "true"] : [:]
+        if let port { environment["LATCHKEY_SERVER_PORT"] = String(port) }
+        if let host { environment["LATCHKEY_SERVER_HOST"] = host }
+        if let adminPort {
+            // The admin listener keeps its configured address (loopback by default); only the port moves.
+            let current = try Runtime.loadConfig(options, environment: environment)
+            let address = current.admin.host ?? "127.0.0.1"
+            environment["LATCHKEY_ADMIN_LISTEN"] = address.contains(":") ? "[\(address)]:\(adminPort)" : "\(address):\(adminPort)"
+        }
+        return environment
+    }
 
     func run() async throws {
-        let config = try Runtime.loadConfig(options, environment: testing ? ["LATCHKEY_TESTING_ENABLED": "true"] : [:])
+        let config = try Runtime.loadConfig(options, environment: try overrides())
         // Test mode's temporary database goes at exit, however the server stops.
         let temporary = config.testMode?.temporaryFolder(config)
         defer { if let temporary { try? FileManager.default.removeItem(atPath: temporary) } }
@@ -36,9 +56,11 @@ struct ServeCommand: AsyncParsableCommand {
     /// Names the listener whose address is taken (the public one when a probe cannot tell).
     static func busy(_ config: LatchkeyConfig) -> StartupError {
         if let admin = config.admin.host, canBind(config.server.host, config.server.port), !canBind(admin, config.admin.port) {
-            return StartupError(key: "admin.listen", message: "\(admin):\(config.admin.port) is already in use", exitCode: .unavailable)
+            return StartupError(key: "admin.listen", message: "\(admin):\(config.admin.port) is already in use; pick another port with "
+                                + "--admin-port N or LATCHKEY_ADMIN_LISTEN=\(admin):N", exitCode: .unavailable)
         }
-        return StartupError(key: "server.port", message: "\(config.server.host):\(config.server.port) is already in use", exitCode: .unavailable)
+        return StartupError(key: "server.port", message: "\(config.server.host):\(config.server.port) is already in use; pick another port with "
+                            + "--port N or LATCHKEY_SERVER_PORT=N", exitCode: .unavailable)
     }
 
     /// Whether a TCP socket could bind `host:port` now (IPv4 addresses only; any other host counts as bindable).

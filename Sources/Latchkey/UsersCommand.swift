@@ -29,6 +29,7 @@ struct UsersCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
+            let database = try Runtime.loadConfig(options).database.summary
             let engine = try await Runtime.operatorService(options)
             var cursor: UserCursor?
             var left = limit, listed = 0
@@ -43,7 +44,8 @@ struct UsersCommand: AsyncParsableCommand {
                 guard let next = page.next else { break }
                 cursor = next
             }
-            if !json { print(listed == 1 ? "1 user" : "\(listed) users") }
+            // Named, so an operator who read the wrong configuration sees it at once.
+            if !json { print("\(listed == 1 ? "1 user" : "\(listed) users") in \(database)") }
         }
     }
 

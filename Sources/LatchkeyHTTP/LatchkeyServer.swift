@@ -71,7 +71,7 @@ public enum LatchkeyServer {
                                                  appServicesApps: engine.settings.apps.map(\.id)))
         }
         let errors = PathDialectErrors(answers: surfaceAnswers(engine: engine, options: options), appServicesErrors: appServicesErrors,
-                                       routes: openAPI?.routes ?? .empty)
+                                       routes: openAPI?.routes ?? .empty, adminURL: options.adminURL)
         openAPI?.routes.prepareInBackground()
         let cors = options.corsAllowedOrigins.isEmpty ? nil : AllowListCORS(origins: options.corsAllowedOrigins)
         router.add(middleware: EdgeMiddleware(errors: errors, cors: cors, log: options.requestLog))

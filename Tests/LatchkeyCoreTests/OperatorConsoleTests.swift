@@ -63,7 +63,7 @@ import Testing
 
         let events = try await h.operatorService.adminAuditEvents(AuditQuery(since: .distantPast, kind: "admin.user_unlocked", limit: 10))
         #expect(events.map(\.actor) == ["console:alice"])
-        #expect(events.first?.dialect == "admin" && events.first?.clientIp == "192.0.2.7")
+        #expect(events.first?.dialect == "console" && events.first?.clientIp == "192.0.2.7")
         // The sign-ins were recorded with the dialect they came through.
         let signIns = try await h.operatorService.adminAuditEvents(AuditQuery(since: .distantPast, kind: "sign_in_failed", limit: 10))
         #expect(signIns.count == 5 && signIns.allSatisfy { $0.dialect == "native" && $0.actor == nil })

@@ -41,8 +41,10 @@ import Testing
     @Test(arguments: [
         ("server: { port: eighty }", [String: String](), "server.port: must be an integer"),
         ("", ["LATCHKEY_SERVER_PORT": "70000"], "server.port: must be between 0 and 65535"),
-        ("mail: { smtp: { prot: 25 } }", [:], "mail.smtp.prot: unknown key"),
-        ("", ["LATCHKEY_MAIL_SMTP_PROT": "25"], "LATCHKEY_MAIL_SMTP_PROT: names no configuration key"),
+        ("mail: { smtp: { prot: 25 } }", [:], "mail.smtp.prot: unknown key (did you mean mail.smtp.port?)"),
+        ("server: { zzzzzzzz: 1 }", [:], "server.zzzzzzzz: unknown key"),
+        ("", ["LATCHKEY_MAIL_SMTP_PROT": "25"], "LATCHKEY_MAIL_SMTP_PROT: names no configuration key (did you mean LATCHKEY_MAIL_SMTP_PORT?)"),
+        ("clients: [{ id: a, name: b, scope: [x] }]", [:], "clients[0].scope: unknown key (did you mean scopes?)"),
         ("mail: { transport: smtp }", [:], "mail.smtp.host: is required with mail.transport: smtp"),
         ("limits: { enabled: maybe }", [:], "limits.enabled: must be true or false"),
         ("server: { cors: { allowed_origins: [[a]] } }", [:], "server.cors.allowed_origins[0]: must be a string"),

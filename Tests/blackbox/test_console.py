@@ -137,7 +137,7 @@ def locked_out_user_is_found_and_unlocked(server):
     assert "The account is unlocked." in text_of(page.text) and "Locked until" not in text_of(page.text)
     strict.tokens(password_sign_in(server, address, PASSWORD))
     events = [e for e in audit(server, "admin.user_unlocked") if e["user_id"] == uid]
-    assert len(events) == 1 and events[0]["actor"] == "console:Ada Lovelace" and events[0]["dialect"] == "admin"
+    assert len(events) == 1 and events[0]["actor"] == "console:Ada Lovelace" and events[0]["dialect"] == "console"
     # The user's page lists the lockout and the failures in its recent events, with their dialect.
     page = operator.get(f"/users/{uid}")
     assert "lockout" in page.text and "sign_in_failed" in page.text and "native" in page.text
@@ -245,7 +245,7 @@ def test_the_overview_counts_sign_ins_by_outcome_and_dialect(server):
     day = re.search(r"Sign-ins succeeded (\d+) failed (\d+)", text)
     assert day and int(day.group(1)) >= 1 and int(day.group(2)) >= 1, text
     assert "<svg" in page.text and "<rect" in page.text and "answering" in text
-    assert re.search(r"<td>native</td><td>\d+</td><td>[1-9]\d*</td>", page.text)
+    assert re.search(r"<td>Native API</td><td>\d+</td><td>[1-9]\d*</td>", page.text)
 
 
 def test_the_console_speaks_german(server):

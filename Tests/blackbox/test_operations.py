@@ -139,7 +139,9 @@ def test_a_taken_admin_port_is_named_in_one_line():
         s = Server(env={"LATCHKEY_ADMIN_LISTEN": f"127.0.0.1:{busy.getsockname()[1]}"})
         out = subprocess.run([BINARY, "serve"], env=s.env, cwd=s.dir, capture_output=True, text=True, timeout=60)
         assert out.returncode == 69
-        assert out.stderr.strip() == f"latchkey: admin.listen: 127.0.0.1:{busy.getsockname()[1]} is already in use"
+        port = busy.getsockname()[1]
+        assert out.stderr.strip() == f"latchkey: admin.listen: 127.0.0.1:{port} is already in use; pick another port with " \
+            f"--admin-port N or LATCHKEY_ADMIN_LISTEN=127.0.0.1:N"
         s.cleanup()
     finally:
         busy.close()

@@ -90,8 +90,12 @@ def test_start_errors_are_one_line_with_the_key(elsewhere):
     try:
         out = run(["serve"], cwd, clean_env(LATCHKEY_SERVER_PORT=str(busy.getsockname()[1])))
         assert out.returncode == 69, out.stderr
-        assert f"latchkey: server.port: 127.0.0.1:{busy.getsockname()[1]} is already in use" in out.stderr.decode()
+        assert f"latchkey: server.port: 127.0.0.1:{busy.getsockname()[1]} is already in use; pick another port with --port N " \
+            "or LATCHKEY_SERVER_PORT=N" in out.stderr.decode(), out.stderr
         assert "CancellationError" not in out.stderr.decode() + out.stdout.decode()
+        # The flag names the same listener: taken there too, it says so.
+        out = run(["serve", "--testing", "--port", str(busy.getsockname()[1])], cwd)
+        assert out.returncode == 69 and b"--port N" in out.stderr, out.stderr
     finally:
         busy.close()
     out = run(["serve"], cwd, clean_env(LATCHKEY_DATABASE_PATH="/etc/hostname/latchkey.sqlite"))
@@ -101,7 +105,7 @@ def test_start_errors_are_one_line_with_the_key(elsewhere):
     out = run(["serve"], cwd, clean_env(LATCHKEY_DATABASE_MIGRATIONS=f"{elsewhere}/missing"))
     assert out.returncode == 78 and "latchkey: database.migrations: folder" in out.stderr.decode(), out.stderr
     out = run(["serve"], cwd, clean_env(LATCHKEY_SERVER_PROT="9001"))
-    assert out.returncode == 78 and out.stderr.decode().strip() == "latchkey: LATCHKEY_SERVER_PROT: names no configuration key"
+    assert out.returncode == 78 and out.stderr.decode().strip() == "latchkey: LATCHKEY_SERVER_PROT: names no configuration key (did you mean LATCHKEY_SERVER_PORT?)"
     out = run(["serve"], cwd, clean_env(LATCHKEY_PASSWORDS_COMMON_LIST=f"{elsewhere}/nope.txt"))
     assert out.returncode == 78 and "passwords.common_list: cannot read" in out.stderr.decode()
     out = run(["serve"], cwd, clean_env(LATCHKEY_PASSWORDS_SCRYPT_LOG_N="20", LATCHKEY_PASSWORDS_SCRYPT_R="32"))
@@ -154,6 +158,13 @@ def test_audit_cli_escapes_control_characters(apps):
     assert b"\x1b" not in out.stdout and b"\x07" not in out.stdout
 
 
+def test_latchkey_alone_prints_help_and_creates_nothing(elsewhere):
+    cwd = f"{elsewhere}/cwd"
+    out = run([], cwd)
+    assert out.returncode == 0 and b"USAGE: latchkey" in out.stdout and b"serve" in out.stdout, out
+    assert os.listdir(cwd) == [], os.listdir(cwd)  # no data/latchkey.sqlite in whatever folder it ran in
+
+
 def test_the_cli_finds_the_development_database_as_the_docs_say(elsewhere):
     """README: the dev config named before or after the command, or by LATCHKEY_CONFIG; without it the CLI points at
     the dev config instead of advising `migrate` (which would make a second, empty database)."""
@@ -172,6 +183,8 @@ def test_the_cli_finds_the_development_database_as_the_docs_say(elsewhere):
         out = run(args, cwd, env)
         # The answer on stdout, and no `info` lines on stderr: an operator command's output is its answer.
         assert out.returncode == 0 and out.stdout.decode().startswith("id\t") and out.stderr == b"", (args, out)
+        # The count names the database it read: the dev file, resolved against the configuration's folder.
+        assert out.stdout.decode().splitlines()[-1] == f"0 users in {os.path.realpath(cwd)}/data/dev.sqlite", out.stdout
     out = run(["users", "list"], cwd, clean_env(LATCHKEY_CONFIG="config/missing.yaml"))
     assert out.returncode == 78 and b"LATCHKEY_CONFIG: cannot read config/missing.yaml" in out.stderr, out.stderr
     out = run(["users", "list"], cwd, clean_env(LATCHKEY_CONFIG="config/latchkey.dev.yaml", LATCHKEY_LOG_LEVEL="info"))

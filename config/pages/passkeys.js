@@ -46,15 +46,29 @@
       return fetch(path, { method: "POST", credentials: "same-origin", headers: headers, body: JSON.stringify(body || {}) })
         .then(function (r) {
           return r.json().then(function (answer) {
-            if (!r.ok) throw new Error(answer.error_description || answer.error);
+            if (!r.ok) { var refused = new Error(answer.error_description || answer.error); refused.ours = true; throw refused; }
             return answer;
           });
         });
     };
   }
-  function show(error) {
-    if (error.name === "AbortError" || error.name === "NotAllowedError" && !error.message) return;
-    status.textContent = error.message;
+  // A button rests (and says so to assistive technology) while its prompt is open: one prompt at a time.
+  function busy(button, on) {
+    button.disabled = on;
+    button.setAttribute("aria-busy", on ? "true" : "false");
+    if (on) status.hidden = true;
+  }
+  // The page's own words, never the browser's (which quote the W3C). A cancelled prompt and a refused user
+  // verification are both NotAllowedError (the browser does not say which, by design): adding, that is "not now" and
+  // shows nothing; signing in, it says what to do next.
+  function show(error, adding) {
+    var words;
+    if (error.name === "AbortError" || (adding && error.name === "NotAllowedError")) return;
+    if (error.ours) words = error.message;
+    else if (error.name === "NotAllowedError") words = status.getAttribute("data-not-used");
+    else if (error.name === "InvalidStateError") words = status.getAttribute("data-already");
+    else words = status.getAttribute("data-failed");
+    status.textContent = words;
     status.hidden = false;
   }
 
@@ -71,13 +85,17 @@
       if (pending) pending.abort();
       var controller = new AbortController();
       pending = controller;
+      // The button rests while its prompt is open, so a second click does not start a second one.
+      if (mediation !== "conditional") busy(signInButton, true);
       return post("/ui/passkeys/authentication/options")
         .then(function (options) {
           return navigator.credentials.get({ publicKey: requestOptions(options), mediation: mediation, signal: controller.signal });
         })
         .then(function (credential) { return post("/ui/passkeys/authentication", credentialJSON(credential)); })
         .then(function (answer) { window.location.assign(answer.location); })
-        .catch(function (error) { if (!controller.signal.aborted) show(error); });
+        // Autofill (conditional) waits quietly on load: what it meets is never shown.
+        .catch(function (error) { if (!controller.signal.aborted && mediation !== "conditional") show(error, false); })
+        .then(function () { if (mediation !== "conditional") busy(signInButton, false); });
     };
     signInButton.hidden = false;
     signInButton.addEventListener("click", function () { signIn("optional"); });
@@ -94,11 +112,12 @@
     var add = poster(document.getElementById("passkey-csrf").value, null);
     addButton.hidden = false;
     addButton.addEventListener("click", function () {
+      busy(addButton, true);
       add("/ui/passkeys/registration/options")
         .then(function (options) { return navigator.credentials.create({ publicKey: creationOptions(options) }); })
         .then(function (credential) { return add("/ui/passkeys/registration", credentialJSON(credential)); })
         .then(function () { window.location.assign(addButton.getAttribute("data-continue")); })
-        .catch(show);
+        .catch(function (error) { show(error, true); busy(addButton, false); });
     });
   }
 })();

@@ -58,7 +58,7 @@ extension Decoder {
     func entryKeys(known: Set<String>) throws -> KeyedDecodingContainer<EntryKey> {
         let container = try container(keyedBy: EntryKey.self)
         if let extra = container.allKeys.first(where: { !known.contains($0.stringValue) }) {
-            throw DecodingError.dataCorrupted(.init(codingPath: codingPath + [extra], debugDescription: "unknown key"))
+            throw DecodingError.dataCorrupted(.init(codingPath: codingPath + [extra], debugDescription: KeySuggestion.unknown("unknown key", extra.stringValue, among: known)))
         }
         return container
     }

@@ -40,7 +40,7 @@ final class ConfigSource {
         // A misspelt variable would otherwise be ignored without a word, like an unknown YAML key must not be.
         let names = Dictionary(uniqueKeysWithValues: (declared.union(lists)).map { (Self.environmentName($0), $0) })
         if let unknown = environment.keys.filter({ $0.hasPrefix("LATCHKEY_") && names[$0] == nil }).sorted().first {
-            throw ConfigError(key: unknown, message: "names no configuration key")
+            throw ConfigError(key: unknown, message: KeySuggestion.unknown("names no configuration key", unknown, among: names.keys, separator: "_"))
         }
         environmentKeys = Set(environment.keys.compactMap { names[$0] })
 
@@ -109,7 +109,7 @@ final class ConfigSource {
                 continue
             }
             guard known.contains(where: { $0.hasPrefix(path + ".") }), let child = value.mapping else {
-                throw ConfigError(key: path, message: "unknown key")
+                throw ConfigError(key: path, message: KeySuggestion.unknown("unknown key", path, among: known))
             }
             try checkKnown(child, prefix: path, declared: declared, lists: lists, known: known, found: &found)
         }

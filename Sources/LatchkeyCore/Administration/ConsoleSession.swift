@@ -76,7 +76,7 @@ extension OperatorService {
     /// Who acts when the console changes something: the operator, by name (`console:<name>` after the admin token,
     /// `operator:<account>` after an account's sign-in), from the browser's address.
     public func consoleCaller(_ session: ConsoleSession, ip: String?, userAgent: String?) -> CallerInfo {
-        CallerInfo(dialect: .admin, clientId: "console", ip: ip, userAgent: userAgent,
+        CallerInfo(dialect: .console, clientId: "console", ip: ip, userAgent: userAgent,
                    actor: (session.userId == nil ? "console:" : "operator:") + session.operatorName)
     }
 

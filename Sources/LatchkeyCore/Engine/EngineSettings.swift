@@ -30,6 +30,18 @@ public struct ClientApplication: Sendable, Equatable {
 
     public var isConfidential: Bool { secretDigest != nil }
 
+    /// It signs users in only through the browser (the OpenID provider), never through the native API: its sessions
+    /// are the provider's, refreshes included (audit and metrics dialect `openid`).
+    public var signsInOnlyThroughBrowser: Bool {
+        grantTypes.contains(.authorizationCode) && grantTypes.isDisjoint(with: [.password, .oob, .continuationToken])
+    }
+
+    /// What the person signing in knows it as: a web app (a server with its secret, or an https page) rather than a
+    /// native app, which signs in through the browser too but returns to a loopback or app-scheme URI (RFC 8252).
+    public var isWebApp: Bool {
+        signsInOnlyThroughBrowser && (isConfidential || redirectURIs.contains { $0.lowercased().hasPrefix("https://") })
+    }
+
     /// Client ids are GUIDs, which SDKs send in either case. Compared byte by byte with ASCII letters folded:
     /// Foundation's `caseInsensitiveCompare` goes through a locale-aware comparison, 2 % of a refresh grant's CPU.
     public static func sameID(_ a: String, _ b: String) -> Bool {

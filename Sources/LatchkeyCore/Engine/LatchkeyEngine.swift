@@ -4,7 +4,8 @@ import Synchronization
 
 /// Which surface a call came through: metrics count sign-ins and sign-ups by it.
 /// Who is calling: a dialect's router, the hosted pages of the OpenID provider (`openid`), or the operator.
-public enum CallerDialect: String, Sendable { case native, appServices = "app_services", parse, openID = "openid", admin }
+/// The surface a request came through, as the audit, the metrics and the console record it.
+public enum CallerDialect: String, Sendable, CaseIterable { case native, appServices = "app_services", parse, openID = "openid", console, admin }
 
 /// Who is calling: the app's client id and where the request came from (for audit and, later, limits).
 /// How a sign-in, sign-up or reset journey ends: tokens for an app, or a browser session (the hosted pages, whose

@@ -67,6 +67,14 @@ extension PagesService {
         return (.codeSent(target: challenge.targetLabel), visit.advanced(to: token).sentCode(to: challenge.targetLabel))
     }
 
+    /// "Send a new code" on the sign-up code page: a new code to the same address, counted by the mail limits.
+    public func pageResendSignUpCode(visit: Interaction, caller: CallerInfo) async throws -> (PageStep, Interaction) {
+        guard case .code(let challenge, let token) = try await signUpChallenge(continuationToken: visit.flowToken,
+                                                                               challengeTypes: Self.browserChallengeTypes,
+                                                                               caller: caller) else { return (.notPossible, visit) }
+        return (.codeSent(target: challenge.targetLabel), visit.advanced(to: token).sentCode(to: challenge.targetLabel))
+    }
+
     /// The sign-up code page's code: the account is made and signed in.
     public func pageSignUpCode(_ code: String?, visit: Interaction, caller: CallerInfo) async throws -> PageStep {
         guard case .completed(let token, _) = try await signUpContinueWithCode(continuationToken: visit.flowToken, code: code,
@@ -85,7 +93,19 @@ extension PagesService {
         }
         var next = visit
         next.flowToken = token
+        next.decoyAddress = token == nil ? email : nil
         return (.codeSent(target: challenge.targetLabel), next.sentCode(to: challenge.targetLabel))
+    }
+
+    /// "Send a new code" on the reset code page (a decoy's resend sends nothing, after the same quota).
+    public func pageResendResetCode(visit: Interaction, caller: CallerInfo) async throws -> (PageStep, Interaction) {
+        guard let token = visit.flowToken else {
+            let challenge = try await decoy(visit.decoyAddress, caller: caller).challenge
+            return (.codeSent(target: challenge.targetLabel), visit.sentCode(to: challenge.targetLabel))
+        }
+        guard case .code(let challenge, let next) = try await resetChallenge(continuationToken: token, challengeTypes: Self.browserChallengeTypes,
+                                                                             caller: caller) else { return (.notPossible, visit) }
+        return (.codeSent(target: challenge.targetLabel), visit.advanced(to: next).sentCode(to: challenge.targetLabel))
     }
 
     /// The reset code page: the code and the new password, then signed in.
@@ -112,6 +132,12 @@ extension PagesService {
         return (.codeSent(target: target), visit.advanced(to: next).sentCode(to: target))
     }
 
+    /// "Send a new code" on the second factor's code page: to the factor the flow last challenged.
+    public func pageResendSecondFactorCode(visit: Interaction, caller: CallerInfo) async throws -> (PageStep, Interaction) {
+        let flow = try await loadFlow(visit.flowToken, where: { _ in true }, client: caller.clientId, in: reader)  // the challenge checks the step
+        return try await pageSendSecondFactor(methodId: flow.state.factors.factorId, visit: visit, caller: caller)
+    }
+
     /// The second factor's code.
     public func pageSecondFactorCode(_ code: String?, visit: Interaction, caller: CallerInfo) async throws -> PageStep {
         .finished(try await signInWithCode(continuationToken: visit.flowToken, code: code, scope: nil, secondFactorOnly: true, caller: caller))
@@ -130,6 +156,12 @@ extension PagesService {
         case .redirect:
             return (.notPossible, visit)
         }
+    }
+
+    /// "Send a new code" on the enrolment's code page: to the address or number being enrolled.
+    public func pageResendEnrolCode(visit: Interaction, caller: CallerInfo) async throws -> (PageStep, Interaction) {
+        let flow = try await loadFlow(visit.flowToken, where: { _ in true }, client: caller.clientId, in: reader)  // the challenge checks the step
+        return try await pageEnrol(target: flow.state.factors.target, channel: flow.state.factors.channel, visit: visit, caller: caller)
     }
 
     /// The enrolment's code: the factor is added and the sign-in goes on.

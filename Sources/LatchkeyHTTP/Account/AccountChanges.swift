@@ -142,7 +142,7 @@ extension AccountPage {
                 return done("linked", section: "identities", visit)
             } catch let error as LatchkeyError {
                 let key = if case .identityTaken = error { "account_identity_taken" } else { InteractionPages.explain(error) }
-                return PageStatus.answer(try await overviewPage(holder, visit, error: text(key, visit)), for: error)
+                return PageStatus.answer(try await overviewPage(holder, visit, error: text(key, visit), section: "identities"), for: error)
             } catch AccountPageRefusal.signedOut {
                 return signIn(next: SelfService.path, stepUp: false, visit)
             }

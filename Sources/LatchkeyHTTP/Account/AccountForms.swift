@@ -24,13 +24,13 @@ extension AccountPage {
             } catch AccountPageRefusal.signedOut {
                 return signIn(next: SelfService.path, stepUp: false, visit)
             } catch let refusal as AccountPageRefusal {
-                return try await overviewPage(holder, visit, error: text(Self.explain(refusal), visit), status: .badRequest)
+                return try await overviewPage(holder, visit, error: text(Self.explain(refusal), visit), section: section, status: .badRequest)
             } catch let error as LatchkeyError {
-                var words = text(InteractionPages.explain(error), visit)
+                var words = InteractionPages.words(for: error, settings: engine.settings.passwords) { text($0, visit) }
                 if case .invalidAttributes(let names) = error { words += " " + names.joined(separator: ", ") }
                 if case .lastWayIn = error { words = text("account_last_way_in", visit) }
                 if case .invalidCredentials = error { words = text("account_wrong_password", visit) }
-                return PageStatus.answer(try await overviewPage(holder, visit, error: words), for: error)
+                return PageStatus.answer(try await overviewPage(holder, visit, error: words, section: section), for: error)
             }
         }
     }

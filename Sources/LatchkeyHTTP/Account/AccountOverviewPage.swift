@@ -6,14 +6,15 @@ import LatchkeyCore
 /// The account page itself: every section, with the forms that change it.
 extension AccountPage {
     func overviewPage(_ holder: AccountHolder, _ visit: PageVisit, notice: String? = nil, error: String? = nil,
-                      status: HTTPResponse.Status = .ok) async throws -> Response {
+                      section: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         let view = try await engine.overview(holder)
         let user = view.user, settings = engine.settings
         let clients = Dictionary(settings.clients.map { ($0.id.lowercased(), $0.name) }, uniquingKeysWith: { first, _ in first })
         func clientName(_ id: String) -> String { clients[id.lowercased()] ?? id }
         var context: [String: Any] = [
             "email": user.email ?? "", "emailVerified": user.emailVerified, "username": user.username ?? "",
-            "hasPassword": view.hasPassword, "minLength": settings.passwords.minLength, "recent": view.recentSignIn,
+            "hasPassword": view.hasPassword, "minLength": settings.passwords.minLength,
+            "passwordRule": text("password_rule", visit).replacingOccurrences(of: "{count}", with: String(settings.passwords.minLength)), "recent": view.recentSignIn,
             "stepUp": "/ui/account/sign-in?step_up=1&next=%2Fui%2Faccount",
             "attributes": settings.attributes.map { attribute -> [String: Any] in
                 let value = user.attributes[attribute.name]
@@ -47,16 +48,23 @@ extension AccountPage {
                  "agent": session.userAgent.map(Self.shortAgent) ?? "—", "current": session.id == view.currentSessionId]
             },
             "appSessions": view.appSessions.map { session -> [String: Any] in
-                ["id": session.familyId, "app": clientName(session.audience), "dialect": text("dialect_\(session.kind.rawValue)", visit),
-                 "started": Self.when(session.startedAt), "lastUsed": Self.when(session.lastUsedAt), "ip": session.ip ?? "—",
-                 "agent": session.userAgent.map(Self.shortAgent) ?? "—"]
+                // A native-kind session of a web app began at the provider's pages: the person knows it as a web app.
+                let client = settings.clients.first { ClientApplication.sameID($0.id, session.audience) }
+                let dialect = session.kind == .native && client?.isWebApp == true ? "openid" : session.kind.rawValue
+                return ["id": session.familyId, "app": clientName(session.audience), "dialect": text("dialect_\(dialect)", visit),
+                        "started": Self.when(session.startedAt), "lastUsed": Self.when(session.lastUsedAt), "ip": session.ip ?? "—",
+                        "agent": session.userAgent.map(Self.shortAgent) ?? "—"]
             },
             "consents": view.consents.map { ["client": $0.clientId, "name": clientName($0.clientId), "scope": $0.scope,
                                              "granted": Self.when($0.grantedAt)] },
             "deleteWord": user.email ?? user.username ?? user.id,
         ]
         if let notice { context["notice"] = text(notice, visit) }
-        if let error { context["error"] = error }
+        if let error {
+            // Beside the form that was sent (its field focused and tied to the words), else at the top.
+            context["error"] = error
+            if let section { context["errorIn"] = [section: true] } else { context["errorAtTop"] = true }
+        }
         return render("account", status, context, visit)
     }
 

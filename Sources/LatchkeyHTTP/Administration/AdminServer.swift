@@ -42,6 +42,7 @@ public enum AdminServer {
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
                      body: .init(byteBuffer: ByteBuffer(bytes: options.metrics())))
         }
+        Favicon.addRoute(to: router)
         let api = router.group("/admin/v1").add(middleware: AdminTokenMiddleware(token: options.token))
         AdminRoutes(engine: operatorService).addRoutes(to: api)
         console?.addRoutes(to: router)

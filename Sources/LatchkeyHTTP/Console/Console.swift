@@ -124,6 +124,12 @@ struct Console: Sendable {
     func word(_ key: String, _ visit: ConsoleVisit) -> String {
         pages.strings[visit.language]?[key] ?? pages.strings["en"]?[key] ?? key
     }
+
+    /// "1 attempt", "3 attempts": the `<key>_one` word for one, `<key>` for any other count (both languages shipped
+    /// put the singular only at one).
+    func counted(_ count: Int, _ key: String, _ visit: ConsoleVisit) -> String {
+        "\(count) \(word(count == 1 ? "\(key)_one" : key, visit))"
+    }
 }
 
 /// Any console form: the fields by name (which ones matter is the route's business).

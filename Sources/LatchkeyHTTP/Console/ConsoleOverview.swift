@@ -10,8 +10,9 @@ extension Console {
         let now = engine.time.now()
         let keyAge = overview.signingKeyCreatedAt.map { Int(now.timeIntervalSince($0) / 86_400) }
         let values: [String: Any] = [
+            // The day axis names the date too: its 24 hours usually span two.
             "title": word("overview", visit), "section": "overview",
-            "windows": [window(overview.day, visit, name: "day", label: { String(ConsoleFormat.time($0).dropFirst(11).prefix(5)) }),
+            "windows": [window(overview.day, visit, name: "day", label: { String(ConsoleFormat.time($0).dropFirst(5).prefix(11)) }),
                         window(overview.month, visit, name: "month", label: { String(ConsoleFormat.time($0).dropFirst(5).prefix(5)) })],
             "databaseReady": overview.databaseReady, "mailPending": overview.mailPending, "mailFailed": overview.mailFailed,
             "mailWell": overview.mailFailed == 0, "lastMailError": overview.lastMailError ?? "",
@@ -37,7 +38,9 @@ extension Console {
                        chart("lockouts", "chart_lockouts", [("lockout", "warn")]),
                        chart("limits", "chart_rate_limited", [("rate_limited", "bad")])],
             "dialects": window.signInsByDialect.sorted { $0.key < $1.key }.map {
-                ["dialect": $0.key, "succeeded": $0.value.succeeded, "failed": $0.value.failed]
+                // Events from before dialects were recorded have none; an unknown name is shown as it is.
+                ["dialect": CallerDialect(rawValue: $0.key).map { word("dialect_\($0.rawValue)", visit) } ?? $0.key,
+                 "succeeded": $0.value.succeeded, "failed": $0.value.failed]
             },
         ]
     }

@@ -61,7 +61,7 @@ extension Console {
         let query = request.uri.queryParameters
         // The provider says why it gave no code (the user cancelled, or the sign-in failed).
         if query["error"] != nil { return self.signInPage(request, next: nil, error: "sign_in_account_cancelled", status: .badRequest) }
-        let caller = CallerInfo(dialect: .admin, clientId: "console", ip: context.remoteAddress?.ipAddress, userAgent: request.headers[.userAgent])
+        let caller = CallerInfo(dialect: .console, clientId: "console", ip: context.remoteAddress?.ipAddress, userAgent: request.headers[.userAgent])
         do {
             let (session, next) = try await self.engine.finishConsoleSignIn(
                 code: query["code"].map(String.init), state: query["state"].map(String.init),

@@ -73,6 +73,7 @@ extension Console {
             "title": user.email ?? user.username ?? user.id, "section": "users", "user": Self.userRow(user, now: now),
             "objectId": user.objectId, "emailVerified": user.emailVerified, "hasPassword": user.passwordHash != nil,
             "lockedUntil": locked ? ConsoleFormat.time(user.lockedUntil) : "", "failures": user.failedLoginCount,
+            "failuresCounted": counted(user.failedLoginCount, "failures", visit),
             "canUnlock": locked || user.failedLoginCount > 0, "canVerify": user.email != nil && !user.emailVerified,
             "canReset": user.email != nil && user.status == .active, "active": user.status == .active,
             "disabled": user.status == .disabled, "pending": user.status == .pending,
@@ -101,7 +102,7 @@ extension Console {
                                       "created": ConsoleFormat.time($0.createdAt)] },
             "events": events.map(Self.eventRow),
             "mails": mails.map { ["id": $0.id.map(String.init) ?? "", "kind": $0.kind, "status": $0.status.rawValue,
-                                  "attempts": $0.attempts, "created": ConsoleFormat.time($0.createdAt), "error": $0.lastError ?? ""] },
+                                  "attempts": counted($0.attempts, "attempts", visit), "created": ConsoleFormat.time($0.createdAt), "error": $0.lastError ?? ""] },
         ]
         values["notice"] = notice(request, visit)
         return page("user", visit, values)

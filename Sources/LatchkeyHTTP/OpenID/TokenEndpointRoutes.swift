@@ -16,7 +16,10 @@ struct TokenEndpointRoutes: Sendable {
             group.post("\(prefix)/oauth2/v2.0/token") { request, context in
                 let form = try await request.decodeForm(as: NativeAuthForm.self, context: context)
                 let client = try ClientCredentials.authenticate(request, clientId: form.clientId, clientSecret: form.clientSecret, engine: tokens)
-                let caller = clientAddress.caller(request, context: context, clientId: client.id)
+                // Recorded as the surface that served it: the end of a browser sign-in is the OpenID provider's; one
+                // refresh grant serves both, a web app's sessions being the provider's and a native app's the native API's.
+                let browser = form.grantType == "authorization_code" || (form.grantType == "refresh_token" && client.signsInOnlyThroughBrowser)
+                let caller = clientAddress.serving(browser ? .openID : .native).caller(request, context: context, clientId: client.id)
                 switch form.grantType {
                 case "authorization_code":
                     return NativeAuthRoutes.tokenResponse(try await tokens.exchangeAuthorizationCode(

@@ -29,11 +29,15 @@ extension InteractionPages {
             do {
                 let (step, next) = try await engine.pageSignUp(email: email, password: visit.field("password"), attributes: attributes,
                                                                visit: interaction, caller: visit.caller)
-                return page(step, visit, next, code: "/ui/sign-up/code")
+                return page(step, visit, next, code: "/ui/sign-up/code", resend: "/ui/sign-up/code/resend")
             } catch let error as LatchkeyError where Self.status(error) == .badRequest {
-                var message = text(Self.explain(error), visit)
-                if case .invalidAttributes(let names) = error { message += " " + names.joined(separator: ", ") }
-                return signUpPage(visit, email: email, error: message)
+                var message = Self.words(for: error, settings: engine.settings.passwords) { text($0, visit) }
+                var invalid: Set<String> = []
+                if case .invalidAttributes(let names) = error {
+                    message += " " + names.joined(separator: ", ")
+                    invalid = Set(names)
+                }
+                return signUpPage(visit, email: email, error: message, field: Self.field(of: error), invalidAttributes: invalid)
             }
         }
         post(router, "/ui/sign-up/code") { visit, interaction in
@@ -41,8 +45,12 @@ extension InteractionPages {
                 return try await afterStep(try await engine.pageSignUpCode(visit.field("code"), visit: interaction, caller: visit.caller),
                                       visit, interaction)
             } catch let error as LatchkeyError where Self.isWrongCode(error) {
-                return codePage(visit, action: "/ui/sign-up/code", resend: nil, error: text("wrong_code", visit))
+                return codePage(visit, action: "/ui/sign-up/code", resend: "/ui/sign-up/code/resend", error: text("wrong_code", visit))
             }
+        }
+        post(router, "/ui/sign-up/code/resend") { visit, interaction in
+            let (step, next) = try await engine.pageResendSignUpCode(visit: interaction, caller: visit.caller)
+            return page(step, visit, next, code: "/ui/sign-up/code", resend: "/ui/sign-up/code/resend")
         }
         router.get("/ui/reset") { request, context in
             let visit = visit(request, context)
@@ -52,7 +60,7 @@ extension InteractionPages {
         post(router, "/ui/reset") { visit, interaction in
             do {
                 let (step, next) = try await engine.pageStartReset(email: visit.field("email"), visit: interaction, caller: visit.caller)
-                return page(step, visit, next, code: "/ui/reset/code", askPassword: true)
+                return page(step, visit, next, code: "/ui/reset/code", resend: "/ui/reset/code/resend", askPassword: true)
             } catch let error as LatchkeyError where Self.status(error) == .badRequest {
                 return render("reset", .badRequest, ["email": visit.field("email") ?? "", "error": text(Self.explain(error), visit)], visit)
             }
@@ -62,14 +70,27 @@ extension InteractionPages {
                 return try await afterStep(try await engine.pageFinishReset(code: visit.field("code"), newPassword: visit.field("password"),
                                                                        visit: interaction, caller: visit.caller), visit, interaction)
             } catch let error as LatchkeyError where Self.status(error) == .badRequest && Self.explain(error) != "expired" {
-                return codePage(visit, action: "/ui/reset/code", resend: nil, askPassword: true, error: text(Self.explain(error), visit))
+                return codePage(visit, action: "/ui/reset/code", resend: "/ui/reset/code/resend", askPassword: true,
+                                error: Self.words(for: error, settings: engine.settings.passwords) { text($0, visit) },
+                                passwordInvalid: Self.field(of: error) == "password")
             }
+        }
+        post(router, "/ui/reset/code/resend") { visit, interaction in
+            let (step, next) = try await engine.pageResendResetCode(visit: interaction, caller: visit.caller)
+            return page(step, visit, next, code: "/ui/reset/code", resend: "/ui/reset/code/resend", askPassword: true)
         }
     }
 
-    func signUpPage(_ visit: PageVisit, email: String? = nil, error: String? = nil) -> Response {
+    /// The sign-up page; after a refusal, focus goes to the field it is about (`aria-describedby` ties the words to it).
+    func signUpPage(_ visit: PageVisit, email: String? = nil, error: String? = nil, field: String? = nil,
+                    invalidAttributes: Set<String> = []) -> Response {
+        let minLength = engine.settings.passwords.minLength
+        let firstInvalid = engine.settings.attributes.first { invalidAttributes.contains($0.name) }?.name
         var context: [String: Any] = [
-            "email": email ?? visit.interaction?.request.loginHint ?? "", "minLength": engine.settings.passwords.minLength,
+            "email": email ?? visit.interaction?.request.loginHint ?? "", "minLength": minLength,
+            "passwordRule": text("password_rule", visit).replacingOccurrences(of: "{count}", with: String(minLength)),
+            "emailInvalid": field == "email", "passwordInvalid": field == "password",
+            "focusEmail": field == nil || field == "email" || (field == "attributes" && firstInvalid == nil),
             "attributes": engine.settings.attributes.map { attribute -> [String: Any] in
                 let type = switch attribute.kind {
                 case .string: "text"
@@ -77,7 +98,8 @@ extension InteractionPages {
                 case .boolean: "checkbox"
                 }
                 return ["name": attribute.name, "label": attribute.label(in: visit.language), "inputType": type,
-                        "required": attribute.required && attribute.kind != .boolean]
+                        "required": attribute.required && attribute.kind != .boolean,
+                        "invalid": invalidAttributes.contains(attribute.name), "focus": attribute.name == firstInvalid]
             },
         ]
         if let error { context["error"] = error }

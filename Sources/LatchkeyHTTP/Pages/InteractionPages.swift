@@ -215,6 +215,27 @@ struct InteractionPages: Sendable {
         }
     }
 
+    /// The words for a refusal, the password rule's numbers filled in ("at least 12 characters").
+    static func words(for error: LatchkeyError, settings passwords: PasswordPolicy, text: (String) -> String) -> String {
+        let words = text(explain(error))
+        switch error {
+        case .passwordRejected(.tooShort): return words.replacingOccurrences(of: "{count}", with: String(passwords.minLength))
+        case .passwordRejected(.tooLong): return words.replacingOccurrences(of: "{count}", with: String(passwords.maxLength))
+        default: return words
+        }
+    }
+
+    /// Which field a refusal is about, for the page to focus it and tie the words to it.
+    static func field(of error: LatchkeyError) -> String? {
+        switch error {
+        case .passwordRejected, .missing(.password), .missing(.newPassword): "password"
+        case .invalidEmail, .missing(.email), .missing(.username), .invalidUsername, .emailTaken, .usernameTaken: "email"
+        case .invalidAttributes: "attributes"
+        case .invalidCode, .missing(.code): "code"
+        default: nil
+        }
+    }
+
     /// A refusal the code page answers itself (ask again), rather than a page of its own.
     static func isWrongCode(_ error: LatchkeyError) -> Bool { explain(error) == "wrong_code" }
 

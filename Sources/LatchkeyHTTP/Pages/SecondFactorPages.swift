@@ -9,28 +9,37 @@ extension InteractionPages {
     func addSecondFactorRoutes(to router: Router<LatchkeyRequestContext>) {
         post(router, "/ui/second-factor/send") { visit, interaction in
             let (step, next) = try await engine.pageSendSecondFactor(methodId: visit.field("method"), visit: interaction, caller: visit.caller)
-            return page(step, visit, next, code: "/ui/second-factor/code")
+            return page(step, visit, next, code: "/ui/second-factor/code", resend: "/ui/second-factor/code/resend")
+        }
+        post(router, "/ui/second-factor/code/resend") { visit, interaction in
+            let (step, next) = try await engine.pageResendSecondFactorCode(visit: interaction, caller: visit.caller)
+            return page(step, visit, next, code: "/ui/second-factor/code", resend: "/ui/second-factor/code/resend")
         }
         post(router, "/ui/second-factor/code") { visit, interaction in
             do {
                 return try await afterStep(try await engine.pageSecondFactorCode(visit.field("code"), visit: interaction, caller: visit.caller),
                                       visit, interaction)
             } catch let error as LatchkeyError where Self.isWrongCode(error) {
-                return codePage(visit, action: "/ui/second-factor/code", resend: nil, error: text("wrong_code", visit))
+                return codePage(visit, action: "/ui/second-factor/code", resend: "/ui/second-factor/code/resend", error: text("wrong_code", visit))
             }
         }
         post(router, "/ui/second-factor/enrol") { visit, interaction in
             let (step, next) = try await engine.pageEnrol(target: visit.field("target"), channel: visit.field("channel"), visit: interaction,
                                                           caller: visit.caller)
             if case .finished = step { return try await afterStep(step, visit, next) }
-            return page(step, visit, next, code: "/ui/second-factor/enrol/code")
+            return page(step, visit, next, code: "/ui/second-factor/enrol/code", resend: "/ui/second-factor/enrol/code/resend")
+        }
+        post(router, "/ui/second-factor/enrol/code/resend") { visit, interaction in
+            let (step, next) = try await engine.pageResendEnrolCode(visit: interaction, caller: visit.caller)
+            return page(step, visit, next, code: "/ui/second-factor/enrol/code", resend: "/ui/second-factor/enrol/code/resend")
         }
         post(router, "/ui/second-factor/enrol/code") { visit, interaction in
             do {
                 return try await afterStep(try await engine.pageEnrolCode(visit.field("code"), visit: interaction, caller: visit.caller),
                                       visit, interaction)
             } catch let error as LatchkeyError where Self.isWrongCode(error) {
-                return codePage(visit, action: "/ui/second-factor/enrol/code", resend: nil, error: text("wrong_code", visit))
+                return codePage(visit, action: "/ui/second-factor/enrol/code", resend: "/ui/second-factor/enrol/code/resend",
+                                error: text("wrong_code", visit))
             }
         }
         post(router, "/ui/second-factor/authenticator") { visit, interaction in

@@ -51,11 +51,14 @@ extension InteractionPages {
     }
 
     /// The code page for the step a post led to (the visit names where the code went; empty: the authenticator app).
-    func codePage(_ visit: PageVisit, action: String, resend: String?, askPassword: Bool = false, error: String? = nil) -> Response {
-        let target = visit.interaction?.codeTarget ?? ""
+    func codePage(_ visit: PageVisit, action: String, resend: String?, askPassword: Bool = false, error: String? = nil,
+                  passwordInvalid: Bool = false) -> Response {
+        let target = visit.interaction?.codeTarget ?? "", minLength = engine.settings.passwords.minLength
         var context: [String: Any] = ["target": target.isEmpty ? text("authenticator", visit) : target, "action": action,
-                                      "askPassword": askPassword]
-        if let resend { context["resendAction"] = resend }
+                                      "askPassword": askPassword, "passwordInvalid": passwordInvalid, "minLength": minLength,
+                                      "passwordRule": text("password_rule", visit).replacingOccurrences(of: "{count}", with: String(minLength))]
+        // An authenticator app makes its own codes: nothing to send again.
+        if let resend, !target.isEmpty { context["resendAction"] = resend }
         if let error { context["error"] = error }
         return render("code", error == nil ? .ok : .badRequest, context, visit)
     }

@@ -47,7 +47,9 @@ extension InteractionPages {
             if let signedIn { try await engine.endBrowserSession(signedIn.session, caller: visit.caller) }
             visit.cookies.append(cookies.clear(cookies.sessionName))
             if let redirect = logout.redirect { return self.redirect(redirect, visit) }
-            return pages.render("message", .ok, ["title": text("signed_out_title", visit), "message": text("signed_out", visit)],
+            // Somewhere to go next: the account page, which asks for a sign-in first.
+            return pages.render("message", .ok, ["title": text("signed_out_title", visit), "message": text("signed_out", visit),
+                                                 "continueURL": SelfService.path, "continueLabel": text("sign_in_again", visit)],
                                 language: visit.language, cookies: visit.cookies)
         }, visit: visit)
     }

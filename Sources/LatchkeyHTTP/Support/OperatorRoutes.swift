@@ -1,7 +1,7 @@
 import Hummingbird
 import LatchkeyCore
 
-/// Health probes and the opt-in test mailbox.
+/// Health probes, the favicon and the opt-in test mailbox.
 struct OperatorRoutes: Sendable {
     let engine: any OperatorSurface
     let testingMailbox: TestingMailbox?
@@ -9,6 +9,7 @@ struct OperatorRoutes: Sendable {
     func addRoutes(to router: Router<LatchkeyRequestContext>) {
         let live = JSONResponse.Prepared(["status": "ok"])
         router.get("/health/live") { _, _ in live.response() }
+        Favicon.addRoute(to: router)
         router.get("/health/ready") { _, _ in
             await engine.store.isReady()
                 ? JSONResponse.ok(["status": "ready"])

@@ -11,9 +11,18 @@ struct PathDialectErrors: ErrorRenderer {
     let answers: SurfaceAnswers
     let appServicesErrors: AppServicesError
     let routes: RouteTable
+    /// Where the admin listener is (nil: it is off), for an admin path asked of the public listener.
+    var adminURL: String?
 
     func response(for error: any Error, to request: Request, logger: Logger) -> Response {
         let path = request.uri.path, surface = answers.surface(of: path)
+        if let error = error as? HTTPError, error.status == .notFound, surface == .native, Self.isAdminPath(path) {
+            let message = adminURL.map { "The admin API and the console are not served on the public port: they are on the admin listener, \($0) (admin.listen)." }
+                ?? "The admin API and the console are not served on the public port, and the admin listener is off (admin.listen is \"\")."
+            var answer = answers.answer(.admin, .notFound, message)
+            answer.headers[.cacheControl] = "no-store"
+            return answer.response
+        }
         if let error = error as? HTTPError, error.status == .notFound, let allow = routes.allowHeader(path: path, method: request.method) {
             var answer = answers.answer(surface, .methodNotAllowed, "\(request.method) is not served at \(path).")
             answer.headers[.allow] = allow
@@ -56,6 +65,12 @@ struct PathDialectErrors: ErrorRenderer {
     }
 
     static let framing = "The request body is not valid HTTP/1.1 framing."
+
+    /// The admin listener's own paths, which operators sometimes try on the public port.
+    static func isAdminPath(_ raw: String) -> Bool {
+        let path = SurfacePath.normalized(raw)
+        return ["/admin", "/console", "/metrics"].contains { SurfacePath.path(path, isUnder: $0) }
+    }
 
     /// What a page says for a refusal no route explained, by its status.
     static func pageMessage(_ status: HTTPResponse.Status) -> String {

@@ -12,6 +12,12 @@ struct DatabaseSettings: ConfigSection {
     /// Set by `database.url`: the store is PostgreSQL and `path` is not used.
     var postgres: PostgresSettings?
 
+    /// Which database this is, for people (never the password): the SQLite file's full path or postgres://host:port/db.
+    var summary: String {
+        if let postgres { return "postgres://\(postgres.host):\(postgres.port)/\(postgres.database)" }
+        return URL(fileURLWithPath: path).standardizedFileURL.path
+    }
+
     init(_ config: SectionReader) throws {
         path = try config.path("path", default: path)!
         migrationsDirectory = try config.path("migrations", default: nil)

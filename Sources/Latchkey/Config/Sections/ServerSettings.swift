@@ -53,6 +53,12 @@ struct ServerSettings: ConfigSection {
         maxConnectionsPerIP = try config.int("max_connections_per_ip", default: maxConnectionsPerIP, range: 1...maxConnections)
     }
 
+    /// The port clients reach per `public_url` (its scheme's default when it names none).
+    var publishedPort: Int? {
+        guard let url = URLComponents(string: publicURL) else { return nil }
+        return url.port ?? (url.scheme == "https" ? 443 : 80)
+    }
+
     /// The host name in `public_url` (the default sender domain and EHLO name).
     var publicHost: String { URL(string: publicURL)?.host ?? "localhost" }
 }
