@@ -11,12 +11,18 @@ def add_testing_paths(p, S, I, B, obj, json_body):
     code = obj(["purpose", "channel", "to", "sent_at", "expires_at", "used"], purpose={"enum": ["sign_up", "sign_in", "second_factor", "reset",
                "confirmation", "address_change"]}, channel={"enum": ["email", "sms"]}, to=S, code=S, link=S, token=S, token_id=S, dialect=S, client_id=S, sent_at=S,
                expires_at=S, used=B)
-    to = [{"name": "to", "in": "query", "required": True, "schema": S, "description": "An address or a phone number"}]
-    p["/testing/v1/codes"] = {"get": {"summary": "Every code and link sent to an address or number, newest first, as data", "tags": tag,
-                                      "parameters": to, "responses": {"200": json_body(obj(["codes"], codes={"type": "array", "items": code})),
-                                                                      "400": error}}}
-    p["/testing/v1/sms"] = {"get": {"summary": "The text messages sent to a number (captured, never sent)", "tags": tag, "parameters": to,
-                                    "responses": {"200": json_body(obj(["messages"], messages={"type": "array", "items": code})), "400": error}}}
+    to = [{"name": "to", "in": "query", "required": False, "schema": S, "description": "An address or a phone number (without: to anyone)"},
+          {"name": "limit", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1, "maximum": 1000},
+           "description": "At most this many (100)"},
+          {"name": "before", "in": "query", "required": False, "schema": I, "description": "The `next` of the page before"}]
+    nxt = {"type": ["integer", "null"], "description": "The cursor of the next (older) page; null at the oldest"}
+    p["/testing/v1/codes"] = {"get": {"summary": "The codes and links sent (to one address or number, or to anyone), newest first, paged, as data",
+                                      "tags": tag, "parameters": to,
+                                      "responses": {"200": json_body(obj(["codes", "next"], codes={"type": "array", "items": code}, next=nxt)),
+                                                    "400": error}}}
+    p["/testing/v1/sms"] = {"get": {"summary": "The text messages sent (captured, never sent), newest first, paged", "tags": tag, "parameters": to,
+                                    "responses": {"200": json_body(obj(["messages", "next"], messages={"type": "array", "items": code}, next=nxt)),
+                                                  "400": error}}}
     p["/testing/v1/clock"] = {
         "get": {"summary": "The server's clock and how far it was moved", "tags": tag, "responses": {"200": clock}},
         "post": {"summary": "Move the clock forward: codes, tokens, lockouts and sessions expire as they would", "tags": tag,

@@ -187,7 +187,18 @@ def test_codes_and_links_as_data_and_text_messages_captured(server):
     assert len(texts) == 1 and texts[0]["purpose"] == "second_factor" and texts[0]["channel"] == "sms"
     done = strict_client.register_continue(sent["continuation_token"], texts[0]["code"])
     assert done.status_code == 200, done.text
-    assert server.get("/testing/v1/codes").status_code == 400  # whose codes: to= is required
+    # Without to=: everything sent, newest first, in pages that follow each other without a gap or a repeat.
+    everything = server.get("/testing/v1/codes", params={"limit": 1000}).json()
+    newest = everything["codes"]
+    assert newest[0]["to"] == phone and {linked, email} <= {c["to"] for c in newest}
+    first = server.get("/testing/v1/codes", params={"limit": 2}).json()
+    assert first["codes"] == newest[:2] and isinstance(first["next"], int)
+    second = server.get("/testing/v1/codes", params={"limit": 2, "before": first["next"]}).json()
+    assert second["codes"] == newest[2:4]
+    assert everything["next"] is None or len(newest) == 1000
+    for bad in ({"limit": 0}, {"limit": "ten"}, {"before": "x"}, {"before": 0}):
+        r = server.get("/testing/v1/codes", params=bad)
+        assert r.status_code == 400 and r.json()["error"] == "invalid_request", (bad, r.text)
 
 
 def test_the_stand_in_apple_signs_in_to_every_dialect_and_the_pages(server):

@@ -12,7 +12,8 @@ import requests
 from harness import BINARY, ROOT, free_port
 
 
-PAGES = ["docs/native-auth.md", "docs/app-services.md", "docs/parse.md", "docs/openid.md"]
+PAGES = ["docs/native-auth.md", "docs/app-services.md", "docs/parse.md", "docs/openid.md", "docs/account.md", "docs/console.md",
+         "docs/passkeys.md", "docs/configuration.md"]
 
 
 def walkthrough_blocks(page):
@@ -65,7 +66,10 @@ class DevServer:
         script = "set -eo pipefail\n" + "\n".join(blocks)
         script = script.replace("127.0.0.1:8080", f"127.0.0.1:{self.port}").replace("localhost:8080", f"localhost:{self.port}")
         script = script.replace("127.0.0.1:9464", f"127.0.0.1:{self.admin_port}")
-        out = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=120, cwd=self.folder)
+        # The binary on PATH, as README says to put it after a build.
+        env = {**{k: v for k, v in os.environ.items() if not k.startswith("LATCHKEY_")},
+               "PATH": os.path.dirname(BINARY) + os.pathsep + os.environ.get("PATH", "")}
+        out = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=120, cwd=self.folder, env=env)
         assert out.returncode == 0, out.stdout + out.stderr
         assert "stopped at" not in out.stderr, out.stderr
         return out.stdout
@@ -100,6 +104,25 @@ def check_openid(text):
     assert "<h1>Sign in</h1>" in text and '"amr":["otp"]' in text and "&state=s2&iss=" in text and "/?state=bye" in text
 
 
+def check_account(text):
+    assert "<h1>Your account</h1>" in text and "Your profile is saved." in text and re.search(r"lin\.x\d+@example\.com \{'displayName': 'Lin'\}", text)
+
+
+def check_console(text):
+    lines = text.splitlines()
+    assert "303" in lines and "<h1>Overview</h1>" in lines and '"actor":"console:Ada"' in lines[-1], text[-800:]
+    assert int(lines[-2]) >= 1  # the user found
+
+
+def check_passkeys(text):
+    assert '"rpId":"localhost"' in text and '"userVerification":"required"' in text and '"allowCredentials":[]' in text
+
+
+def check_configuration(text):
+    assert re.search(r"^http://localhost:\d+$", text, re.M) and "server.prot: unknown key (did you mean server.port?)" in text
+    assert "LATCHKEY_SERVER_PROT: names no configuration key (did you mean LATCHKEY_SERVER_PORT?)" in text
+
+
 def check_operations(text):
     assert '"kind":"admin.user_disabled"' in text and '"removed":0' in text and '"kind":"server"' in text
 
@@ -112,7 +135,8 @@ def test_tour_then_every_walkthrough_twice_on_one_server():
     assert len(tour) == 1
     helpers = walkthrough_blocks("docs/native-auth.md")[0]
     checks = {"docs/native-auth.md": check_native, "docs/app-services.md": check_app_services,
-              "docs/parse.md": check_parse, "docs/openid.md": check_openid}
+              "docs/parse.md": check_parse, "docs/openid.md": check_openid, "docs/account.md": check_account,
+              "docs/console.md": check_console, "docs/passkeys.md": check_passkeys, "docs/configuration.md": check_configuration}
     server = DevServer()
     try:
         for _ in range(2):
@@ -120,6 +144,7 @@ def test_tour_then_every_walkthrough_twice_on_one_server():
             assert '"error"' not in text, text
             assert '"challenge_type":"oob"' in text and '"challenge_channel":"email"' in text
             assert "\n201\n" in text and '"sessionToken":"r:' in text and '"keys":[' in text
+            assert re.search(r'"email":"ada\.x\d+@example\.com"', text) and '"sub":"' in text, text  # signed in, userinfo answered
             for page in PAGES:
                 blocks = walkthrough_blocks(page)
                 assert blocks, page

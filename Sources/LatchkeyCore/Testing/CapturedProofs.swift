@@ -18,24 +18,41 @@ public final class CapturedProofs: @unchecked Sendable {
         public var sentAt: Date
         public var expiresAt: Date
         public var used: Bool
+        /// Its place in the order of sending (1 the first since start), the cursor of a page.
+        public var sequence = 0
     }
 
     private let lock = NSLock()
     private var entries: [Entry] = []
+    private var sent = 0
     private let capacity = 10_000
     public init() {}
 
     func record(_ entry: Entry) {
         lock.withLock {
+            sent += 1
+            var entry = entry
+            entry.sequence = sent
             entries.append(entry)
             if entries.count > capacity { entries.removeFirst(entries.count - capacity) }
         }
     }
 
     /// What was sent to `to` (an address, compared normalized, or a phone number), newest first.
-    public func entries(to: String) -> [Entry] {
-        let wanted = EmailAddress.normalize(to) ?? to
-        return lock.withLock { entries.filter { $0.to == wanted || $0.to == to }.reversed() }
+    public func entries(to: String) -> [Entry] { page(to: to, before: nil, limit: .max).entries }
+
+    /// Up to `limit` entries, newest first, sent before the entry numbered `before` (nil: from the newest), to `to`
+    /// (nil: to anyone); `next` is the cursor of the following page, nil at the oldest.
+    public func page(to: String?, before: Int?, limit: Int) -> (entries: [Entry], next: Int?) {
+        let wanted = to.map { EmailAddress.normalize($0) ?? $0 }
+        return lock.withLock {
+            var found: [Entry] = []
+            for entry in entries.reversed() where entry.sequence < (before ?? .max) && (to == nil || entry.to == wanted || entry.to == to) {
+                if found.count == limit { return (found, found.last?.sequence) }
+                found.append(entry)
+            }
+            return (found, nil)
+        }
     }
 
     public func clear() { lock.withLock { entries.removeAll() } }

@@ -102,10 +102,23 @@ struct TestingRoutes: Sendable {
         }
     }
 
-    /// Every code and link sent to `?to=`, newest first (`channel`: only text messages).
+    /// The codes and links sent (to `?to=`, else to anyone), newest first, a page of `?limit=` (100, at most 1000)
+    /// before the cursor `?before=` (the last page's `next`); `channel`: only text messages.
     private func proofs(_ request: Request, channel: String?) -> Response {
-        guard let to = request.uri.queryParameters["to"].map(String.init), !to.isEmpty else { return refuse("to is required: an address or a phone number") }
-        let entries = captured.entries(to: to).filter { channel == nil || $0.channel == channel }.map { entry -> JSONValue in
+        let query = request.uri.queryParameters
+        let to = query["to"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
+        let limitText = query["limit"].map(String.init), beforeText = query["before"].map(String.init)
+        guard let limit = limitText.map({ Int($0) }) ?? 100, (1...1000).contains(limit) else {
+            return refuse("limit must be a whole number from 1 to 1000")
+        }
+        let before = beforeText.flatMap { Int($0) }
+        if beforeText != nil, (before ?? 0) < 1 { return refuse("before must be the next value of an earlier page") }
+        var page = captured.page(to: to, before: before, limit: channel == nil ? limit : .max)
+        if let channel {  // text messages are few: filtered, then cut to the page
+            let messages = page.entries.filter { $0.channel == channel }
+            page = (Array(messages.prefix(limit)), messages.count > limit ? messages[limit - 1].sequence : nil)
+        }
+        let entries = page.entries.map { entry -> JSONValue in
             var fields: [String: JSONValue] = ["purpose": .string(entry.purpose), "channel": .string(entry.channel), "to": .string(entry.to),
                                                "sent_at": .string(entry.sentAt.ISO8601Format()), "expires_at": .string(entry.expiresAt.ISO8601Format()),
                                                "used": .bool(entry.used)]
@@ -115,7 +128,7 @@ struct TestingRoutes: Sendable {
             }
             return .object(fields)
         }
-        return JSONResponse.ok([channel == nil ? "codes" : "messages": .array(entries)])
+        return JSONResponse.ok([channel == nil ? "codes" : "messages": .array(entries), "next": page.next.map { .int($0) } ?? .null])
     }
 
     private func clock() -> Response {
