@@ -322,3 +322,18 @@ def test_import_checks_declared_attributes_and_the_field_limits(tmp_path):
         assert "many" not in rows
     finally:
         s.cleanup()
+
+
+def test_the_sample_parse_export_imports_and_its_users_sign_in(parse_server):
+    """examples/parse-export/, as its README runs it: three users and a session, maria still logged in, kim's bcrypt
+    hash verified as it is."""
+    s, folder = parse_server, os.path.join(ROOT, "examples", "parse-export")
+    done = cli(s, "import", "--format", "parse", os.path.join(folder, "users.json"), "--sessions", os.path.join(folder, "sessions.json"))
+    assert done.returncode == 0, done.stderr
+    counts = summary(done.stdout)
+    assert counts["imported"] == 3 and counts["conflicts"] == 0 and counts["invalid"] == 0, done.stdout
+    assert "1 imported, 0 already here, 0 expired, 0 without their user" in done.stdout, done.stdout
+    me = ok(ParseClient(s).call("GET", "/users/me", session_token="r:5e551014e5a9e0b4e8f2a6c3d7b1f0aa"))
+    assert me["objectId"] == "eXaMpLe001" and me["username"] == "maria" and me["displayName"] == "Maria", me
+    kim = ok(parse_login(s, "kim", "correct horse battery"))
+    assert kim["objectId"] == "eXaMpLe003" and kim["sessionToken"].startswith("r:"), kim
