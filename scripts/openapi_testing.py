@@ -23,6 +23,18 @@ def add_testing_paths(p, S, I, B, obj, json_body):
     p["/testing/v1/sms"] = {"get": {"summary": "The text messages sent (captured, never sent), newest first, paged", "tags": tag, "parameters": to,
                                     "responses": {"200": json_body(obj(["messages", "next"], messages={"type": "array", "items": code}, next=nxt)),
                                                   "400": error}}}
+    state = {"type": "object", "required": ["format", "exported_at", "users", "second_factors", "roles"],
+             "properties": {"format": {"const": "latchkey-testing-state/1"}, "exported_at": S, "users": {"type": "array", "items": {"type": "object"}},
+                            "second_factors": {"type": "array", "items": obj(["user_id", "kind"], user_id=S, kind={"enum": ["totp", "email", "sms"]},
+                                                                               target=S, secret=S)},
+                            "roles": {"type": "array", "items": obj(["user_id", "role"], user_id=S, role=S)}}}
+    p["/testing/v1/export"] = {"post": {"summary": "The state as one document: accounts, identities, second factors, roles", "tags": tag,
+                                        "responses": {"200": json_body(state, "The state document")}}}
+    p["/testing/v1/import"] = {"post": {"summary": "Adds a state document's accounts to what is there", "tags": tag,
+                                        "requestBody": {"required": True, "content": {"application/json": {"schema": state}}},
+                                        "responses": {"200": json_body(obj(["users", "second_factors", "roles", "problems"], users=I, second_factors=I,
+                                                                           roles=I, problems={"type": "array", "items": S})),
+                                                      "400": error}}}
     p["/testing/v1/clock"] = {
         "get": {"summary": "The server's clock and how far it was moved", "tags": tag, "responses": {"200": clock}},
         "post": {"summary": "Move the clock forward: codes, tokens, lockouts and sessions expire as they would", "tags": tag,

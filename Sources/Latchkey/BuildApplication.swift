@@ -79,6 +79,11 @@ func buildApplication(_ config: LatchkeyConfig) async throws -> Application<Rout
     var worker = BackgroundWorker(engine: engine, transport: transport, mailbox: mailbox, policy: config.mail.outbox, logger: logger)
     worker.releaseClaimsAtStart = engine.store is SQLiteStore
     var services: [any Service] = [worker, IdlePages(logger: logger)]
+    if let testMode = config.testMode {
+        let testing = TestingService(engine: engine, clock: clock)
+        if let file = testMode.importFile { try await TestStateFile.load(file, into: testing, logger: logger) }
+        if let file = testMode.exportOnExit { services.insert(TestStateFile.ExportOnExit(path: file, testing: testing, logger: logger), at: 0) }
+    }
     let requestLog = RequestLogLine.writer(format: config.logFormat, level: logger.logLevel)
     if let host = config.admin.host {
         Observability.bootstrapMetrics()

@@ -14,12 +14,15 @@ struct ServeCommand: AsyncParsableCommand {
     var host: String?
     @Option(name: .customLong("admin-port"), help: "Admin listener's port, on its configured address (admin.listen, LATCHKEY_ADMIN_LISTEN).")
     var adminPort: Int?
+    @Option(name: .customLong("import"), help: "Test mode: load this state document (POST /testing/v1/export) at start (testing.import).")
+    var importFile: String?
 
     /// The flags as the environment overrides they stand for: a flag beats the variable, which beats the file.
     func overrides() throws -> [String: String] {
         var environment: [String: String] = testing ? ["LATCHKEY_TESTING_ENABLED": "true"] : [:]
         if let port { environment["LATCHKEY_SERVER_PORT"] = String(port) }
         if let host { environment["LATCHKEY_SERVER_HOST"] = host }
+        if let importFile { environment["LATCHKEY_TESTING_IMPORT"] = importFile }
         if let adminPort {
             // The admin listener keeps its configured address (loopback by default); only the port moves.
             let current = try Runtime.loadConfig(options, environment: environment)

@@ -81,7 +81,7 @@ struct LatchkeyConfig {
         mail = try MailSettings(source.section(MailSettings.section), publicHost: server.publicHost)
         let testing = try TestingSettings(source.section(TestingSettings.section))
         testingMailbox = testing.mailbox
-        testMode = testing.enabled ? TestMode(allowRemote: testing.allowRemote,
+        testMode = testing.enabled ? TestMode(allowRemote: testing.allowRemote, importFile: testing.importFile, exportOnExit: testing.exportOnExit,
                                               databaseKey: source.isSet("database.url") ? "database.url" : source.isSet("database.path") ? "database.path" : nil) : nil
         try testMode?.check(server: server)
         let log = try LogSettings(source.section(LogSettings.section))

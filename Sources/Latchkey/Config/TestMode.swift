@@ -13,6 +13,9 @@ import LatchkeyCore
 /// The database it made carries a marker, and a production start on such a database refuses.
 struct TestMode: Sendable {
     var allowRemote: Bool
+    /// A state document loaded at start (`testing.import`, `--import FILE`) and the file the state goes to at exit.
+    var importFile: String?
+    var exportOnExit: String?
     /// The configuration key that chose a database (`database.path`, `database.url`), which test mode refuses.
     var databaseKey: String?
 

@@ -10,6 +10,8 @@ public protocol TestingSurface: Sendable {
     func wipe(keepAccounts: Bool) async throws
     func createUsers(_ specs: [TestAccount]) async throws -> [UserRecord]
     func setState(_ key: String, _ state: TestAccountState) async throws -> UserRecord
+    func exportState() async throws -> TestingState
+    func importState(_ state: TestingState) async throws -> TestingImportResult
 }
 
 extension TestingService {

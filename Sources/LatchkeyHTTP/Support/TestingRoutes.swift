@@ -28,6 +28,8 @@ struct TestingRoutes: Sendable {
             NamedRoute(.get, "sms", { request, _ in proofs(request, channel: "sms") }),
             NamedRoute(.post, "users", createUsers),
             NamedRoute(.post, "users/:user/:state", setUserState),
+            NamedRoute(.post, "export", exportState),
+            NamedRoute(.post, "import", importState),
         ]
     }
 
@@ -58,6 +60,30 @@ struct TestingRoutes: Sendable {
         let elapsed = ContinuousClock.now - started
         return JSONResponse.ok(["wiped": .string(keep ? "sessions and flows" : "everything"),
                                 "milliseconds": .double(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)])
+    }
+
+    /// The state as one document: what `import` (or `serve --testing --import FILE`) takes back.
+    private func exportState(_: Request, _: LatchkeyRequestContext) async throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(try await engine.exportState()))))
+    }
+
+    private func importState(_ request: Request, _: LatchkeyRequestContext) async throws -> Response {
+        var request = request
+        let buffer = try await request.collectBody(upTo: Self.maxBody)
+        let state: TestingState
+        do { state = try JSONDecoder().decode(TestingState.self, from: Data(buffer: buffer)) } catch {
+            return refuse("the body is a document of POST /testing/v1/export: \(TestingState.describe(error))")
+        }
+        do {
+            let done = try await engine.importState(state)
+            return JSONResponse.ok(["users": .int(done.users), "second_factors": .int(done.secondFactors), "roles": .int(done.roles),
+                                    "problems": .array(done.problems.map(JSONValue.string))])
+        } catch let refusal as TestingRefusal {
+            return refuse(refusal)
+        }
     }
 
     private func createUsers(_ request: Request, _: LatchkeyRequestContext) async throws -> Response {

@@ -10,18 +10,26 @@ struct DevelopmentSettings: ConfigSection {
 
 struct TestingSettings: ConfigSection {
     static let section = "testing"
-    static let keys = ["mailbox", "enabled", "allow_remote"]
+    static let keys = ["mailbox", "enabled", "allow_remote", "import", "export_on_exit"]
 
     var mailbox: Bool
     /// Test mode (`latchkey serve --testing`): see `TestMode`.
     var enabled: Bool
     var allowRemote: Bool
+    /// A state document (`POST /testing/v1/export`) loaded at start, and where the state is written at exit.
+    var importFile: String?
+    var exportOnExit: String?
 
     init(_ config: SectionReader) throws {
         mailbox = try config.bool("mailbox", default: false)
         enabled = try config.bool("enabled", default: false)
         allowRemote = try config.bool("allow_remote", default: false)
         if allowRemote && !enabled { throw config.error("allow_remote", "only applies to test mode (testing.enabled: true)") }
+        importFile = try config.readableFile("import")
+        exportOnExit = try config.path("export_on_exit", default: nil)
+        for (key, value) in [("import", importFile), ("export_on_exit", exportOnExit)] where value != nil && !enabled {
+            throw config.error(key, "only applies to test mode (testing.enabled: true)")
+        }
     }
 }
 
