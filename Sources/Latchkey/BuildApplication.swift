@@ -96,6 +96,7 @@ func buildApplication(_ config: LatchkeyConfig) async throws -> Application<Rout
             options.console = try consoleOptions(ConsoleSessionPolicy(idleSeconds: config.admin.consoleIdleSeconds,
                                                                       absoluteSeconds: config.admin.consoleAbsoluteSeconds))
             options.console?.accountCallback = config.admin.consoleCallbackURL
+            if config.testMode != nil { options.console?.testMode = ConsoleTestMode(testing: TestingService(engine: engine, clock: clock), captured: captured) }
         }
         do { services.append(try AdminServer.application(engine: engine, options: options, logger: logger)) } catch {
             throw StartupError(key: "admin.tls", message: "cannot load the certificate or key: \(error)", exitCode: .config)

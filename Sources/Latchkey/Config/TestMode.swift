@@ -32,6 +32,9 @@ struct TestMode: Sendable {
     static let textSender = "test_mode_text_messages"
     /// The redirect URIs the web client takes: any loopback URI (any port, any path).
     static let webRedirects = ["http://127.0.0.1/*", "http://localhost/*"]
+    /// The admin API's and the console's token when the configuration names none (the admin listener is loopback
+    /// unless configured otherwise, and test mode holds no real accounts).
+    static let adminToken = "test-admin-token-0123456789abcdef0123456789abcdef"
 
     /// The ready apps (next to any the configuration has), the capturing mailbox, the cost and the limits.
     func apply(to config: inout LatchkeyConfig) throws {
@@ -70,6 +73,7 @@ struct TestMode: Sendable {
         config.engine = engine
         config.testingMailbox = true
         config.mail.transport = .log
+        if config.admin.token == nil { config.admin.token = Self.adminToken }
         if databaseKey == nil {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-test-mode-\(UUID().uuidString)").path
             config.database.path = folder + "/latchkey.sqlite"
@@ -140,6 +144,8 @@ extension TestMode {
             "parse_app_id": .string(parseApp), "parse_master_key": .string(parseMasterKey), "parse_server_url": .string(base + config.parse.mount),
             "mail": .string(base + "/testing/v1/mail"), "clock": .string(base + "/testing/v1/clock"),
             "password_hash_cost": .string("scrypt 2^\(passwordLogN)"),
+            "admin_token": config.admin.token == adminToken ? .string(adminToken) : .null,
+            "console_url": config.admin.consoleURL.map { .string($0 + "/console/") } ?? .null,
             "apple": .object(["issuer": .string(base + "/testing/v1/issuer/apple"), "audience": .string(FakeIssuers.audience("apple"))]),
             "google": .object(["issuer": .string(base + "/testing/v1/issuer/google"), "audience": .string(FakeIssuers.audience("google"))]),
         ])

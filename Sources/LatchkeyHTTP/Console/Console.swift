@@ -16,6 +16,8 @@ struct Console: Sendable {
     let credential: [UInt8]
     let cookie: ConsoleCookie
     let accountCallback: String?
+    /// Test mode's captured codes and clock; nil outside test mode.
+    let testMode: ConsoleTestMode?
 
     init(engine: any OperatorSurface, options: ConsoleOptions, token: String, secure: Bool) {
         self.engine = engine
@@ -25,6 +27,7 @@ struct Console: Sendable {
         self.credential = Digest.sha256(Array(token.utf8))
         self.cookie = ConsoleCookie(secure: secure)
         self.accountCallback = options.accountCallback
+        self.testMode = options.testMode
     }
 
     static func pages(_ options: ConsoleOptions) -> HTMLPages {
@@ -49,6 +52,7 @@ struct Console: Sendable {
         addKeyRoutes(to: console)
         addAuditRoutes(to: console)
         addClientRoutes(to: console)
+        addTestModeRoutes(to: console)
     }
 
     // MARK: Sessions
@@ -85,6 +89,7 @@ struct Console: Sendable {
         values["signedIn"] = true
         values["operator"] = visit.session.operatorName
         values["csrf"] = visit.csrf
+        values["testMode"] = testMode != nil
         if let section = values["section"] as? String { values["is_\(section)"] = true }
         return pages.render(name, status, Self.pruned(values), language: visit.language,
                             cookies: [cookie.set(engine.sealConsoleSession(visit.session))])

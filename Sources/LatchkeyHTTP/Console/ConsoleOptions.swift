@@ -11,6 +11,8 @@ public struct ConsoleOptions: Sendable {
     public var policy: ConsoleSessionPolicy
     /// `<console origin>/console/callback`: operators with an account sign in through the hosted pages and come back here.
     public var accountCallback: String?
+    /// Test mode: its captured codes and clock on a page of their own.
+    public var testMode: ConsoleTestMode?
 
     public init(templates: MustacheLibrary, strings: [String: [String: String]], style: String, policy: ConsoleSessionPolicy,
                 accountCallback: String? = nil) {
