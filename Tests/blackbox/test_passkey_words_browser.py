@@ -4,16 +4,14 @@ and the offer stays; a second "Add a passkey" on the same device says the device
 verification at sign-in says to try again or use the password; the sign-in page says nothing on load."""
 import uuid
 
-import pytest
 from selenium.webdriver.common.by import By
-from selenium.webdriver.common.virtual_authenticator import Protocol, Transport, VirtualAuthenticatorOptions
 from selenium.webdriver.support.ui import WebDriverWait
 
-from browser_support import chromium, create_account, screenshots, wait_heading
+from browser_support import create_account, screenshots, wait_heading
 from openid_support import PASSWORD, PUBLIC
 from test_openid import authorize_url
 from test_passkeys import CALLBACK, server  # noqa: F401 (the fixture)
-from test_passkeys_browser import local, sign_out
+from test_passkeys_browser import driver, local, sign_out  # noqa: F401 (the fixture)
 
 ALREADY = "This device already has a passkey for this account."
 NOT_USED = "The passkey was not used. Try again, or use your password."
@@ -28,17 +26,6 @@ CANCEL = """
         + "https://www.w3.org/TR/webauthn-2/#sctn-privacy-considerations-client.", "NotAllowedError"));
       navigator.credentials.create = refuse;
     }"""
-
-
-@pytest.fixture
-def driver():
-    d = chromium(javascript=True)
-    options = VirtualAuthenticatorOptions()
-    options.protocol, options.transport = Protocol.CTAP2, Transport.INTERNAL
-    options.has_resident_key = options.has_user_verification = options.is_user_verified = options.is_user_consenting = True
-    d.add_virtual_authenticator(options)
-    yield d
-    d.quit()
 
 
 def settled(driver, button_id):

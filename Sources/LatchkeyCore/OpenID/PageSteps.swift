@@ -34,16 +34,30 @@ extension PagesService {
         return (.codeSent(target: challenge.targetLabel), next.sentCode(to: challenge.targetLabel))
     }
 
-    /// "Send a new code" on the sign-in code page (a decoy's resend sends nothing, after the same quota).
-    public func pageResendSignInCode(visit: Interaction, caller: CallerInfo) async throws -> (PageStep, Interaction) {
+    /// "Send a new code" on any code page. The flow the visit drives says where the last code went (an address
+    /// being enrolled, the second factor chosen, else the flow's own first step), and the same challenge sends another,
+    /// counted by the mail limits as the first was; a decoy visit's resend sends nothing, after the same quota.
+    public func pageResendCode(visit: Interaction, caller: CallerInfo) async throws -> (PageStep, Interaction) {
         guard let token = visit.flowToken else {
             let challenge = try await decoy(visit.decoyAddress, caller: caller).challenge
             return (.codeSent(target: challenge.targetLabel), visit.sentCode(to: challenge.targetLabel))
         }
+        let flow = try await loadFlow(token, where: { _ in true }, client: caller.clientId, in: reader)  // each challenge checks the step
+        let factors = flow.state.factors
+        if factors.factorId == nil, let target = factors.target, let channel = factors.channel, ["email", "sms"].contains(channel) {
+            return try await pageEnrol(target: target, channel: channel, visit: visit, caller: caller)
+        }
+        if let factorId = factors.factorId { return try await pageSendSecondFactor(methodId: factorId, visit: visit, caller: caller) }
         var types = Self.browserChallengeTypes
-        types.password = false
-        guard case .code(let challenge, let next) = try await signInChallenge(continuationToken: token, challengeTypes: types,
-                                                                              caller: caller) else { return (.notPossible, visit) }
+        let sent: ChallengeResult
+        switch flow.kind {
+        case .signUp: sent = try await signUpChallenge(continuationToken: token, challengeTypes: types, caller: caller)
+        case .passwordReset: sent = try await resetChallenge(continuationToken: token, challengeTypes: types, caller: caller)
+        case .signIn:
+            types.password = false
+            sent = try await signInChallenge(continuationToken: token, challengeTypes: types, caller: caller)
+        }
+        guard case .code(let challenge, let next) = sent else { return (.notPossible, visit) }
         return (.codeSent(target: challenge.targetLabel), visit.advanced(to: next).sentCode(to: challenge.targetLabel))
     }
 
@@ -63,14 +77,6 @@ extension PagesService {
         guard case .started(let started) = try await signUpStart(username: email, password: password, attributes: attributes,
                                                                  challengeTypes: types, caller: caller),
               case .code(let challenge, let token) = try await signUpChallenge(continuationToken: started, challengeTypes: types,
-                                                                               caller: caller) else { return (.notPossible, visit) }
-        return (.codeSent(target: challenge.targetLabel), visit.advanced(to: token).sentCode(to: challenge.targetLabel))
-    }
-
-    /// "Send a new code" on the sign-up code page: a new code to the same address, counted by the mail limits.
-    public func pageResendSignUpCode(visit: Interaction, caller: CallerInfo) async throws -> (PageStep, Interaction) {
-        guard case .code(let challenge, let token) = try await signUpChallenge(continuationToken: visit.flowToken,
-                                                                               challengeTypes: Self.browserChallengeTypes,
                                                                                caller: caller) else { return (.notPossible, visit) }
         return (.codeSent(target: challenge.targetLabel), visit.advanced(to: token).sentCode(to: challenge.targetLabel))
     }
@@ -97,17 +103,6 @@ extension PagesService {
         return (.codeSent(target: challenge.targetLabel), next.sentCode(to: challenge.targetLabel))
     }
 
-    /// "Send a new code" on the reset code page (a decoy's resend sends nothing, after the same quota).
-    public func pageResendResetCode(visit: Interaction, caller: CallerInfo) async throws -> (PageStep, Interaction) {
-        guard let token = visit.flowToken else {
-            let challenge = try await decoy(visit.decoyAddress, caller: caller).challenge
-            return (.codeSent(target: challenge.targetLabel), visit.sentCode(to: challenge.targetLabel))
-        }
-        guard case .code(let challenge, let next) = try await resetChallenge(continuationToken: token, challengeTypes: Self.browserChallengeTypes,
-                                                                             caller: caller) else { return (.notPossible, visit) }
-        return (.codeSent(target: challenge.targetLabel), visit.advanced(to: next).sentCode(to: challenge.targetLabel))
-    }
-
     /// The reset code page: the code and the new password, then signed in.
     public func pageFinishReset(code: String?, newPassword: String?, visit: Interaction, caller: CallerInfo) async throws -> PageStep {
         // A decoy visit has no flow: every code is wrong, after the same budget.
@@ -132,12 +127,6 @@ extension PagesService {
         return (.codeSent(target: target), visit.advanced(to: next).sentCode(to: target))
     }
 
-    /// "Send a new code" on the second factor's code page: to the factor the flow last challenged.
-    public func pageResendSecondFactorCode(visit: Interaction, caller: CallerInfo) async throws -> (PageStep, Interaction) {
-        let flow = try await loadFlow(visit.flowToken, where: { _ in true }, client: caller.clientId, in: reader)  // the challenge checks the step
-        return try await pageSendSecondFactor(methodId: flow.state.factors.factorId, visit: visit, caller: caller)
-    }
-
     /// The second factor's code.
     public func pageSecondFactorCode(_ code: String?, visit: Interaction, caller: CallerInfo) async throws -> PageStep {
         .finished(try await signInWithCode(continuationToken: visit.flowToken, code: code, scope: nil, secondFactorOnly: true, caller: caller))
@@ -156,12 +145,6 @@ extension PagesService {
         case .redirect:
             return (.notPossible, visit)
         }
-    }
-
-    /// "Send a new code" on the enrolment's code page: to the address or number being enrolled.
-    public func pageResendEnrolCode(visit: Interaction, caller: CallerInfo) async throws -> (PageStep, Interaction) {
-        let flow = try await loadFlow(visit.flowToken, where: { _ in true }, client: caller.clientId, in: reader)  // the challenge checks the step
-        return try await pageEnrol(target: flow.state.factors.target, channel: flow.state.factors.channel, visit: visit, caller: caller)
     }
 
     /// The enrolment's code: the factor is added and the sign-in goes on.

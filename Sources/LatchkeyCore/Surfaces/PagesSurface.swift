@@ -22,11 +22,7 @@ public protocol PagesSurface: ClientAuthenticating, MailedLinkSurface {
     // The sign-in, sign-up, reset, second-factor and enrolment pages' posts: each takes the visit and answers the
     // step to show with the visit that goes on (PageSteps.swift); the flow's token never leaves the engine.
     func pageMailSignInCode(email: String?, visit: Interaction, caller: CallerInfo) async throws -> (PageStep, Interaction)
-    func pageResendSignInCode(visit: Interaction, caller: CallerInfo) async throws -> (PageStep, Interaction)
-    func pageResendSignUpCode(visit: Interaction, caller: CallerInfo) async throws -> (PageStep, Interaction)
-    func pageResendResetCode(visit: Interaction, caller: CallerInfo) async throws -> (PageStep, Interaction)
-    func pageResendSecondFactorCode(visit: Interaction, caller: CallerInfo) async throws -> (PageStep, Interaction)
-    func pageResendEnrolCode(visit: Interaction, caller: CallerInfo) async throws -> (PageStep, Interaction)
+    func pageResendCode(visit: Interaction, caller: CallerInfo) async throws -> (PageStep, Interaction)
     func pageSignInCode(_ code: String?, visit: Interaction, caller: CallerInfo) async throws -> PageStep
     func pageSignUp(email: String?, password: String?, attributes: [String: JSONValue], visit: Interaction,
                     caller: CallerInfo) async throws -> (PageStep, Interaction)

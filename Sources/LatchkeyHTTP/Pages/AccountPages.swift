@@ -49,7 +49,7 @@ extension InteractionPages {
             }
         }
         post(router, "/ui/sign-up/code/resend") { visit, interaction in
-            let (step, next) = try await engine.pageResendSignUpCode(visit: interaction, caller: visit.caller)
+            let (step, next) = try await engine.pageResendCode(visit: interaction, caller: visit.caller)
             return page(step, visit, next, code: "/ui/sign-up/code", resend: "/ui/sign-up/code/resend")
         }
         router.get("/ui/reset") { request, context in
@@ -76,7 +76,7 @@ extension InteractionPages {
             }
         }
         post(router, "/ui/reset/code/resend") { visit, interaction in
-            let (step, next) = try await engine.pageResendResetCode(visit: interaction, caller: visit.caller)
+            let (step, next) = try await engine.pageResendCode(visit: interaction, caller: visit.caller)
             return page(step, visit, next, code: "/ui/reset/code", resend: "/ui/reset/code/resend", askPassword: true)
         }
     }

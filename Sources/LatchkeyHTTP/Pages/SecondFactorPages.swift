@@ -12,7 +12,7 @@ extension InteractionPages {
             return page(step, visit, next, code: "/ui/second-factor/code", resend: "/ui/second-factor/code/resend")
         }
         post(router, "/ui/second-factor/code/resend") { visit, interaction in
-            let (step, next) = try await engine.pageResendSecondFactorCode(visit: interaction, caller: visit.caller)
+            let (step, next) = try await engine.pageResendCode(visit: interaction, caller: visit.caller)
             return page(step, visit, next, code: "/ui/second-factor/code", resend: "/ui/second-factor/code/resend")
         }
         post(router, "/ui/second-factor/code") { visit, interaction in
@@ -30,7 +30,7 @@ extension InteractionPages {
             return page(step, visit, next, code: "/ui/second-factor/enrol/code", resend: "/ui/second-factor/enrol/code/resend")
         }
         post(router, "/ui/second-factor/enrol/code/resend") { visit, interaction in
-            let (step, next) = try await engine.pageResendEnrolCode(visit: interaction, caller: visit.caller)
+            let (step, next) = try await engine.pageResendCode(visit: interaction, caller: visit.caller)
             return page(step, visit, next, code: "/ui/second-factor/enrol/code", resend: "/ui/second-factor/enrol/code/resend")
         }
         post(router, "/ui/second-factor/enrol/code") { visit, interaction in

@@ -33,7 +33,7 @@ extension InteractionPages {
             }
         }
         post(router, "/ui/code/resend") { visit, interaction in
-            let (step, next) = try await engine.pageResendSignInCode(visit: interaction, caller: visit.caller)
+            let (step, next) = try await engine.pageResendCode(visit: interaction, caller: visit.caller)
             return page(step, visit, next, code: "/ui/code", resend: "/ui/code/resend")
         }
     }
