@@ -1,9 +1,11 @@
 """What a new operator meets before any flow: test mode on ports of their choosing from flags, mistakes that say
 how to fix them (a misspelt key's nearest name, a public_url naming a port nothing listens on), the admin API's paths
 asked of the public port, and a favicon on both listeners."""
+import io
 import re
 
 import requests
+from PIL import Image
 
 from harness import BINARY, Server, free_port
 
@@ -82,6 +84,8 @@ def test_both_listeners_serve_a_favicon_the_pages_link():
             body = r.content
             assert body[:6] == b"\x00\x00\x01\x00\x01\x00" and body[6] == 16 and body[7] == 16
             assert int.from_bytes(body[18:22], "little") == 22 and len(body) == 22 + int.from_bytes(body[14:18], "little")
+            icon = Image.open(io.BytesIO(body)).convert("RGBA")  # an independent decoder reads the key drawn
+            assert icon.size == (16, 16) and icon.getpixel((3, 2)) == (30, 92, 176, 255) and icon.getpixel((0, 0))[3] == 0
         page = requests.get(s.base + "/ui/account/sign-in", timeout=10).text
         assert re.search(r'<link rel="icon" href="/favicon.ico">', page), page[:600]
     finally:

@@ -93,3 +93,19 @@ def test_the_state_is_written_at_exit_and_a_bad_file_stops_the_start(tmp_path):
     out = subprocess.run([BINARY, *plain.args], env=plain.env, cwd=plain.dir, capture_output=True, text=True, timeout=60)
     assert out.returncode == 78 and "testing.export_on_exit: only applies to test mode" in out.stderr, out.stderr
     plain.cleanup()
+
+
+def test_test_modes_own_admin_token_only_on_loopback():
+    from harness import free_port
+    port = free_port()
+    s = Server(args=("serve", "--testing"), env={"LATCHKEY_TESTING_ALLOW_REMOTE": "true", "LATCHKEY_ADMIN_LISTEN": f"0.0.0.0:{port}"})
+    s.admin_base = f"http://127.0.0.1:{port}"
+    s.start()
+    try:
+        config = s.get("/testing/v1/config").json()
+        assert config["admin_token"] is None, config  # reachable from other machines: no well-known token
+        r = requests.get(s.admin_base + "/admin/v1/users", headers={"Authorization": "Bearer test-admin-token-0123456789abcdef0123456789abcdef"},
+                         timeout=10)
+        assert r.status_code in (401, 503), r.text
+    finally:
+        s.cleanup()

@@ -73,7 +73,8 @@ struct TestMode: Sendable {
         config.engine = engine
         config.testingMailbox = true
         config.mail.transport = .log
-        if config.admin.token == nil { config.admin.token = Self.adminToken }
+        // A well-known token only where no other machine reaches it: off loopback, the operator names a token file.
+        if config.admin.token == nil, config.admin.host != nil, config.admin.isLoopback { config.admin.token = Self.adminToken }
         if databaseKey == nil {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-test-mode-\(UUID().uuidString)").path
             config.database.path = folder + "/latchkey.sqlite"
