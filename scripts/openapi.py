@@ -138,7 +138,8 @@ def paths():
         ("signup/v1.0/start", "Start a sign-up", "NativeStep"), ("signup/v1.0/challenge", "Send the sign-up code", "NativeStep"),
         ("signup/v1.0/continue", "Submit code, password or attributes", "NativeStep"),
         ("oauth2/v2.0/initiate", "Start a sign-in", "NativeStep"), ("oauth2/v2.0/challenge", "Choose the sign-in method", "NativeStep"),
-        ("oauth2/v2.0/token", "Tokens: password, oob, mfa_oob, continuation_token or refresh_token grant", "TokenResponse"),
+        ("oauth2/v2.0/token", "Tokens: password, oob, mfa_oob, continuation_token, refresh_token, authorization_code or device_code grant",
+         "TokenResponse"),
         ("oauth2/v2.0/introspect", "The account's second-factor methods (after mfa_required)", "NativeStep"),
         ("register/v1.0/introspect", "The methods that can be registered (after registration_required)", "NativeStep"),
         ("register/v1.0/challenge", "Send a code to the address or number to register (or preverified)", "NativeStep"),
@@ -156,6 +157,18 @@ def paths():
     for prefix in ("", "/v2.0", "/{tenant}", "/{tenant}/v2.0"):
         item = {"get": {"summary": "OpenID discovery", "tags": ["openid"], "responses": {"200": json_body(ref("Discovery"))}}}
         p[f"{prefix}/.well-known/openid-configuration"] = {**({"parameters": [tenant]} if "tenant" in prefix else {}), **item}
+    for path, params in (("/.well-known/oauth-authorization-server", []), ("/{tenant}/.well-known/oauth-authorization-server", [tenant]),
+                         ("/.well-known/oauth-authorization-server/{tenant}", [tenant])):
+        p[path] = {**({"parameters": params} if params else {}),
+                   "get": {"summary": "RFC 8414 authorization server metadata: the discovery document", "tags": ["openid"],
+                           "responses": {"200": json_body(ref("Discovery"))}}}
+    device_answer = obj(["device_code", "user_code", "verification_uri", "verification_uri_complete", "expires_in", "interval"],
+                        device_code=S, user_code=S, verification_uri=S, verification_uri_complete=S, expires_in=I, interval=I)
+    for prefix in ("", "/{tenant}"):
+        p[f"{prefix}/oauth2/v2.0/devicecode"] = {**({"parameters": [tenant]} if prefix else {}), "post": {
+            "summary": "RFC 8628 device authorization: a device code to poll with and a user code to type at /ui/device", "tags": ["openid"],
+            "requestBody": {"required": True, "content": {"application/x-www-form-urlencoded": {"schema": obj(["client_id"], client_id=S, scope=S)}}},
+            "responses": {"200": json_body(device_answer, "The codes"), "4XX": json_body(ref("NativeError"), "Refused (RFC 6749 §5.2)")}}}
     p["/discovery/v2.0/keys"] = {"get": {"summary": "The JWKS: the signing key and, after a rotation, the previous one",
                                          "tags": ["openid"], "responses": {"200": json_body(ref("JWKS"))}}}
     bearer = [{"bearerAccessToken": []}]

@@ -28,6 +28,15 @@ def add_openid_paths(p, tenant, S, I, B, obj, json_body, html, ref):
                                                  "404": {"description": "No logo is configured", "content": {"text/html": {"schema": S}}}}}}
     for path, summary in (("/ui/sign-in", "The sign-in page"), ("/ui/sign-up", "The sign-up page"), ("/ui/reset", "The reset page")):
         p[path] = {"get": {"summary": summary, "tags": ["pages"], "parameters": interaction, "responses": page}}
+    p["/ui/device"] = {
+        "get": {"summary": "Type the code a device shows (user_code fills it in; nothing is approved until it is sent)", "tags": ["pages"],
+                "parameters": [{"name": "user_code", "in": "query", "required": False, "schema": S}], "responses": page},
+        "post": {"summary": "The device's user code: on to the sign-in and the confirmation", "tags": ["pages"],
+                 "requestBody": form(csrf=S, user_code=S), "responses": page}}
+    p["/ui/device/done"] = {"get": {"summary": "How a device's sign-in ended", "tags": ["pages"],
+                                    "parameters": [{"name": "result", "in": "query", "required": False,
+                                                    "schema": {"enum": ["approved", "denied", "gone"]}}],
+                                    "responses": {"200": html("The outcome")}}}
     posts = [
         ("/ui/sign-in", "Sign in with a password, or ask for a code (method=code)", dict(email=S, password=S, method=S)),
         ("/ui/code", "The mailed sign-in code", dict(code=S)),

@@ -145,6 +145,7 @@ extension SQLiteRepositories {
             // A browser session takes its codes with it (kept until then: sign-out revokes what they gave).
             removed += try delete("browser_sessions", "expires_at < ?", [cutoffs.tokensExpiredBefore])
             removed += try delete("authorization_codes", "browser_session_id IS NULL AND expires_at < ?", [cutoffs.flowsExpiredBefore])
+            removed += try delete("device_authorizations", "expires_at < ?", [cutoffs.flowsExpiredBefore])
             removed += try delete("users", "status = 'pending' AND updated_at < ?", [cutoffs.pendingUsersUpdatedBefore])
             // Idle anonymous accounts go with everything of theirs (the foreign keys cascade).
             removed += try delete("users", """

@@ -175,7 +175,7 @@ import Testing
         guard case .redirect(let needed) = try await h.pagesService.nextStep(h.pagesService.newInteraction(silentAsk, csrfCookie: "c"), session: session,
                                                                       caller: h.caller) else { return }
         #expect(Self.query(needed)["error"] == "consent_required")
-        #expect(Self.query(h.pagesService.declineConsent(visit))["error"] == "access_denied")
+        #expect(Self.query(try await h.pagesService.declineConsent(visit, caller: h.caller))["error"] == "access_denied")
         try await h.pagesService.grantConsent(visit, userId: session.userId, caller: h.caller)
         guard case .redirect(let granted) = try await h.pagesService.nextStep(visit, session: session, caller: h.caller) else { return }
         #expect(Self.query(granted)["code"] != nil)

@@ -10,10 +10,10 @@ from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 
 
-def chromium(javascript=True):
+def chromium(javascript=True, flags=()):
     options = Options()
     options.binary_location = "/usr/bin/chromium"
-    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"):
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", *flags):
         options.add_argument(flag)
     if not javascript:  # the pages must work without it
         options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})

@@ -10,6 +10,13 @@ public enum GrantType: String, Sendable, CaseIterable {
     case continuationToken = "continuation_token"
     case refreshToken = "refresh_token"
     case authorizationCode = "authorization_code"
+    /// A device without a browser: the person approves at `/ui/device` on another one (RFC 8628).
+    case deviceCode = "urn:ietf:params:oauth:grant-type:device_code"
+
+    /// The name a configuration file or a registration may give it: the URN, or its last word for the device grant.
+    public init?(name: String) {
+        self.init(rawValue: name == "device_code" ? GrantType.deviceCode.rawValue : name)
+    }
 
     /// What a client registered without `grant_types` gets: a native app (no redirect URI) the native API's grants,
     /// a browser client the authorization code; refresh tokens either way. A third-party client never gets the

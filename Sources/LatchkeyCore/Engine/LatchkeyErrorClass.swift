@@ -53,9 +53,11 @@ extension SecondFactorProblem {
 extension OpenIDProblem {
     public var errorClass: ErrorClass {
         switch self {
-        case .invalidRequest, .invalidGrant, .unsupportedGrantType, .unsupportedResponseType: .invalid
+        // A token endpoint's errors are 400 (RFC 6749 §5.2), the device grant's answers to a poll among them.
+        case .invalidRequest, .invalidGrant, .unsupportedGrantType, .unsupportedResponseType, .authorizationPending, .slowDown,
+             .expiredToken, .accessDenied: .invalid
         case .invalidClient, .loginRequired: .unauthenticated
-        case .unauthorizedClient, .consentRequired, .accessDenied: .forbidden
+        case .unauthorizedClient, .consentRequired: .forbidden
         }
     }
 }

@@ -10,6 +10,7 @@ public struct LimitSettings: Sendable, Equatable {
         case resetPerIP = "reset_per_ip"
         case functionPerIP = "function_per_ip"
         case updatePerIP = "update_per_ip"
+        case deviceCodePerIP = "device_code_per_ip"
 
         var isPerIP: Bool { self != .codePerAccount && self != .mailPerAddress }
 
@@ -25,6 +26,7 @@ public struct LimitSettings: Sendable, Equatable {
             case .resetPerIP: "password resets started from this network"
             case .functionPerIP: "function calls from this network"
             case .updatePerIP: "account changes from this network"
+            case .deviceCodePerIP: "device codes typed from this network"
             }
         }
     }
@@ -40,6 +42,7 @@ public struct LimitSettings: Sendable, Equatable {
         .resetPerIP: RateRule(10, per: 600),            // reset starts
         .functionPerIP: RateRule(60, per: 60),          // cloud function calls (each may run an operator's command)
         .updatePerIP: RateRule(30, per: 60),            // account changes (fields, email, password) from one address
+        .deviceCodePerIP: RateRule(10, per: 600),       // user codes typed at /ui/device: 34 bits are never guessed at this rate
     ]
 
     /// Lockout after wrong passwords: this many are free, then the account waits `lockoutBaseSeconds`,

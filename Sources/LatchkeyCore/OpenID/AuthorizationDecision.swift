@@ -16,7 +16,11 @@ extension PagesService {
     public func nextStep(_ interaction: Interaction, session: BrowserSessionRecord?, consentGiven: Bool = false,
                          caller: CallerInfo) async throws -> AuthorizationStep {
         let (step, code) = try await decidedStep(interaction, session: session, consentGiven: consentGiven)
-        if let code { try await engine.standaloneWrite { try await $0.openID.insert(code) } }
+        guard let code else { return step }
+        if let userCode = interaction.request.deviceUserCode {
+            return try await approveDevice(userCode: userCode, code: code, caller: caller) ? step : .redirect(deviceDone(.gone))
+        }
+        try await engine.standaloneWrite { try await $0.openID.insert(code) }
         return step
     }
 
@@ -32,6 +36,10 @@ extension PagesService {
         }
         if !consentGiven, try await needsConsent(request, client: client, userId: session.userId) {
             return (noPrompt ? .redirect(errorRedirect(.consentRequired, request)) : .consent(scopes: request.scopes), nil)
+        }
+        if request.isDevice {
+            guard let code = try await deviceCode(request, session: session) else { return (.redirect(deviceDone(.gone)), nil) }
+            return (.redirect(deviceDone(.approved)), code)
         }
         let (code, redirect) = newCode(request, session: session)
         return (.redirect(redirect), code)
@@ -67,8 +75,11 @@ extension PagesService {
         }
     }
 
-    /// The redirect that tells the client the user declined.
-    public func declineConsent(_ interaction: Interaction) -> String { errorRedirect(.accessDenied, interaction.request) }
+    /// The redirect that tells the client the user declined (a device: the page that says so, its request denied).
+    public func declineConsent(_ interaction: Interaction, caller: CallerInfo) async throws -> String {
+        guard let userCode = interaction.request.deviceUserCode else { return errorRedirect(.accessDenied, interaction.request) }
+        return try await denyDevice(userCode: userCode, caller: caller)
+    }
 
     /// A new single-use code for this request and session, not yet stored, and the redirect URI that carries it.
     private func newCode(_ request: AuthorizationRequest, session: BrowserSessionRecord) -> (record: AuthorizationCodeRecord, redirect: String) {

@@ -13,6 +13,11 @@ public struct AuthorizationRequest: Codable, Sendable, Equatable {
     public var maxAge: Int?
     public var loginHint: String?
     public var uiLocales: String?
+    /// A device's sign-in (RFC 8628): the user code typed at `/ui/device`. The visit ends in the device's approval, not
+    /// in a redirect, and its `redirectUri` is the device grant's URN.
+    public var deviceUserCode: String? = nil
+
+    public var isDevice: Bool { deviceUserCode != nil }
 }
 
 /// Why `/authorize` refused: before the redirect URI is trusted, an error page and never a redirect (open

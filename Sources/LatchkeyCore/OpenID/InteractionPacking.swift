@@ -12,6 +12,7 @@ extension Interaction {
         w.strings(request.prompt.sorted()); w.optional(request.maxAge); w.optional(request.loginHint); w.optional(request.uiLocales)
         w.data(browser); w.date(expiresAt)
         w.optional(signedInSession); w.optional(flowToken); w.optional(codeTarget); w.optional(decoyAddress)
+        if let device = request.deviceUserCode { w.string(device) }
         return w.bytes
     }
 
@@ -27,10 +28,13 @@ extension Interaction {
               let prompt = r.strings(), let maxAge = r.optionalInt(), let loginHint = r.optionalString(), let uiLocales = r.optionalString(),
               let browser = r.data(), let expiresAt = r.date(),
               let signedInSession = r.optionalString(), let flowToken = r.optionalString(), let codeTarget = r.optionalString(),
-              let decoyAddress = r.optionalString(), r.atEnd else { return nil }
+              let decoyAddress = r.optionalString() else { return nil }
+        // Only a device's visit carries its user code, last.
+        let device = r.atEnd ? nil : r.string()
+        guard r.atEnd else { return nil }
         let request = AuthorizationRequest(clientId: clientId, redirectUri: redirectUri, scopes: scopes, state: state, nonce: nonce,
                                            codeChallenge: codeChallenge, prompt: Set(prompt), maxAge: maxAge, loginHint: loginHint,
-                                           uiLocales: uiLocales)
+                                           uiLocales: uiLocales, deviceUserCode: device)
         self.init(request: request, browser: browser, expiresAt: expiresAt, signedInSession: signedInSession, flowToken: flowToken,
                   codeTarget: codeTarget, decoyAddress: decoyAddress)
     }

@@ -8,6 +8,9 @@ public struct OpenIDSettings: Sendable, Equatable {
     public var interactionTTLSeconds = 1800
     /// Authorization codes: single use, this short (RFC 6749 §4.1.2 recommends at most ten minutes).
     public var codeTTLSeconds = 60
+    /// A device's request (RFC 8628): how long its user code may be typed, and the least time between its polls.
+    public var deviceCodeTTLSeconds = 600
+    public var devicePollSeconds = 5
     public init() {}
 }
 
@@ -28,6 +31,10 @@ public enum OpenIDProblem: Sendable, Hashable {
     case consentRequired
     /// `access_denied`: the user refused.
     case accessDenied
+    /// The device grant's answers to a poll (RFC 8628 §3.5): not yet decided, too soon, too late.
+    case authorizationPending
+    case slowDown
+    case expiredToken
 
     /// The OAuth `error` value.
     public var code: String {
@@ -41,6 +48,9 @@ public enum OpenIDProblem: Sendable, Hashable {
         case .loginRequired: "login_required"
         case .consentRequired: "consent_required"
         case .accessDenied: "access_denied"
+        case .authorizationPending: "authorization_pending"
+        case .slowDown: "slow_down"
+        case .expiredToken: "expired_token"
         }
     }
 
@@ -53,6 +63,9 @@ public enum OpenIDProblem: Sendable, Hashable {
         case .loginRequired: "The user is not signed in and prompt=none was asked."
         case .consentRequired: "The user has not consented to this client and prompt=none was asked."
         case .accessDenied: "The user declined."
+        case .authorizationPending: "The user has not yet entered the code and approved the sign-in; poll again after the interval."
+        case .slowDown: "Polling too fast: wait five seconds longer between polls from now on."
+        case .expiredToken: "The device code has expired: start again with a new one."
         }
     }
 }

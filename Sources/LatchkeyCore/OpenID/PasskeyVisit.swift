@@ -56,7 +56,8 @@ extension PagesService {
             opened = OpenedSignIn(cookie: cookie, session: session)
             // The step after this sign-in decided before its write, so that a code for the app rides in it; a passkey
             // offered first, or consent, is decided again after it, as for any sign-in.
-            guard try await !passkeyIsOffered(after: signIn) else { return (session, nil) }
+            // A device's approval is its own conditional write, after this one.
+            guard try await !passkeyIsOffered(after: signIn), !interaction.request.isDevice else { return (session, nil) }
             var visit = interaction
             visit.signedInSession = session.id
             let (step, code) = try await decidedStep(visit, session: session)

@@ -37,6 +37,7 @@ public protocol Repositories: Sendable {
     var passkeys: any PasskeyRepository { get }
     var customData: any CustomDataRepository { get }
     var openID: any OpenIDRepository { get }
+    var devices: any DeviceAuthorizationRepository { get }
     var clients: any ClientRepository { get }
     var flows: any FlowRepository { get }
     var linkTokens: any LinkTokenRepository { get }
@@ -49,7 +50,7 @@ public protocol Repositories: Sendable {
 }
 
 /// A store that answers every aggregate with one object (both stores do): the properties come for free.
-public protocol SingleObjectRepositories: Repositories, UserRepository, IdentityRepository, ApiKeyRepository, SecondFactorRepository, PasskeyRepository, CustomDataRepository, OpenIDRepository, ClientRepository, FlowRepository, LinkTokenRepository, SessionRepository,
+public protocol SingleObjectRepositories: Repositories, UserRepository, IdentityRepository, ApiKeyRepository, SecondFactorRepository, PasskeyRepository, CustomDataRepository, OpenIDRepository, DeviceAuthorizationRepository, ClientRepository, FlowRepository, LinkTokenRepository, SessionRepository,
     OutboxRepository, AuditRepository, ServerValueRepository, RateBucketRepository, MaintenanceRepository {}
 
 extension SingleObjectRepositories {
@@ -60,6 +61,7 @@ extension SingleObjectRepositories {
     public var passkeys: any PasskeyRepository { self }
     public var customData: any CustomDataRepository { self }
     public var openID: any OpenIDRepository { self }
+    public var devices: any DeviceAuthorizationRepository { self }
     public var clients: any ClientRepository { self }
     public var flows: any FlowRepository { self }
     public var linkTokens: any LinkTokenRepository { self }

@@ -12,7 +12,8 @@ public protocol PagesSurface: ClientAuthenticating, MailedLinkSurface {
     func checkLogout(idTokenHint: String?, clientId: String?, postLogoutRedirectUri: String?, state: String?) async -> Result<LogoutRequest, LogoutRefusal>
     func csrfToken(for cookie: String) -> String
     func csrfTokenMatches(_ token: String?, cookie: String?) -> Bool
-    func declineConsent(_ interaction: Interaction) -> String
+    func declineConsent(_ interaction: Interaction, caller: CallerInfo) async throws -> String
+    func deviceVisit(userCode typed: String?, csrfCookie: String, caller: CallerInfo) async throws -> Interaction?
     func endBrowserSession(_ session: BrowserSessionRecord, caller: CallerInfo) async throws
     func errorRedirect(_ problem: OpenIDProblem, _ request: AuthorizationRequest) -> String
     func errorRedirect(_ problem: OpenIDProblem, redirectUri: String, state: String?) -> String

@@ -7,4 +7,6 @@ public protocol TokenEndpointSurface: ClientAuthenticating {
     func exchangeAuthorizationCode(code: String?, redirectUri: String?, codeVerifier: String?, client: ClientApplication,
                                    caller: CallerInfo) async throws -> TokenSet
     func refresh(refreshToken: String?, scope: String?, caller: CallerInfo) async throws -> TokenSet
+    func startDeviceAuthorization(client: ClientApplication, scope: String?, caller: CallerInfo) async throws -> DeviceAuthorization
+    func exchangeDeviceCode(_ deviceCode: String?, client: ClientApplication, caller: CallerInfo) async throws -> TokenSet
 }

@@ -30,6 +30,11 @@ extension Tokens {
         try engine.accounts.requireGrant(.authorizationCode, for: client)
         guard let code, !code.isEmpty else { throw LatchkeyError.openID(.invalidRequest("code is missing.")) }
         guard let redirectUri, !redirectUri.isEmpty else { throw LatchkeyError.openID(.invalidRequest("redirect_uri is missing.")) }
+        return try await redeemCode(code: code, redirectUri: redirectUri, codeVerifier: codeVerifier, client: client, caller: caller)
+    }
+
+    /// The redemption itself, shared with the device grant, whose approval is a code stored under its device code.
+    func redeemCode(code: String, redirectUri: String, codeVerifier: String?, client: ClientApplication, caller: CallerInfo) async throws -> TokenSet {
         guard code.utf8.count <= SecretToken.maxPresentedBytes else { throw LatchkeyError.openID(.invalidGrant("The code is not valid.")) }
         let now = time.now()
         let hash = engine.secretHash(code)

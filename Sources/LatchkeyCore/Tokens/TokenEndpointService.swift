@@ -18,4 +18,12 @@ public struct TokenEndpointService: TokenEndpointSurface, EngineKernel {
     public func refresh(refreshToken: String?, scope: String?, caller: CallerInfo) async throws -> TokenSet {
         try await engine.tokens.refresh(refreshToken: refreshToken, scope: scope, caller: caller)
     }
+
+    public func startDeviceAuthorization(client: ClientApplication, scope: String?, caller: CallerInfo) async throws -> DeviceAuthorization {
+        try await engine.tokens.startDeviceAuthorization(client: client, scope: scope, caller: caller)
+    }
+
+    public func exchangeDeviceCode(_ deviceCode: String?, client: ClientApplication, caller: CallerInfo) async throws -> TokenSet {
+        try await engine.tokens.exchangeDeviceCode(deviceCode, client: client, caller: caller)
+    }
 }

@@ -25,6 +25,8 @@ struct NativeAuthForm: FormEncodedBody, Sendable {
     var redirectUri: String?
     var codeVerifier: String?
     var clientSecret: String?
+    /// The device grant's poll (RFC 8628 §3.4).
+    var deviceCode: String?
 
     init(form: FormFields) {
         clientId = form["client_id"]; username = form["username"]; password = form["password"]
@@ -34,6 +36,7 @@ struct NativeAuthForm: FormEncodedBody, Sendable {
         capabilities = [form["capabilities"], form["capability"]].compactMap { $0 }.joined(separator: " ")
         methodId = form["id"]; challengeTarget = form["challenge_target"]; challengeChannel = form["challenge_channel"]
         code = form["code"]; redirectUri = form["redirect_uri"]; codeVerifier = form["code_verifier"]; clientSecret = form["client_secret"]
+        deviceCode = form["device_code"]
     }
 
     /// `challenge_type`: space (or comma, or plus) separated; nil when absent or blank.

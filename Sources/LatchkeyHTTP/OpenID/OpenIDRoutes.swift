@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 import LatchkeyCore
@@ -15,11 +16,19 @@ struct OpenIDRoutes: Sendable {
         // Discovery is fixed for the life of the process and encoded once; the JWKS once per set of published keys.
         let discovery = JSONResponse.Prepared(discoveryDocument(tenant: nil))
         let jwks = PreparedJWKS(ring: engine.keyRing)
-        for path in ["/.well-known/openid-configuration", "/v2.0/.well-known/openid-configuration"] {
+        // RFC 8414's metadata is the same document (§3: an issuer without a path is looked up at the root).
+        for path in ["/.well-known/openid-configuration", "/v2.0/.well-known/openid-configuration", "/.well-known/oauth-authorization-server"] {
             router.get(RouterPath(path)) { _, _ in discovery.response() }
             router.get(RouterPath("/:tenant\(path)")) { _, context in
                 JSONResponse.ok(self.discoveryDocument(tenant: context.parameters.get("tenant")))
             }
+        }
+        // RFC 8414 §3.1: an issuer with a path has its metadata at the well-known path followed by the issuer's path.
+        if let issuerPath = URLComponents(string: engine.settings.issuer)?.path, issuerPath.count > 1 {
+            router.get(RouterPath("/.well-known/oauth-authorization-server" + issuerPath)) { _, _ in discovery.response() }
+        }
+        router.get("/.well-known/oauth-authorization-server/:tenant") { _, context in
+            JSONResponse.ok(self.discoveryDocument(tenant: context.parameters.get("tenant")))
         }
         router.get("/discovery/v2.0/keys") { _, _ in jwks.response() }
         let oidc = router.group("/oidc").add(middleware: DialectErrorMiddleware(NativeAuthErrors()))
@@ -61,6 +70,7 @@ struct OpenIDRoutes: Sendable {
             "issuer": .string(engine.settings.issuer),
             "authorization_endpoint": .string("\(root)/oauth2/v2.0/authorize"),
             "token_endpoint": .string("\(root)/oauth2/v2.0/token"),
+            "device_authorization_endpoint": .string("\(root)/oauth2/v2.0/devicecode"),
             "jwks_uri": .string("\(base)/discovery/v2.0/keys"),
             "userinfo_endpoint": .string("\(base)/oidc/userinfo"),
             "end_session_endpoint": .string("\(base)/oauth2/v2.0/logout"),
@@ -77,7 +87,8 @@ struct OpenIDRoutes: Sendable {
             "introspection_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post"],
             "revocation_endpoint_auth_methods_supported": ["none", "client_secret_basic", "client_secret_post"],
             // The native API's grants (docs/native-auth.md) are served at the same token endpoint.
-            "grant_types_supported": ["authorization_code", "refresh_token", "password", "oob", "mfa_oob", "continuation_token"],
+            "grant_types_supported": ["authorization_code", "refresh_token", .string(GrantType.deviceCode.rawValue), "password", "oob",
+                                      "mfa_oob", "continuation_token"],
             "scopes_supported": .array(Tokens.standardScopes.map(JSONValue.string)),
             "prompt_values_supported": .array(PagesService.promptValues.sorted().map(JSONValue.string)),
             "acr_values_supported": ["1", "2"],

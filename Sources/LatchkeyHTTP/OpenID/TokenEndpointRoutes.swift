@@ -18,18 +18,32 @@ struct TokenEndpointRoutes: Sendable {
                 let client = try ClientCredentials.authenticate(request, clientId: form.clientId, clientSecret: form.clientSecret, engine: tokens)
                 // Recorded as the surface that served it: the end of a browser sign-in is the OpenID provider's; one
                 // refresh grant serves both, a web app's sessions being the provider's and a native app's the native API's.
-                let browser = form.grantType == "authorization_code" || (form.grantType == "refresh_token" && client.signsInOnlyThroughBrowser)
+                let browser = form.grantType == "authorization_code" || form.grantType == GrantType.deviceCode.rawValue
+                    || (form.grantType == "refresh_token" && client.signsInOnlyThroughBrowser)
                 let caller = clientAddress.serving(browser ? .openID : .native).caller(request, context: context, clientId: client.id)
                 switch form.grantType {
                 case "authorization_code":
                     return NativeAuthRoutes.tokenResponse(try await tokens.exchangeAuthorizationCode(
                         code: form.code, redirectUri: form.redirectUri, codeVerifier: form.codeVerifier, client: client, caller: caller))
+                case GrantType.deviceCode.rawValue:
+                    return NativeAuthRoutes.tokenResponse(try await tokens.exchangeDeviceCode(form.deviceCode, client: client, caller: caller))
                 case "refresh_token":
                     return NativeAuthRoutes.tokenResponse(try await tokens.refresh(refreshToken: form.refreshToken, scope: form.scope,
                                                                                    caller: caller))
                 default:
                     return try await native.token(form, caller)
                 }
+            }
+            // The device authorization endpoint (RFC 8628 §3.1), named as Microsoft's is.
+            group.post("\(prefix)/oauth2/v2.0/devicecode") { request, context in
+                let form = try await request.decodeForm(as: NativeAuthForm.self, context: context)
+                let client = try ClientCredentials.authenticate(request, clientId: form.clientId, clientSecret: form.clientSecret, engine: tokens)
+                let caller = clientAddress.serving(.openID).caller(request, context: context, clientId: client.id)
+                let device = try await tokens.startDeviceAuthorization(client: client, scope: form.scope, caller: caller)
+                return JSONResponse.make(.ok, ["device_code": .string(device.deviceCode), "user_code": .string(device.userCode),
+                                               "verification_uri": .string(device.verificationURI),
+                                               "verification_uri_complete": .string(device.verificationURIComplete),
+                                               "expires_in": .int(device.expiresIn), "interval": .int(device.interval)])
             }
         }
     }

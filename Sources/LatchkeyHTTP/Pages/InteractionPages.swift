@@ -53,6 +53,7 @@ struct InteractionPages: Sendable {
         addSignOutRoutes(to: router)
         addUpstreamRoutes(to: router)
         addPasskeyRoutes(to: router)
+        addDeviceRoutes(to: router)
     }
 
     // MARK: The visit
@@ -133,7 +134,9 @@ struct InteractionPages: Sendable {
         switch progress.page {
         case .signIn(let hint): return signInPage(visit, email: hint)
         case .consent(let clientName, let scopes, let account):
-            return render("consent", .ok, ["clientName": clientName, "scopes": scopes, "account": account], visit)
+            var context: [String: Any] = ["clientName": clientName, "scopes": scopes, "account": account]
+            if let code = progress.interaction.request.deviceUserCode { context["deviceCode"] = "\(code.prefix(4))-\(code.dropFirst(4))" }
+            return render("consent", .ok, context, visit)
         case .secondFactor(let methods, let passkey): return secondFactorPage(methods, passkey: passkey, visit)
         case .enrol(let methods): return enrolPage(methods, visit)
         case .redirect(let uri): return redirect(uri, visit)

@@ -62,7 +62,7 @@ extension InteractionPages {
             guard let signedIn = try await engine.browserSession(cookie: visit.sessionCookie) else {
                 return try await proceed(interaction, visit)  // signed out meanwhile: sign in again
             }
-            guard visit.field("decision") == "allow" else { return redirect(engine.declineConsent(interaction), visit) }
+            guard visit.field("decision") == "allow" else { return redirect(try await engine.declineConsent(interaction, caller: visit.caller), visit) }
             try await engine.grantConsent(interaction, userId: signedIn.session.userId, caller: visit.caller)
             return try await proceed(interaction, visit, consentGiven: true, signedIn: signedIn)
         }

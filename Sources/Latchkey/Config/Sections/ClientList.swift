@@ -68,7 +68,7 @@ enum ClientList: ConfigSection {
     static func grantTypes(_ entry: Entry, key: String) throws -> Set<GrantType>? {
         guard let names = entry.grantTypes else { return nil }
         let grants = try Set(names.map { name in
-            guard let grant = GrantType(rawValue: name) else {
+            guard let grant = GrantType(name: name) else {
                 throw ConfigError(key: key, message: "\(name) is not one of \(GrantType.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             return grant

@@ -1,14 +1,17 @@
 import LatchkeyCore
 
-/// `openid.*`: the OpenID provider's browser sessions (the hosted pages' sign-in cookie) and authorization codes.
+/// `openid.*`: the OpenID provider's browser sessions (the hosted pages' sign-in cookie), authorization codes, and
+/// the device grant's user codes and polling interval.
 struct OpenIDProviderSettings: ConfigSection {
     static let section = "openid"
-    static let keys = ["session_hours", "code_seconds"]
+    static let keys = ["session_hours", "code_seconds", "device_code_seconds", "device_poll_seconds"]
 
     var settings = OpenIDSettings()
 
     init(_ config: SectionReader) throws {
         settings.sessionTTLSeconds = try config.int("session_hours", default: 336, range: 1...8760) * 3600
         settings.codeTTLSeconds = try config.int("code_seconds", default: 60, range: 1...600)
+        settings.deviceCodeTTLSeconds = try config.int("device_code_seconds", default: 600, range: 60...1800)
+        settings.devicePollSeconds = try config.int("device_poll_seconds", default: 5, range: 1...60)
     }
 }
