@@ -125,7 +125,7 @@ def add_openid_admin_paths(p, a, user, S, B, obj, admin_operation):
     consent = obj(["client_id", "scope", "granted_at"], client_id=S, scope=S, granted_at=S)
     client = obj(["id", "name", "confidential", "first_party", "source"], id=S, name=S, source={"enum": ["configuration", "admin"]}, scopes={"type": "array", "items": S}, mfa=S,
                  redirect_uris={"type": "array", "items": S}, post_logout_redirect_uris={"type": "array", "items": S},
-                 confidential=B, first_party=B)
+                 confidential=B, first_party=B, grant_types={"type": "array", "items": S})
     p[f"{a}/users/{{user}}/browser-sessions"] = {"parameters": [user], "get": admin_operation(
         "The user's live sessions at the hosted sign-in pages (SSO)",
         success=obj(["browser_sessions"], browser_sessions={"type": "array", "items": session}))}

@@ -7,6 +7,7 @@ import subprocess
 import time
 import uuid
 
+import jwt
 import msal
 import pytest
 import requests
@@ -17,8 +18,10 @@ from browser_support import chromium, fill, wait_heading
 from conftest import sign_up
 from harness import BINARY, Server
 from openid_support import Pages
+from postgres import fresh_database
 
 DEVICE = "d0000000-0000-4000-8000-00000000000d"
+STRICT_DEVICE = "d0000000-0000-4000-8000-00000000000f"
 WEB = "d0000000-0000-4000-8000-00000000000e"
 GRANT = "urn:ietf:params:oauth:grant-type:device_code"
 PASSWORD = "correct horse battery"
@@ -27,6 +30,9 @@ clients:
   - {{id: 11111111-1111-1111-1111-111111111111, name: native}}
   - {{id: {DEVICE}, name: TV app, grant_types: [device_code, refresh_token]}}
   - {{id: {WEB}, name: Web app, redirect_uris: ["http://127.0.0.1/callback"]}}
+  - {{id: {STRICT_DEVICE}, name: Bank TV, grant_types: [device_code], mfa: required}}
+mfa:
+  methods: [email, totp]
 """
 
 
@@ -84,6 +90,13 @@ def test_discovery_names_the_device_endpoint_and_rfc_8414_serves_the_same_metada
     assert tenant["device_authorization_endpoint"] == device_server.base + "/contoso/oauth2/v2.0/devicecode"
 
 
+def test_the_operator_sees_which_clients_use_the_device_grant(device_server):
+    token = requests.get(device_server.base + "/testing/v1/config", timeout=10).json()["admin_token"]
+    clients = requests.get(device_server.admin_base + "/admin/v1/clients", headers={"Authorization": "Bearer " + token}, timeout=10).json()
+    grants = {c["id"]: c["grant_types"] for c in clients["clients"]}
+    assert grants[DEVICE] == ["refresh_token", GRANT] and GRANT not in grants[WEB]
+
+
 def test_a_device_signs_in_with_the_code_typed_in_a_browser(device_server):
     email = account(device_server)
     answer = start(device_server)
@@ -108,6 +121,46 @@ def test_a_device_signs_in_with_the_code_typed_in_a_browser(device_server):
     refreshed = requests.post(device_server.base + "/oauth2/v2.0/token", timeout=10, data={
         "grant_type": "refresh_token", "refresh_token": tokens["refresh_token"], "client_id": DEVICE})
     assert refreshed.status_code == 400
+
+
+def test_a_replica_on_postgresql_serves_the_same_grant():
+    s = Server(config_text=CONFIG, postgres_url=fresh_database()).start()
+    try:
+        email = account(s)
+        device = start(s).json()
+        refused(poll(s, device["device_code"]), "authorization_pending", 400)
+        refused(poll(s, device["device_code"]), "slow_down", 400)
+        _, done = approve(s, device["user_code"], email)
+        assert "Your device is signed in" in done.text
+        tokens = strict.ok(poll(s, device["device_code"]), "device token")
+        assert tokens["refresh_token"]
+        refused(poll(s, device["device_code"]), "invalid_grant", 400)
+    finally:
+        s.cleanup()
+
+
+def test_a_client_that_needs_a_second_factor_gets_one_before_the_device_is_approved(device_server):
+    email = account(device_server)
+    device = start(device_server, client=STRICT_DEVICE, scope="openid").json()
+    pages = Pages(device_server)
+    sign_in = pages.submit(pages.get("/ui/device"), "/ui/device", user_code=device["user_code"])
+    step = pages.submit(sign_in, "/ui/sign-in", email=email, password=PASSWORD, method="password")
+    # No second factor yet: the pages ask for one to be enrolled, and nothing reaches the device meanwhile.
+    assert step.status_code == 200 and 'action="/ui/second-factor/enrol"' in step.text, step.text
+    refused(poll(device_server, device["device_code"], client=STRICT_DEVICE), "authorization_pending", 400)
+    before = len(device_server.mails(email))
+    code_page = pages.submit(step, "/ui/second-factor/enrol", channel="email", target=email)
+    assert code_page.status_code == 200, code_page.text
+    done = pages.submit(code_page, "/ui/second-factor/enrol/code", code=device_server.wait_for_code(email, before))
+    while done.status_code == 200 and 'action="/ui/second-factor/done"' in done.text:  # recovery codes shown once
+        done = pages.submit(done, "/ui/second-factor/done")
+    assert done.status_code == 200 and "Bank TV" in done.text and device["user_code"] in done.text, done.text
+    approved = pages.submit(done, "/ui/consent", decision="allow")
+    assert approved.status_code == 303 and approved.headers["Location"].endswith("result=approved")
+    device_server.advance_clock(6)
+    tokens = strict.ok(poll(device_server, device["device_code"], client=STRICT_DEVICE), "device token")
+    claims = jwt.decode(tokens["id_token"], options={"verify_signature": False})
+    assert claims["acr"] == "2" and "mfa" in claims["amr"], claims
 
 
 def test_polling_too_soon_is_slow_down_and_the_interval_grows(device_server):

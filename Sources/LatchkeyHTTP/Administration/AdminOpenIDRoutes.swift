@@ -82,6 +82,7 @@ extension AdminRoutes {
                  "source": .string(engine.isStoredClient(client.id) ? "admin" : "configuration"),
                  "mfa": .string(client.mfa.rawValue), "redirect_uris": .array(client.redirectURIs.map(JSONValue.string)),
                  "post_logout_redirect_uris": .array(client.postLogoutRedirectURIs.map(JSONValue.string)),
-                 "confidential": .bool(client.isConfidential), "first_party": .bool(client.firstParty)])
+                 "confidential": .bool(client.isConfidential), "first_party": .bool(client.firstParty),
+                 "grant_types": .array(client.grantTypes.map(\.rawValue).sorted().map(JSONValue.string))])
     }
 }
