@@ -16,8 +16,16 @@ import Testing
         browser: Data(), expiresAt: Date(timeIntervalSinceReferenceDate: 1), signedInSession: nil, flowToken: nil, codeTarget: nil,
         decoyAddress: nil)
 
+    /// A device's visit carries its user code last; a visit without one is as an earlier release sealed it.
+    private static let device = Interaction(
+        request: AuthorizationRequest(clientId: "tv", redirectUri: GrantType.deviceCode.rawValue, scopes: ["openid"], state: nil, nonce: nil,
+                                      codeChallenge: nil, prompt: ["consent"], maxAge: nil, loginHint: nil, uiLocales: nil,
+                                      deviceUserCode: "BCDFGHJK"),
+        browser: Data([9]), expiresAt: Date(timeIntervalSinceReferenceDate: 2), signedInSession: nil, flowToken: nil, codeTarget: nil,
+        decoyAddress: nil)
+
     @Test func everyFieldComesBackExactly() {
-        for interaction in [Self.full, Self.bare] {
+        for interaction in [Self.full, Self.bare, Self.device] {
             #expect(Interaction(packed: interaction.packed) == interaction)
         }
     }
