@@ -37,6 +37,27 @@ def add_openid_paths(p, tenant, S, I, B, obj, json_body, html, ref):
                                     "parameters": [{"name": "result", "in": "query", "required": False,
                                                     "schema": {"enum": ["approved", "denied", "gone"]}}],
                                     "responses": {"200": html("The outcome")}}}
+    registration_body = obj(["client_id", "redirect_uris", "grant_types", "token_endpoint_auth_method", "registration_client_uri"],
+                            client_id=S, client_id_issued_at=I, client_name=S, redirect_uris={"type": "array", "items": S},
+                            grant_types={"type": "array", "items": S}, response_types={"type": "array", "items": S},
+                            token_endpoint_auth_method=S, registration_client_uri=S, client_secret=S, client_secret_expires_at=I,
+                            registration_access_token=S)
+    oauth_refusal = json_body(obj(["error", "error_description"], error=S, error_description=S), "Refused (RFC 7591 §3.2.2), or the token is wrong (401)")
+    p["/oauth2/register"] = {"post": {
+        "summary": "RFC 7591 dynamic registration (openid.registration_enabled); Bearer the initial access token when one is configured",
+        "tags": ["openid"],
+        "requestBody": {"required": True, "content": {"application/json": {"schema": obj(
+            ["redirect_uris"], redirect_uris={"type": "array", "items": S}, client_name=S, grant_types={"type": "array", "items": S},
+            response_types={"type": "array", "items": S}, token_endpoint_auth_method={"enum": ["none", "client_secret_basic", "client_secret_post"]},
+            scope=S)}}},
+        "responses": {"201": json_body(registration_body, "The client, its secret and registration access token (shown once)"),
+                      "4XX": oauth_refusal}}}
+    client_param = [{"name": "client", "in": "path", "required": True, "schema": S}]
+    p["/oauth2/register/{client}"] = {"parameters": client_param,
+        "get": {"summary": "RFC 7592: the registration, read with its registration access token (Bearer)", "tags": ["openid"],
+                "responses": {"200": json_body(registration_body, "The client"), "4XX": oauth_refusal}},
+        "delete": {"summary": "RFC 7592: the registration deleted by its client (Bearer its registration access token)", "tags": ["openid"],
+                   "responses": {"204": {"description": "Deleted"}, "4XX": oauth_refusal}}}
     posts = [
         ("/ui/sign-in", "Sign in with a password, or ask for a code (method=code)", dict(email=S, password=S, method=S)),
         ("/ui/code", "The mailed sign-in code", dict(code=S)),
@@ -123,7 +144,7 @@ def add_openid_admin_paths(p, a, user, S, B, obj, admin_operation):
     session = obj(["id", "amr", "auth_time", "expires_at"], id=S, amr={"type": "array", "items": S}, auth_time=S, expires_at=S,
                   ip={"type": ["string", "null"]}, user_agent={"type": ["string", "null"]})
     consent = obj(["client_id", "scope", "granted_at"], client_id=S, scope=S, granted_at=S)
-    client = obj(["id", "name", "confidential", "first_party", "source"], id=S, name=S, source={"enum": ["configuration", "admin"]}, scopes={"type": "array", "items": S}, mfa=S,
+    client = obj(["id", "name", "confidential", "first_party", "source"], id=S, name=S, source={"enum": ["configuration", "admin", "registration"]}, scopes={"type": "array", "items": S}, mfa=S,
                  redirect_uris={"type": "array", "items": S}, post_logout_redirect_uris={"type": "array", "items": S},
                  confidential=B, first_party=B, grant_types={"type": "array", "items": S})
     p[f"{a}/users/{{user}}/browser-sessions"] = {"parameters": [user], "get": admin_operation(

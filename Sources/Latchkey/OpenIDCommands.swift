@@ -64,7 +64,8 @@ struct ClientsCommand: AsyncParsableCommand {
             print(["id", "name", "kind", "mfa", "source", "redirect uris"].joined(separator: "\t"))
             for client in engine.allClients {
                 let kind = (client.isConfidential ? "confidential" : "public") + (client.firstParty ? "" : ", third-party")
-                print([client.id, client.name, kind, client.mfa.rawValue, engine.isStoredClient(client.id) ? "admin" : "configuration",
+                let source = client.selfRegistered ? "registration" : engine.isStoredClient(client.id) ? "admin" : "configuration"
+                print([client.id, client.name, kind, client.mfa.rawValue, source,
                        client.redirectURIs.joined(separator: " ")].map(TerminalText.escape).joined(separator: "\t"))
             }
         }

@@ -78,6 +78,7 @@ public enum LatchkeyServer {
         let native = NativeAuthRoutes(engine: NativeAuthService(engine: engine), clientAddress: clientAddress, errors: NativeAuthErrors())
         native.addRoutes(to: router)
         TokenEndpointRoutes(tokens: TokenEndpointService(engine: engine), native: native, clientAddress: clientAddress).addRoutes(to: router)
+        RegistrationRoutes(tokens: TokenEndpointService(engine: engine), clientAddress: clientAddress).addRoutes(to: router)
         AuthenticatorEndpoints(engine: NativeAuthService(engine: engine), clientAddress: clientAddress).addRoutes(to: router)
         AppServicesRoutes(engine: AppServicesService(engine: engine), clientAddress: clientAddress.serving(.appServices), errors: appServicesErrors)
             .addRoutes(to: router)

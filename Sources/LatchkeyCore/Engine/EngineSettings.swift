@@ -19,6 +19,8 @@ public struct ClientApplication: Sendable, Equatable {
     public var firstParty: Bool
     /// The grants it may use (`clients[].grant_types`); by default what its redirect URIs and party make it (`GrantType`).
     public var grantTypes: Set<GrantType>
+    /// It registered itself (RFC 7591): always third-party, removable by the operator or by itself.
+    public var selfRegistered = false
 
     public init(id: String, name: String, scopes: [String] = [], mfa: MFAPolicy = .off, redirectURIs: [String] = [],
                 postLogoutRedirectURIs: [String] = [], secretDigest: [UInt8]? = nil, firstParty: Bool = true,

@@ -11,6 +11,7 @@ public struct LimitSettings: Sendable, Equatable {
         case functionPerIP = "function_per_ip"
         case updatePerIP = "update_per_ip"
         case deviceCodePerIP = "device_code_per_ip"
+        case registrationPerIP = "registration_per_ip"
 
         var isPerIP: Bool { self != .codePerAccount && self != .mailPerAddress }
 
@@ -27,6 +28,7 @@ public struct LimitSettings: Sendable, Equatable {
             case .functionPerIP: "function calls from this network"
             case .updatePerIP: "account changes from this network"
             case .deviceCodePerIP: "device codes typed from this network"
+            case .registrationPerIP: "client registrations from this network"
             }
         }
     }
@@ -42,6 +44,7 @@ public struct LimitSettings: Sendable, Equatable {
         .resetPerIP: RateRule(10, per: 600),            // reset starts
         .functionPerIP: RateRule(60, per: 60),          // cloud function calls (each may run an operator's command)
         .updatePerIP: RateRule(30, per: 60),            // account changes (fields, email, password) from one address
+        .registrationPerIP: RateRule(10, per: 3600),    // self-registered clients (RFC 7591) from one address
         .deviceCodePerIP: RateRule(10, per: 600),       // user codes typed at /ui/device: 34 bits are never guessed at this rate
     ]
 

@@ -19,6 +19,12 @@ struct ClientDocument: Codable {
     var redirectURIs: [String]
     var postLogoutRedirectURIs: [String]
     var firstParty: Bool
+    /// How it came to be: nil made by the operator (admin API, console, CLI); `dynamic` registered itself (RFC 7591).
+    var origin: String? = nil
+    /// The grants it registered for, when it chose them; nil: what its redirect URIs and party give.
+    var grantTypes: [String]? = nil
+    /// A self-registered client's registration access token (RFC 7592), as its SHA-256 in base64url.
+    var registrationTokenHash: String? = nil
 }
 
 /// What an operator gives for a new client.
@@ -59,9 +65,12 @@ extension LatchkeyEngine {
 
     static func application(_ record: ClientRecord) -> ClientApplication? {
         guard let document = try? JSONDecoder().decode(ClientDocument.self, from: Data(record.document.utf8)) else { return nil }
-        return ClientApplication(id: record.id, name: record.name, scopes: document.scopes, mfa: MFAPolicy(rawValue: document.mfa) ?? .off,
-                                 redirectURIs: document.redirectURIs, postLogoutRedirectURIs: document.postLogoutRedirectURIs,
-                                 secretDigest: record.secretHash.map { [UInt8]($0) }, firstParty: document.firstParty)
+        var client = ClientApplication(id: record.id, name: record.name, scopes: document.scopes, mfa: MFAPolicy(rawValue: document.mfa) ?? .off,
+                                       redirectURIs: document.redirectURIs, postLogoutRedirectURIs: document.postLogoutRedirectURIs,
+                                       secretDigest: record.secretHash.map { [UInt8]($0) }, firstParty: document.firstParty,
+                                       grantTypes: document.grantTypes.map { Set($0.compactMap(GrantType.init(name:))) })
+        client.selfRegistered = document.origin == ClientRegistration.origin
+        return client
     }
 }
 

@@ -11,6 +11,7 @@ public struct OpenIDSettings: Sendable, Equatable {
     /// A device's request (RFC 8628): how long its user code may be typed, and the least time between its polls.
     public var deviceCodeTTLSeconds = 600
     public var devicePollSeconds = 5
+    public var registration = RegistrationSettings()
     public init() {}
 }
 
@@ -35,6 +36,9 @@ public enum OpenIDProblem: Sendable, Hashable {
     case authorizationPending
     case slowDown
     case expiredToken
+    /// Dynamic registration's refusals (RFC 7591 §3.2.2).
+    case invalidRedirectURI(String)
+    case invalidClientMetadata(String)
 
     /// The OAuth `error` value.
     public var code: String {
@@ -51,13 +55,16 @@ public enum OpenIDProblem: Sendable, Hashable {
         case .authorizationPending: "authorization_pending"
         case .slowDown: "slow_down"
         case .expiredToken: "expired_token"
+        case .invalidRedirectURI: "invalid_redirect_uri"
+        case .invalidClientMetadata: "invalid_client_metadata"
         }
     }
 
     /// The `error_description`: what was wrong, never the value that was sent.
     public var description: String {
         switch self {
-        case .invalidRequest(let text), .invalidClient(let text), .invalidGrant(let text), .unauthorizedClient(let text): text
+        case .invalidRequest(let text), .invalidClient(let text), .invalidGrant(let text), .unauthorizedClient(let text),
+             .invalidRedirectURI(let text), .invalidClientMetadata(let text): text
         case .unsupportedGrantType: "This grant_type is not supported."
         case .unsupportedResponseType: "Only response_type=code is supported."
         case .loginRequired: "The user is not signed in and prompt=none was asked."

@@ -8,5 +8,8 @@ public protocol TokenEndpointSurface: ClientAuthenticating {
                                    caller: CallerInfo) async throws -> TokenSet
     func refresh(refreshToken: String?, scope: String?, caller: CallerInfo) async throws -> TokenSet
     func startDeviceAuthorization(client: ClientApplication, scope: String?, caller: CallerInfo) async throws -> DeviceAuthorization
+    func registerClient(_ metadata: [String: JSONValue], initialToken: String?, caller: CallerInfo) async throws -> ClientRegistration
+    func registeredClient(id: String, registrationToken: String?) async throws -> ClientRegistration
+    func deleteRegisteredClient(id: String, registrationToken: String?, caller: CallerInfo) async throws
     func exchangeDeviceCode(_ deviceCode: String?, client: ClientApplication, caller: CallerInfo) async throws -> TokenSet
 }

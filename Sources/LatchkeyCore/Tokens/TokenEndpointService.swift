@@ -23,6 +23,18 @@ public struct TokenEndpointService: TokenEndpointSurface, EngineKernel {
         try await engine.tokens.startDeviceAuthorization(client: client, scope: scope, caller: caller)
     }
 
+    public func registerClient(_ metadata: [String: JSONValue], initialToken: String?, caller: CallerInfo) async throws -> ClientRegistration {
+        try await engine.tokens.registerClient(metadata, initialToken: initialToken, caller: caller)
+    }
+
+    public func registeredClient(id: String, registrationToken: String?) async throws -> ClientRegistration {
+        try await engine.tokens.registeredClient(id: id, registrationToken: registrationToken)
+    }
+
+    public func deleteRegisteredClient(id: String, registrationToken: String?, caller: CallerInfo) async throws {
+        try await engine.tokens.deleteRegisteredClient(id: id, registrationToken: registrationToken, caller: caller)
+    }
+
     public func exchangeDeviceCode(_ deviceCode: String?, client: ClientApplication, caller: CallerInfo) async throws -> TokenSet {
         try await engine.tokens.exchangeDeviceCode(deviceCode, client: client, caller: caller)
     }

@@ -79,7 +79,7 @@ extension AdminRoutes {
 
     func client(_ client: ClientApplication) -> JSONValue {
         .object(["id": .string(client.id), "name": .string(client.name), "scopes": .array(client.scopes.map(JSONValue.string)),
-                 "source": .string(engine.isStoredClient(client.id) ? "admin" : "configuration"),
+                 "source": .string(client.selfRegistered ? "registration" : engine.isStoredClient(client.id) ? "admin" : "configuration"),
                  "mfa": .string(client.mfa.rawValue), "redirect_uris": .array(client.redirectURIs.map(JSONValue.string)),
                  "post_logout_redirect_uris": .array(client.postLogoutRedirectURIs.map(JSONValue.string)),
                  "confidential": .bool(client.isConfidential), "first_party": .bool(client.firstParty),

@@ -50,7 +50,7 @@ extension Console {
                 ["id": client.id, "name": client.name, "scopes": (Tokens.standardScopes + client.scopes).joined(separator: " "),
                  "mfa": client.mfa.rawValue,
                  "redirects": client.redirectURIs, "confidential": client.isConfidential, "firstParty": client.firstParty,
-                 "device": client.grantTypes.contains(.deviceCode), "stored": engine.isStoredClient(client.id)]
+                 "device": client.grantTypes.contains(.deviceCode), "registered": client.selfRegistered, "stored": engine.isStoredClient(client.id)]
             },
             "apps": engine.settings.apps.map { app -> [String: Any] in
                 ["id": app.id, "confirmation": "\(app.confirmation)", "reset": "\(app.reset)",

@@ -66,7 +66,7 @@ struct OpenIDRoutes: Sendable {
     func discoveryDocument(tenant: String?) -> [String: JSONValue] {
         let base = engine.settings.publicURL
         let root = tenant.map { "\(base)/\($0)" } ?? base
-        return [
+        var document: [String: JSONValue] = [
             "issuer": .string(engine.settings.issuer),
             "authorization_endpoint": .string("\(root)/oauth2/v2.0/authorize"),
             "token_endpoint": .string("\(root)/oauth2/v2.0/token"),
@@ -100,6 +100,8 @@ struct OpenIDRoutes: Sendable {
             "request_uri_parameter_supported": .bool(false),
             "authorization_response_iss_parameter_supported": .bool(true),
         ]
+        if engine.settings.openID.registration.enabled { document["registration_endpoint"] = .string(base + Tokens.registrationPath) }
+        return document
     }
 
     /// The access token in the `Authorization` header or, on a POST, in the form body (RFC 6750 §2.2; pyoidc sends
