@@ -93,6 +93,8 @@ def test_the_registering_client_reads_and_deletes_its_registration(registrar):
     assert "client_secret" not in read.json() and "registration_access_token" not in read.json()
     refused(requests.get(uri, headers={"Authorization": "Bearer " + token[:-2] + "AA"}, timeout=10), "invalid_token", 401)
     refused(requests.get(uri, timeout=10), "invalid_token", 401)
+    refused(requests.get(f"{s.base}/oauth2/register/{uuid.uuid4()}", headers={"Authorization": "Bearer " + token}, timeout=10),
+            "invalid_token", 401)
     other = register(s, {"redirect_uris": ["https://app.example/cb"]}, token=s.initial_token).json()
     refused(requests.delete(uri, headers={"Authorization": "Bearer " + other["registration_access_token"]}, timeout=10), "invalid_token", 401)
     admin = requests.get(s.base + "/testing/v1/config", timeout=10).json()["admin_token"]

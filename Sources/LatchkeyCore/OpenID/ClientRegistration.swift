@@ -60,7 +60,9 @@ extension Tokens {
 
     /// The registration `registrationToken` is for (RFC 7592 §2.1); a wrong token and an unknown id read the same.
     public func registeredClient(id: String, registrationToken: String?) async throws -> ClientRegistration {
-        guard let registrationToken, let record = try await reader.clients.clients().first(where: { ClientApplication.sameID($0.id, id) }),
+        // Only a self-registered client has a registration to read: anything else is refused before the store is asked.
+        guard let registrationToken, engine.client(id: id)?.selfRegistered == true,
+              let record = try await reader.clients.clients().first(where: { ClientApplication.sameID($0.id, id) }),
               let document = try? JSONDecoder().decode(ClientDocument.self, from: Data(record.document.utf8)),
               let stored = document.registrationTokenHash,
               Digest.constantTimeEqual(Array(Base64URL.encode(Digest.sha256(Array(registrationToken.utf8))).utf8), Array(stored.utf8)),

@@ -1,7 +1,7 @@
 /// The code a device shows and a person types at `/ui/device` (RFC 8628 §6.1): eight letters from twenty consonants
 /// (about 34.5 bits; no vowels, so no words, and nothing to confuse with a digit), shown as `BCDF-GHJK`. Typed in any
 /// case, with or without the dash or spaces.
-enum UserCode {
+public enum UserCode {
     static let alphabet = Array("BCDFGHJKLMNPQRSTVWXZ")
     static let length = 8
 
@@ -17,5 +17,5 @@ enum UserCode {
         return letters
     }
 
-    static func display(_ code: String) -> String { "\(code.prefix(4))-\(code.dropFirst(4))" }
+    public static func display(_ code: String) -> String { "\(code.prefix(4))-\(code.dropFirst(4))" }
 }

@@ -135,7 +135,7 @@ struct InteractionPages: Sendable {
         case .signIn(let hint): return signInPage(visit, email: hint)
         case .consent(let clientName, let scopes, let account):
             var context: [String: Any] = ["clientName": clientName, "scopes": scopes, "account": account]
-            if let code = progress.interaction.request.deviceUserCode { context["deviceCode"] = "\(code.prefix(4))-\(code.dropFirst(4))" }
+            if let code = progress.interaction.request.deviceUserCode { context["deviceCode"] = UserCode.display(code) }
             return render("consent", .ok, context, visit)
         case .secondFactor(let methods, let passkey): return secondFactorPage(methods, passkey: passkey, visit)
         case .enrol(let methods): return enrolPage(methods, visit)
