@@ -7,7 +7,8 @@ extension DeviceAuthorizationRecord: PostgresRowDecodable {
         self.init(deviceCodeHash: try row.value("device_code_hash"), userCodeHash: try row.value("user_code_hash"),
                   clientId: try row.value("client_id"), scope: try row.value("scope"), intervalSeconds: try row.value("interval_seconds"),
                   expiresAt: try row.value("expires_at"), polledAt: try row.value("polled_at"),
-                  decision: (try row.value("decision", as: String?.self)).flatMap(Decision.init(rawValue:)))
+                  decision: (try row.value("decision", as: String?.self)).flatMap(Decision.init(rawValue:)),
+                  resource: try row.value("resource"))
     }
 }
 
@@ -15,9 +16,9 @@ extension DeviceAuthorizationRecord: PostgresRowDecodable {
 extension PostgresRepositories {
     func insert(_ device: DeviceAuthorizationRecord) async throws -> Bool {
         !(try await rows("""
-            INSERT INTO device_authorizations (device_code_hash, user_code_hash, client_id, scope, interval_seconds, expires_at)
+            INSERT INTO device_authorizations (device_code_hash, user_code_hash, client_id, scope, interval_seconds, expires_at, resource)
             VALUES (\(device.deviceCodeHash), \(device.userCodeHash), \(device.clientId), \(device.scope), \(device.intervalSeconds),
-                    \(device.expiresAt))
+                    \(device.expiresAt), \(device.resource))
             ON CONFLICT DO NOTHING RETURNING 1
             """)).isEmpty
     }

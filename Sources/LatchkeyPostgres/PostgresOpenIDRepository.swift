@@ -16,7 +16,7 @@ extension AuthorizationCodeRecord: PostgresRowDecodable {
                   redirectUri: try row.value("redirect_uri"), codeChallenge: try row.value("code_challenge"), nonce: try row.value("nonce"),
                   scope: try row.value("scope"), amr: try row.value("amr"), authTime: try row.value("auth_time"),
                   familyId: try row.value("family_id"), browserSessionId: try row.value("browser_session_id"),
-                  expiresAt: try row.value("expires_at"), usedAt: try row.value("used_at"))
+                  expiresAt: try row.value("expires_at"), usedAt: try row.value("used_at"), resource: try row.value("resource"))
     }
 }
 
@@ -79,7 +79,7 @@ extension PostgresRepositories {
     /// The code's INSERT, alone or as a step of a statement (`condition`, a WHERE clause, makes it conditional).
     static func appendInsert(_ code: AuthorizationCodeRecord, to q: inout PostgresQuery.StringInterpolation, condition: String? = nil) throws {
         q.appendLiteral("INSERT INTO authorization_codes (code_hash, client_id, user_id, redirect_uri, code_challenge, nonce, scope, amr, "
-                        + "auth_time, family_id, browser_session_id, expires_at, used_at) " + (condition == nil ? "VALUES (" : "SELECT "))
+                        + "auth_time, family_id, browser_session_id, expires_at, used_at, resource) " + (condition == nil ? "VALUES (" : "SELECT "))
         try q.appendInterpolation(code.codeHash)
         for value in [code.clientId, code.userId, code.redirectUri, code.codeChallenge, code.nonce, code.scope, code.amr] {
             q.appendLiteral(", "); q.appendInterpolation(value)
@@ -87,6 +87,7 @@ extension PostgresRepositories {
         q.appendLiteral(", "); q.appendInterpolation(code.authTime)
         for value in [code.familyId, code.browserSessionId] { q.appendLiteral(", "); q.appendInterpolation(value) }
         q.appendLiteral(", "); q.appendInterpolation(code.expiresAt); q.appendLiteral(", "); q.appendInterpolation(code.usedAt)
+        q.appendLiteral(", "); q.appendInterpolation(code.resource)
         q.appendLiteral(condition ?? ")")
     }
 

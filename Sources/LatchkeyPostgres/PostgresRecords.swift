@@ -42,7 +42,7 @@ extension SessionRecord: PostgresRowDecodable {
                   kind: try row.value("kind"), audience: try row.value("audience"), scope: try row.value("scope"),
                   tokenHash: try row.value("token_hash"), createdAt: try row.value("created_at"), expiresAt: try row.value("expires_at"),
                   parentId: try row.value("parent_id"), deviceId: try row.value("device_id"), ip: try row.value("ip"),
-                  userAgent: try row.value("user_agent"))
+                  userAgent: try row.value("user_agent"), resource: try row.value("resource"))
         rotatedAt = try row.value("rotated_at")
         revokedAt = try row.value("revoked_at")
     }

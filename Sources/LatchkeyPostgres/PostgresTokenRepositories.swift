@@ -49,7 +49,7 @@ extension PostgresRepositories {
     /// conditional one.
     static func appendInsert(_ session: SessionRecord, to q: inout PostgresQuery.StringInterpolation, condition: String? = nil) throws {
         q.appendLiteral("INSERT INTO sessions (id, family_id, user_id, kind, audience, scope, token_hash, created_at, expires_at, rotated_at, "
-                        + "revoked_at, parent_id, device_id, ip, user_agent) " + (condition == nil ? "VALUES (" : "SELECT "))
+                        + "revoked_at, parent_id, device_id, ip, user_agent, resource) " + (condition == nil ? "VALUES (" : "SELECT "))
         q.appendInterpolation(session.id)
         for value in [session.familyId, session.userId, session.kind.rawValue, session.audience, session.scope] {
             q.appendLiteral(", ")
@@ -61,7 +61,7 @@ extension PostgresRepositories {
             q.appendLiteral(", ")
             q.appendInterpolation(date)
         }
-        for value in [session.parentId, session.deviceId, session.ip, session.userAgent] {
+        for value in [session.parentId, session.deviceId, session.ip, session.userAgent, session.resource] {
             q.appendLiteral(", ")
             q.appendInterpolation(value)
         }
@@ -132,10 +132,10 @@ extension PostgresRepositories {
             WITH marked AS (
                 UPDATE sessions SET rotated_at = \(at) WHERE id = \(id) AND rotated_at IS NULL AND revoked_at IS NULL RETURNING id)
             INSERT INTO sessions (id, family_id, user_id, kind, audience, scope, token_hash, created_at, expires_at, rotated_at,
-                                  revoked_at, parent_id, device_id)
+                                  revoked_at, parent_id, device_id, ip, user_agent, resource)
             SELECT \(child.id), \(child.familyId), \(child.userId), \(child.kind.rawValue), \(child.audience), \(child.scope),
                    \(child.tokenHash), \(child.createdAt), \(child.expiresAt), \(child.rotatedAt), \(child.revokedAt),
-                   \(child.parentId), \(child.deviceId)
+                   \(child.parentId), \(child.deviceId), \(child.ip), \(child.userAgent), \(child.resource)
             FROM marked RETURNING id
             """).isEmpty
     }

@@ -62,7 +62,8 @@ extension SessionRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
         self.init(id: row["id"], familyId: row["family_id"], userId: row["user_id"],
                   kind: try Self.column(row, "kind", Kind.init(rawValue:)), audience: row["audience"], scope: row["scope"],
                   tokenHash: row["token_hash"], createdAt: row["created_at"], expiresAt: row["expires_at"],
-                  parentId: row["parent_id"], deviceId: row["device_id"], ip: row["ip"], userAgent: row["user_agent"])
+                  parentId: row["parent_id"], deviceId: row["device_id"], ip: row["ip"], userAgent: row["user_agent"],
+                  resource: row["resource"])
         rotatedAt = row["rotated_at"]
         revokedAt = row["revoked_at"]
     }
@@ -75,6 +76,7 @@ extension SessionRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
         container["expires_at"] = StoredDate.text(expiresAt); container["rotated_at"] = rotatedAt.map(StoredDate.text)
         container["revoked_at"] = revokedAt.map(StoredDate.text); container["parent_id"] = parentId
         container["device_id"] = deviceId; container["ip"] = ip; container["user_agent"] = userAgent
+        container["resource"] = resource
     }
 
     /// One row by a statement prepared once per connection (a refresh inserts one): GRDB's record insert builds its
@@ -82,11 +84,11 @@ extension SessionRecord: FetchableRecord, PersistableRecord, SnakeCaseColumns {
     func insertRow(_ db: Database) throws {
         try db.cachedStatement(sql: """
             INSERT INTO sessions (id, family_id, user_id, kind, audience, scope, token_hash, created_at, expires_at, rotated_at,
-                                  revoked_at, parent_id, device_id, ip, user_agent)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                  revoked_at, parent_id, device_id, ip, user_agent, resource)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [id, familyId, userId, kind.rawValue, audience, scope, tokenHash, StoredDate.text(createdAt),
                                      StoredDate.text(expiresAt), rotatedAt.map(StoredDate.text), revokedAt.map(StoredDate.text),
-                                     parentId, deviceId, ip, userAgent])
+                                     parentId, deviceId, ip, userAgent, resource])
     }
 }
 

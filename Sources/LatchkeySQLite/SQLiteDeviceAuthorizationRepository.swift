@@ -11,10 +11,11 @@ extension SQLiteRepositories {
     func insert(_ device: DeviceAuthorizationRecord) async throws -> Bool {
         try await write { db in
             try db.execute(sql: """
-                INSERT INTO device_authorizations (device_code_hash, user_code_hash, client_id, scope, interval_seconds, expires_at)
-                VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+                INSERT INTO device_authorizations (device_code_hash, user_code_hash, client_id, scope, interval_seconds, expires_at,
+                                                   resource)
+                VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
                 """, arguments: [device.deviceCodeHash, device.userCodeHash, device.clientId, device.scope, device.intervalSeconds,
-                                 device.expiresAt])
+                                 device.expiresAt, device.resource])
             return db.changesCount > 0
         }
     }

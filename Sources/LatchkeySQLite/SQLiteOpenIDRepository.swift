@@ -24,17 +24,17 @@ extension AuthorizationCodeRecord: FetchableRecord, PersistableRecord, SnakeCase
         self.init(codeHash: row["code_hash"], clientId: row["client_id"], userId: row["user_id"], redirectUri: row["redirect_uri"],
                   codeChallenge: row["code_challenge"], nonce: row["nonce"], scope: row["scope"], amr: row["amr"],
                   authTime: row["auth_time"], familyId: row["family_id"], browserSessionId: row["browser_session_id"],
-                  expiresAt: row["expires_at"], usedAt: row["used_at"])
+                  expiresAt: row["expires_at"], usedAt: row["used_at"], resource: row["resource"])
     }
 
     /// By a statement prepared once per connection, as a browser session's row.
     func insertRow(_ db: Database) throws {
         try db.cachedStatement(sql: """
             INSERT INTO authorization_codes (code_hash, client_id, user_id, redirect_uri, code_challenge, nonce, scope, amr, auth_time,
-                                             family_id, browser_session_id, expires_at, used_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                             family_id, browser_session_id, expires_at, used_at, resource)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [codeHash, clientId, userId, redirectUri, codeChallenge, nonce, scope, amr, StoredDate.text(authTime),
-                                     familyId, browserSessionId, StoredDate.text(expiresAt), usedAt.map(StoredDate.text)])
+                                     familyId, browserSessionId, StoredDate.text(expiresAt), usedAt.map(StoredDate.text), resource])
     }
 }
 

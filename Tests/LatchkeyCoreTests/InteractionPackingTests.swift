@@ -24,8 +24,15 @@ import Testing
         browser: Data([9]), expiresAt: Date(timeIntervalSinceReferenceDate: 2), signedInSession: nil, flowToken: nil, codeTarget: nil,
         decoyAddress: nil)
 
+    /// A visit for a protected resource (RFC 8707) carries its URL.
+    private static let resource: Interaction = {
+        var visit = full
+        visit.request.resource = "https://mcp.example.com/mcp"
+        return visit
+    }()
+
     @Test func everyFieldComesBackExactly() {
-        for interaction in [Self.full, Self.bare, Self.device] {
+        for interaction in [Self.full, Self.bare, Self.device, Self.resource] {
             #expect(Interaction(packed: interaction.packed) == interaction)
         }
     }
@@ -35,6 +42,22 @@ import Testing
         #expect(Interaction(packed: [UInt8](json)) == Self.full)
     }
 
+    /// Version 1 ended with the device's user code alone, absent for any other visit; an open visit sealed by the
+    /// release before survives the upgrade.
+    @Test func aVisitSealedAsVersionOneStillOpens() {
+        var bare = Self.bare.packed
+        #expect(bare.suffix(2) == [0, 0])
+        bare.removeLast(2)
+        bare[0] = 1
+        #expect(Interaction(packed: bare) == Self.bare)
+        var device = Self.device.packed
+        #expect(device.last == 0)
+        device.removeLast()
+        device.remove(at: device.count - 4 - 8 - 1)
+        device[0] = 1
+        #expect(Interaction(packed: device) == Self.device)
+    }
+
     @Test func malformedBytesAreNoneNotATrap() {
         let packed = Self.full.packed
         for cut in [0, 1, 5, packed.count / 2, packed.count - 1] {
@@ -42,7 +65,7 @@ import Testing
         }
         #expect(Interaction(packed: packed + [0]) == nil)
         var otherVersion = packed
-        otherVersion[0] = 2
+        otherVersion[0] = 3
         #expect(Interaction(packed: otherVersion) == nil)
         var hugeCount = packed
         hugeCount.replaceSubrange(1..<5, with: [0xFF, 0xFF, 0xFF, 0xFF])

@@ -32,7 +32,7 @@ struct LatchkeyConfig {
     /// Every section; a key in the file or environment that none declares is refused.
     static let sections: [any ConfigSection.Type] = [
         ServerSettings.self, DevelopmentSettings.self, DatabaseSettings.self, MailSettings.self, SMTPSettings.self,
-        PageBrandSettings.self, ClientList.self, AttributeList.self, CodePolicy.self, PasswordSettings.self, LimitSettings.self, TokenPolicy.self,
+        PageBrandSettings.self, ClientList.self, ResourceList.self, AttributeList.self, CodePolicy.self, PasswordSettings.self, LimitSettings.self, TokenPolicy.self,
         ResetSettings.self, AppServicesSettings.self, ParseSettings.self, FunctionDefinitions.self, RetentionSettings.self,
         TestingSettings.self, LogSettings.self, AdminSettings.self, IdentityProviderSettings.self, AnonymousSettings.self,
         MFASettings.self, OpenIDProviderSettings.self, AccountSettings.self, PasskeySettings.self,
@@ -96,6 +96,7 @@ struct LatchkeyConfig {
                                 attributes: try AttributeList.read(root))
         // Operators sign in to the console through the hosted pages as this built-in client.
         if let callback = admin.consoleCallbackURL { engine.clients.append(OperatorService.consoleClient(redirectURI: callback)) }
+        engine.resources = try ResourceList.read(root)
         engine.codes = try CodePolicy(source.section(CodePolicy.section))
         let passwords = try PasswordSettings(source.section(PasswordSettings.section))
         engine.passwords = passwords.policy

@@ -141,13 +141,17 @@ public struct EngineSettings: Sendable {
     public var identities = IdentitySettings()
     /// Second factors: which ones users may enrol, and how they are delivered.
     public var mfa = MFASettings()
+    /// The operator's APIs that access tokens may be asked for (RFC 8707 resource indicators).
+    public var resources: [ProtectedResource] = []
     /// The OpenID provider's browser sessions and codes.
     public var openID = OpenIDSettings()
     /// Passkeys on the hosted pages.
     public var passkeys = PasskeySettings()
     /// How long a replaced signing key stays published: the longest-lived token it signs (access and ID tokens of
     /// every dialect) plus five minutes of clock skew between replicas and verifiers.
-    public var signingKeyRetentionSeconds: Double { Double(max(tokens.accessTTLSeconds, appAccessTTLSeconds) + 300) }
+    public var signingKeyRetentionSeconds: Double {
+        Double(([tokens.accessTTLSeconds, appAccessTTLSeconds] + resources.compactMap(\.accessTTLSeconds)).max()! + 300)
+    }
     /// Passwords refused as too common (lowercase). Loaded from the shipped list by the executable.
     public var commonPasswords: Set<String> = []
     /// How long audit events and the rows of delivered mail are kept.

@@ -55,7 +55,7 @@ extension OpenIDProblem {
         switch self {
         // A token endpoint's errors are 400 (RFC 6749 §5.2), the device grant's answers to a poll among them.
         case .invalidRequest, .invalidGrant, .unsupportedGrantType, .unsupportedResponseType, .authorizationPending, .slowDown,
-             .expiredToken, .accessDenied, .invalidRedirectURI, .invalidClientMetadata: .invalid
+             .expiredToken, .accessDenied, .invalidRedirectURI, .invalidClientMetadata, .invalidTarget: .invalid
         case .invalidClient, .loginRequired: .unauthenticated
         case .unauthorizedClient, .consentRequired: .forbidden
         }

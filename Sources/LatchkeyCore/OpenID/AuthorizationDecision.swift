@@ -56,22 +56,32 @@ extension PagesService {
         return try await engine.accounts.assurance(.singleSignOn(client.mfa), for: user, proved: session.proof, in: reader) == .enough
     }
 
+    /// A third-party client asks each user once for each set of scopes and each resource; a first-party one never,
+    /// unless the resource it asks a token for wants its own consent (`resources[].first_party_consent: false`).
     func needsConsent(_ request: AuthorizationRequest, client: ClientApplication, userId: String) async throws -> Bool {
         if request.prompt.contains("consent") { return true }
-        guard !client.firstParty else { return false }
+        let resource = request.resource.flatMap(engine.resource(uri:))
+        guard !client.firstParty || resource?.firstPartyConsent == false else { return false }
         guard let consent = try await reader.openID.consent(userId: userId, clientId: client.id) else { return true }
-        return !Set(request.scopes).isSubset(of: Set(consent.scope.split(separator: " ").map(String.init)))
+        let asked = client.firstParty ? [resource?.consentItem].compactMap { $0 } : Self.consentItems(request)
+        return !Set(asked).isSubset(of: Set(consent.scope.split(separator: " ").map(String.init)))
     }
 
-    /// Records the user's consent to the scopes this visit asks for (added to what they gave before).
+    /// What a consent to `request` records: its scopes, and the resource it names.
+    static func consentItems(_ request: AuthorizationRequest) -> [String] {
+        request.scopes + [request.resource.map { ProtectedResource(uri: $0).consentItem }].compactMap { $0 }
+    }
+
+    /// Records the user's consent to the scopes (and resource) this visit asks for, added to what they gave before.
     public func grantConsent(_ interaction: Interaction, userId: String, caller: CallerInfo) async throws {
         let request = interaction.request
         let earlier = try await reader.openID.consent(userId: userId, clientId: request.clientId)
-        let scopes = Set(request.scopes).union(earlier.map { Set($0.scope.split(separator: " ").map(String.init)) } ?? [])
+        let asked = Self.consentItems(request)
+        let items = Set(asked).union(earlier.map { Set($0.scope.split(separator: " ").map(String.init)) } ?? [])
         try await transaction { tx in
-            try await tx.openID.saveConsent(ConsentRecord(userId: userId, clientId: request.clientId, scope: scopes.sorted().joined(separator: " "),
+            try await tx.openID.saveConsent(ConsentRecord(userId: userId, clientId: request.clientId, scope: items.sorted().joined(separator: " "),
                                                           grantedAt: self.time.now()))
-            try await self.audit(tx, "consent_granted", caller: caller, userId: userId, detail: "\(request.clientId): \(request.scopes.joined(separator: " "))")
+            try await self.audit(tx, "consent_granted", caller: caller, userId: userId, detail: "\(request.clientId): \(asked.joined(separator: " "))")
         }
     }
 
@@ -88,7 +98,7 @@ extension PagesService {
             codeHash: engine.secretHash(code), clientId: request.clientId, userId: session.userId, redirectUri: request.redirectUri,
             codeChallenge: request.codeChallenge, nonce: request.nonce, scope: request.scopes.joined(separator: " "), amr: session.amr,
             authTime: session.authTime, familyId: TimeOrderedID.make(at: session.authTime), browserSessionId: session.id,
-            expiresAt: time.now() + Double(settings.openID.codeTTLSeconds))
+            expiresAt: time.now() + Double(settings.openID.codeTTLSeconds), resource: request.resource)
         return (record, Self.redirect(request.redirectUri, ["code": code, "state": request.state, "iss": settings.issuer]))
     }
 

@@ -16,6 +16,8 @@ public struct AuthorizationRequest: Codable, Sendable, Equatable {
     /// A device's sign-in (RFC 8628): the user code typed at `/ui/device`. The visit ends in the device's approval, not
     /// in a redirect, and its `redirectUri` is the device grant's URN.
     public var deviceUserCode: String? = nil
+    /// The protected resource (RFC 8707) the access token is for: its `aud`. Nil: the client itself.
+    public var resource: String? = nil
 
     public var isDevice: Bool { deviceUserCode != nil }
 }
@@ -53,6 +55,7 @@ extension PagesService {
         func refuse(_ problem: OpenIDProblem) -> Result<(ClientApplication, AuthorizationRequest), AuthorizationRefusal> {
             .failure(.redirect(problem, redirectUri: redirectUri, state: state))
         }
+        if repeated == "resource" { return refuse(.invalidTarget("Only one resource may be asked for at a time.")) }
         if let repeated { return refuse(.invalidRequest("The parameter \(repeated) is repeated.")) }
         if values["request"] != nil || values["request_uri"] != nil {
             return refuse(.invalidRequest("Request objects (request, request_uri) are not supported."))
@@ -60,10 +63,11 @@ extension PagesService {
         guard let responseType = values["response_type"] else { return refuse(.invalidRequest("response_type is missing.")) }
         guard responseType == "code" else { return refuse(.unsupportedResponseType) }
         if let mode = values["response_mode"], mode != "query" { return refuse(.invalidRequest("Only response_mode=query is supported.")) }
+        let resource = values["resource"].flatMap(engine.resource(uri:))
+        if values["resource"] != nil, resource == nil { return refuse(.unknownResource) }
         let scopes = Tokens.parseScopes(values["scope"])
-        if let refused = scopes.first(where: { !Tokens.standardScopes.contains($0) && !client.scopes.contains($0) }) {
-            return .failure(.redirect(.invalidRequest("The scope \(refused) is not available to this client."), redirectUri: redirectUri,
-                                      state: state))
+        if let refused = Tokens.refusedScope(scopes, client: client, resource: resource) {
+            return refuse(.invalidRequest("The scope \(refused) is not available to this client."))
         }
         let challenge = values["code_challenge"]
         if let method = values["code_challenge_method"], method != "S256" {
@@ -88,7 +92,7 @@ extension PagesService {
         }
         return .success((client, AuthorizationRequest(
             clientId: client.id, redirectUri: redirectUri, scopes: scopes, state: state, nonce: values["nonce"], codeChallenge: challenge,
-            prompt: prompt, maxAge: maxAge, loginHint: values["login_hint"], uiLocales: values["ui_locales"])))
+            prompt: prompt, maxAge: maxAge, loginHint: values["login_hint"], uiLocales: values["ui_locales"], resource: resource?.uri)))
     }
 
     /// Exact match, except that a registered loopback URI (`http://127.0.0.1`, `http://[::1]`, `http://localhost`)

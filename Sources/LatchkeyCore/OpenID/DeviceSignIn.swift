@@ -21,7 +21,7 @@ extension PagesService {
         let request = AuthorizationRequest(clientId: client.id, redirectUri: GrantType.deviceCode.rawValue,
                                            scopes: device.scope.split(separator: " ").map(String.init), state: nil, nonce: nil,
                                            codeChallenge: nil, prompt: ["consent"], maxAge: nil, loginHint: nil, uiLocales: nil,
-                                           deviceUserCode: userCode)
+                                           deviceUserCode: userCode, resource: device.resource)
         return newInteraction(request, csrfCookie: csrfCookie)
     }
 
@@ -33,7 +33,8 @@ extension PagesService {
         return AuthorizationCodeRecord(
             codeHash: device.deviceCodeHash, clientId: device.clientId, userId: session.userId, redirectUri: GrantType.deviceCode.rawValue,
             codeChallenge: nil, nonce: nil, scope: device.scope, amr: session.amr, authTime: session.authTime,
-            familyId: TimeOrderedID.make(at: session.authTime), browserSessionId: session.id, expiresAt: device.expiresAt)
+            familyId: TimeOrderedID.make(at: session.authTime), browserSessionId: session.id, expiresAt: device.expiresAt,
+            resource: device.resource)
     }
 
     /// Marks the request approved and stores its code in one transaction; false when it was decided or expired meanwhile.

@@ -39,6 +39,8 @@ public enum OpenIDProblem: Sendable, Hashable {
     /// Dynamic registration's refusals (RFC 7591 §3.2.2).
     case invalidRedirectURI(String)
     case invalidClientMetadata(String)
+    /// `invalid_target` (RFC 8707 §2): the resource asked for is unknown, or wider than the grant.
+    case invalidTarget(String)
 
     /// The OAuth `error` value.
     public var code: String {
@@ -57,6 +59,7 @@ public enum OpenIDProblem: Sendable, Hashable {
         case .expiredToken: "expired_token"
         case .invalidRedirectURI: "invalid_redirect_uri"
         case .invalidClientMetadata: "invalid_client_metadata"
+        case .invalidTarget: "invalid_target"
         }
     }
 
@@ -64,7 +67,7 @@ public enum OpenIDProblem: Sendable, Hashable {
     public var description: String {
         switch self {
         case .invalidRequest(let text), .invalidClient(let text), .invalidGrant(let text), .unauthorizedClient(let text),
-             .invalidRedirectURI(let text), .invalidClientMetadata(let text): text
+             .invalidRedirectURI(let text), .invalidClientMetadata(let text), .invalidTarget(let text): text
         case .unsupportedGrantType: "This grant_type is not supported."
         case .unsupportedResponseType: "Only response_type=code is supported."
         case .loginRequired: "The user is not signed in and prompt=none was asked."

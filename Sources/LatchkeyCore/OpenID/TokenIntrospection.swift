@@ -7,10 +7,12 @@ extension PagesService {
     public func introspect(token: String?, client: ClientApplication) async throws -> [String: JSONValue] {
         let inactive: [String: JSONValue] = ["active": .bool(false)]
         guard let token, !token.isEmpty, token.utf8.count <= 8192 else { return inactive }
-        if token.contains("."), let (claims, user) = try? await engine.tokens.authenticatedAccess(token, audience: .nativeClients) {
-            guard ClientApplication.sameID(claims.aud, client.id) else { return inactive }
+        if token.contains("."), let (claims, user) = try? await engine.tokens.authenticatedAccess(token, audience: .nativeOrResources) {
+            // The client it was issued to: `azp`, also when its `aud` is a resource (RFC 8707).
+            let issuedTo = claims.azp ?? claims.aud
+            guard ClientApplication.sameID(issuedTo, client.id) else { return inactive }
             return ["active": .bool(true), "token_type": .string("access_token"), "scope": .string(claims.scp ?? ""),
-                    "client_id": .string(claims.aud), "sub": .string(user.id), "username": .string(user.displayName),
+                    "client_id": .string(issuedTo), "sub": .string(user.id), "username": .string(user.displayName),
                     "exp": .int(claims.exp), "iss": .string(settings.issuer), "aud": .string(claims.aud)]
         }
         guard let (session, user) = try await engine.tokens.findSession(token: token), session.kind == .native, session.revokedAt == nil,
@@ -19,7 +21,7 @@ extension PagesService {
         return ["active": .bool(true), "token_type": .string("refresh_token"), "scope": .string(session.scope),
                 "client_id": .string(session.audience), "sub": .string(user.id), "username": .string(user.displayName),
                 "exp": .int(Int(session.expiresAt.timeIntervalSince1970)), "iat": .int(Int(session.createdAt.timeIntervalSince1970)),
-                "iss": .string(settings.issuer)]
+                "iss": .string(settings.issuer), "aud": .string(session.resource ?? session.audience)]
     }
 
     /// Revokes a refresh token's family when it belongs to the client; anything else is answered the same way

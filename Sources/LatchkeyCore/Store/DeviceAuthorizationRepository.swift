@@ -31,10 +31,13 @@ public struct DeviceAuthorizationRecord: Codable, Sendable, Equatable {
     public var expiresAt: Date
     public var polledAt: Date?
     public var decision: Decision?
+    /// The protected resource the device asked a token for (RFC 8707).
+    public var resource: String?
 
     public init(deviceCodeHash: Data, userCodeHash: Data, clientId: String, scope: String, intervalSeconds: Int, expiresAt: Date,
-                polledAt: Date? = nil, decision: Decision? = nil) {
+                polledAt: Date? = nil, decision: Decision? = nil, resource: String? = nil) {
         self.deviceCodeHash = deviceCodeHash; self.userCodeHash = userCodeHash; self.clientId = clientId; self.scope = scope
         self.intervalSeconds = intervalSeconds; self.expiresAt = expiresAt; self.polledAt = polledAt; self.decision = decision
+        self.resource = resource
     }
 }

@@ -71,13 +71,16 @@ public struct AuthorizationCodeRecord: Codable, Sendable, Equatable {
     public var browserSessionId: String?
     public var expiresAt: Date
     public var usedAt: Date?
+    /// The protected resource the tokens are for (RFC 8707), as the request named it.
+    public var resource: String?
 
     public init(codeHash: Data, clientId: String, userId: String, redirectUri: String, codeChallenge: String?, nonce: String?,
                 scope: String, amr: String, authTime: Date, familyId: String, browserSessionId: String?, expiresAt: Date,
-                usedAt: Date? = nil) {
+                usedAt: Date? = nil, resource: String? = nil) {
         self.codeHash = codeHash; self.clientId = clientId; self.userId = userId; self.redirectUri = redirectUri
         self.codeChallenge = codeChallenge; self.nonce = nonce; self.scope = scope; self.amr = amr; self.authTime = authTime
         self.familyId = familyId; self.browserSessionId = browserSessionId; self.expiresAt = expiresAt; self.usedAt = usedAt
+        self.resource = resource
     }
 }
 

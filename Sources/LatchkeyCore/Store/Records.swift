@@ -121,13 +121,16 @@ public struct SessionRecord: Codable, Sendable, Equatable {
     /// Where the request that made this token came from (the account page shows a family's newest).
     public var ip: String? = nil
     public var userAgent: String? = nil
+    /// Native refresh tokens bound to a protected resource (RFC 8707): its URL, the `aud` of every access token they give.
+    public var resource: String? = nil
 
     public init(id: String, familyId: String, userId: String, kind: Kind, audience: String, scope: String, tokenHash: Data,
                 createdAt: Date, expiresAt: Date, parentId: String? = nil, deviceId: String? = nil, ip: String? = nil,
-                userAgent: String? = nil) {
+                userAgent: String? = nil, resource: String? = nil) {
         self.id = id; self.familyId = familyId; self.userId = userId; self.kind = kind; self.audience = audience
         self.scope = scope; self.tokenHash = tokenHash; self.createdAt = createdAt; self.expiresAt = expiresAt
         self.parentId = parentId; self.deviceId = deviceId; self.ip = ip; self.userAgent = userAgent.map { String($0.prefix(256)) }
+        self.resource = resource
     }
 }
 

@@ -25,16 +25,19 @@ extension Tokens {
     /// revokes the refresh tokens its first use gave (RFC 6749 §4.1.2). The code, its account and its browser sign-in
     /// are one read; the redeem, the refresh token's row and the audit event one conditional write joining the group
     /// commit (of two exchanges racing, one writes); the tokens are signed after it, outside.
-    public func exchangeAuthorizationCode(code: String?, redirectUri: String?, codeVerifier: String?, client: ClientApplication,
-                                          caller: CallerInfo) async throws -> TokenSet {
+    public func exchangeAuthorizationCode(code: String?, redirectUri: String?, codeVerifier: String?, resource: String? = nil,
+                                          client: ClientApplication, caller: CallerInfo) async throws -> TokenSet {
         try engine.accounts.requireGrant(.authorizationCode, for: client)
         guard let code, !code.isEmpty else { throw LatchkeyError.openID(.invalidRequest("code is missing.")) }
         guard let redirectUri, !redirectUri.isEmpty else { throw LatchkeyError.openID(.invalidRequest("redirect_uri is missing.")) }
-        return try await redeemCode(code: code, redirectUri: redirectUri, codeVerifier: codeVerifier, client: client, caller: caller)
+        return try await redeemCode(code: code, redirectUri: redirectUri, codeVerifier: codeVerifier, resource: resource, client: client,
+                                    caller: caller)
     }
 
     /// The redemption itself, shared with the device grant, whose approval is a code stored under its device code.
-    func redeemCode(code: String, redirectUri: String, codeVerifier: String?, client: ClientApplication, caller: CallerInfo) async throws -> TokenSet {
+    /// `resource`, when the token request names one, must be the one the code was asked for (RFC 8707 §2.2).
+    func redeemCode(code: String, redirectUri: String, codeVerifier: String?, resource asked: String?, client: ClientApplication,
+                    caller: CallerInfo) async throws -> TokenSet {
         guard code.utf8.count <= SecretToken.maxPresentedBytes else { throw LatchkeyError.openID(.invalidGrant("The code is not valid.")) }
         let now = time.now()
         let hash = engine.secretHash(code)
@@ -42,21 +45,26 @@ extension Tokens {
               record.usedAt == nil, record.expiresAt > now else {
             throw try await refusal(spent: hash, client: client, caller: caller, now: now)
         }
-        let authentication: Authentication, scopes: [String]
+        let authentication: Authentication, scopes: [String], resource: ProtectedResource?
         do {
             try Self.check(record, client: client, redirectUri: redirectUri, codeVerifier: codeVerifier)
+            if let asked, !asked.isEmpty, asked != record.resource {
+                throw LatchkeyError.openID(.invalidTarget("The resource differs from the one the code was asked for."))
+            }
+            resource = try engine.protectedResource(record.resource)
             guard user.status == .active else { throw LatchkeyError.openID(.invalidGrant("The account is no longer active.")) }
             // Signed out between the code and its exchange: single logout covers the code too.
             guard signInLive else { throw LatchkeyError.openID(.invalidGrant("The sign-in this code came from has ended.")) }
             authentication = Authentication(nonce: record.nonce, authTime: record.authTime, amr: record.amr.split(separator: " ").map(String.init))
-            scopes = try grantedScopes(record.scope, client: client)
+            scopes = try grantedScopes(record.scope, client: client, resource: resource)
         } catch {
             // A code that fails its checks is spent all the same, as one presented once.
             _ = try await engine.standaloneWrite { try await $0.openID.redeemAuthorizationCode(codeHash: hash, at: now, opening: nil, noting: nil) }
             throw error
         }
         let refresh = scopes.contains("offline_access")
-            ? newRefreshToken(for: user, client: client, scopes: scopes, familyId: record.familyId, parentId: nil, caller: caller) : nil
+            ? newRefreshToken(for: user, client: client, scopes: scopes, familyId: record.familyId, parentId: nil, resource: resource,
+                              caller: caller) : nil
         let note = SessionNote(event: engine.auditEvent("token_issued", caller: caller, userId: user.id, detail: "authorization_code for \(client.id)"),
                                signIn: false)
         guard try await engine.standaloneWrite({
@@ -64,7 +72,8 @@ extension Tokens {
         }) else {
             throw try await refusal(spent: hash, client: client, caller: caller, now: now)
         }
-        return try signTokens(for: user, client: client, scopes: scopes, refreshToken: refresh?.token, authentication: authentication)
+        return try signTokens(for: user, client: client, scopes: scopes, refreshToken: refresh?.token, authentication: authentication,
+                              resource: resource)
     }
 
     /// A code bound to `client`, `redirectUri` and, with PKCE, to `codeVerifier`.

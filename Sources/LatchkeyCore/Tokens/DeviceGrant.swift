@@ -19,10 +19,12 @@ extension Tokens {
     public static let devicePagePath = "/ui/device"
 
     /// A new device request for `client`; counted as a sign-in started from the caller's network.
-    public func startDeviceAuthorization(client: ClientApplication, scope: String?, caller: CallerInfo) async throws -> DeviceAuthorization {
+    public func startDeviceAuthorization(client: ClientApplication, scope: String?, resource: String?, caller: CallerInfo) async throws
+        -> DeviceAuthorization {
         try engine.accounts.requireGrant(.deviceCode, for: client)
         try await limit(.signInPerIP, caller.ip, caller: caller)
-        let scopes = try grantedScopes(scope, client: client)
+        let resource = try engine.protectedResource(resource)
+        let scopes = try grantedScopes(scope, client: client, resource: resource)
         let deviceCode = SecureRandom.token()
         let lifetime = settings.openID.deviceCodeTTLSeconds, interval = settings.openID.devicePollSeconds
         // A user code already taken (20^8 of them: all but never) is drawn again.
@@ -30,7 +32,7 @@ extension Tokens {
             let userCode = UserCode.make()
             let record = DeviceAuthorizationRecord(deviceCodeHash: engine.secretHash(deviceCode), userCodeHash: engine.secretHash(userCode),
                                                    clientId: client.id, scope: scopes.joined(separator: " "), intervalSeconds: interval,
-                                                   expiresAt: time.now() + Double(lifetime))
+                                                   expiresAt: time.now() + Double(lifetime), resource: resource?.uri)
             guard try await engine.standaloneWrite({ try await $0.devices.insert(record) }) else { continue }
             let page = settings.publicURL + Self.devicePagePath, shown = UserCode.display(userCode)
             return DeviceAuthorization(deviceCode: deviceCode, userCode: shown, verificationURI: page,
@@ -42,7 +44,8 @@ extension Tokens {
 
     /// A device's poll: tokens once approved; until then `authorization_pending`, or `slow_down` (and five seconds more
     /// between polls) for one that came sooner than the interval; `access_denied`, `expired_token` at the end.
-    public func exchangeDeviceCode(_ deviceCode: String?, client: ClientApplication, caller: CallerInfo) async throws -> TokenSet {
+    public func exchangeDeviceCode(_ deviceCode: String?, resource: String?, client: ClientApplication, caller: CallerInfo) async throws
+        -> TokenSet {
         try engine.accounts.requireGrant(.deviceCode, for: client)
         guard let deviceCode, !deviceCode.isEmpty else { throw LatchkeyError.openID(.invalidRequest("device_code is missing.")) }
         let unknown = LatchkeyError.openID(.invalidGrant("The device code is unknown."))
@@ -53,8 +56,8 @@ extension Tokens {
         guard device.expiresAt > now else { throw LatchkeyError.openID(.expiredToken) }
         switch device.decision {
         case .approved:
-            return try await redeemCode(code: deviceCode, redirectUri: GrantType.deviceCode.rawValue, codeVerifier: nil, client: client,
-                                        caller: caller)
+            return try await redeemCode(code: deviceCode, redirectUri: GrantType.deviceCode.rawValue, codeVerifier: nil, resource: resource,
+                                        client: client, caller: caller)
         case .denied:
             throw LatchkeyError.openID(.accessDenied)
         case nil:

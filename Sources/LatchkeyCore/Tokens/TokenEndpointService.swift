@@ -9,18 +9,19 @@ public struct TokenEndpointService: TokenEndpointSurface, EngineKernel {
 
     public var settings: EngineSettings { engine.settings }
 
-    public func exchangeAuthorizationCode(code: String?, redirectUri: String?, codeVerifier: String?, client: ClientApplication,
-                                          caller: CallerInfo) async throws -> TokenSet {
-        try await engine.tokens.exchangeAuthorizationCode(code: code, redirectUri: redirectUri, codeVerifier: codeVerifier, client: client,
-                                                          caller: caller)
+    public func exchangeAuthorizationCode(code: String?, redirectUri: String?, codeVerifier: String?, resource: String?,
+                                          client: ClientApplication, caller: CallerInfo) async throws -> TokenSet {
+        try await engine.tokens.exchangeAuthorizationCode(code: code, redirectUri: redirectUri, codeVerifier: codeVerifier, resource: resource,
+                                                          client: client, caller: caller)
     }
 
-    public func refresh(refreshToken: String?, scope: String?, caller: CallerInfo) async throws -> TokenSet {
-        try await engine.tokens.refresh(refreshToken: refreshToken, scope: scope, caller: caller)
+    public func refresh(refreshToken: String?, scope: String?, resource: String?, caller: CallerInfo) async throws -> TokenSet {
+        try await engine.tokens.refresh(refreshToken: refreshToken, scope: scope, resource: resource, caller: caller)
     }
 
-    public func startDeviceAuthorization(client: ClientApplication, scope: String?, caller: CallerInfo) async throws -> DeviceAuthorization {
-        try await engine.tokens.startDeviceAuthorization(client: client, scope: scope, caller: caller)
+    public func startDeviceAuthorization(client: ClientApplication, scope: String?, resource: String?, caller: CallerInfo) async throws
+        -> DeviceAuthorization {
+        try await engine.tokens.startDeviceAuthorization(client: client, scope: scope, resource: resource, caller: caller)
     }
 
     public func registerClient(_ metadata: [String: JSONValue], initialToken: String?, caller: CallerInfo) async throws -> ClientRegistration {
@@ -35,7 +36,8 @@ public struct TokenEndpointService: TokenEndpointSurface, EngineKernel {
         try await engine.tokens.deleteRegisteredClient(id: id, registrationToken: registrationToken, caller: caller)
     }
 
-    public func exchangeDeviceCode(_ deviceCode: String?, client: ClientApplication, caller: CallerInfo) async throws -> TokenSet {
-        try await engine.tokens.exchangeDeviceCode(deviceCode, client: client, caller: caller)
+    public func exchangeDeviceCode(_ deviceCode: String?, resource: String?, client: ClientApplication, caller: CallerInfo) async throws
+        -> TokenSet {
+        try await engine.tokens.exchangeDeviceCode(deviceCode, resource: resource, client: client, caller: caller)
     }
 }

@@ -17,6 +17,9 @@ public enum AccessTokenAudience: Sendable {
     case nativeClients
     /// App Services session access tokens (audience: a configured app id): `auth/profile`.
     case appServices
+    /// Native tokens for a client or for a configured resource (RFC 8707): introspection, which tells a client about
+    /// its own tokens whoever they are for.
+    case nativeOrResources
 }
 
 /// Access and ID tokens are ES256 JWTs; refresh tokens are random, stored as HMACs (`SessionTokens`), rotated on every use.
@@ -26,12 +29,16 @@ extension Tokens {
     public static let standardScopes = ["openid", "profile", "email", "offline_access"]
 
     /// The scopes a token request asks for, or `.invalidScope` naming the first one this client may not have.
-    func grantedScopes(_ raw: String?, client: ClientApplication) throws -> [String] {
+    func grantedScopes(_ raw: String?, client: ClientApplication, resource: ProtectedResource? = nil) throws -> [String] {
         let scopes = Self.parseScopes(raw)
-        if let refused = scopes.first(where: { !Self.standardScopes.contains($0) && !client.scopes.contains($0) }) {
-            throw LatchkeyError.invalidScope(refused)
-        }
+        if let refused = Self.refusedScope(scopes, client: client, resource: resource) { throw LatchkeyError.invalidScope(refused) }
         return scopes
+    }
+
+    /// The first scope of `scopes` a request may not ask for: beyond the standard ones, a client has its own
+    /// (`clients[].scopes`) and those of the resource it asks a token for.
+    static func refusedScope(_ scopes: [String], client: ClientApplication, resource: ProtectedResource?) -> String? {
+        scopes.first { !standardScopes.contains($0) && !client.scopes.contains($0) && resource?.scopes.contains($0) != true }
     }
 
     func issueTokens(for user: UserRecord, client: ClientApplication, scope: String?, familyId: String?, parentId: String? = nil,
@@ -58,29 +65,34 @@ extension Tokens {
     }
 
     func newRefreshToken(for user: UserRecord, client: ClientApplication, scopes: [String], familyId: String?,
-                         parentId: String?, caller: CallerInfo, token given: (token: String, key: Data)? = nil) -> NewRefreshToken {
+                         parentId: String?, resource: ProtectedResource? = nil, caller: CallerInfo,
+                         token given: (token: String, key: Data)? = nil) -> NewRefreshToken {
         let now = time.now()
         let (token, key) = given ?? newSessionToken(at: now)
         return NewRefreshToken(token: token, session: SessionRecord(
             // A family's id is made at its sign-in, so every access token it refreshes into still says when that was.
             id: TimeOrderedID.make(at: now), familyId: familyId ?? TimeOrderedID.make(at: now), userId: user.id,
             kind: .native, audience: client.id, scope: scopes.joined(separator: " "), tokenHash: key, createdAt: now,
-            expiresAt: now + Double(settings.tokens.refreshTTLSeconds), parentId: parentId, ip: caller.ip, userAgent: caller.userAgent))
+            expiresAt: now + Double(settings.tokens.refreshTTLSeconds), parentId: parentId, ip: caller.ip, userAgent: caller.userAgent,
+            resource: resource?.uri))
     }
 
     /// The signed access token (and ID token with `openid`); pure computation, kept out of write transactions.
     /// `authTime`, when known, is the sign-in the tokens come from (`auth_time` in the access token too: a step-up
-    /// check reads it, RFC 9470).
+    /// check reads it, RFC 9470). An access token for a resource has its URL as its only `aud` and lives as long as
+    /// the resource says; the ID token is always the client's.
     func signTokens(for user: UserRecord, client: ClientApplication, scopes: [String], refreshToken: String?,
-                    authentication: Authentication? = nil, authTime: Date? = nil) throws -> TokenSet {
+                    authentication: Authentication? = nil, authTime: Date? = nil, resource: ProtectedResource? = nil) throws -> TokenSet {
         let iat = Int(time.now().timeIntervalSince1970)
-        let exp = iat + settings.tokens.accessTTLSeconds
+        let lifetime = resource?.accessTTLSeconds ?? settings.tokens.accessTTLSeconds
+        let exp = iat + lifetime
         let key = keyRing.current
         let common: [String: JSONValue] = [
             "iss": .string(settings.issuer), "sub": .string(user.id), "oid": .string(user.id), "tid": .string(engine.tenantId),
             "aud": .string(client.id), "iat": .int(iat), "nbf": .int(iat), "exp": .int(exp), "ver": .string("2.0"),
         ]
         var access = common
+        if let resource { access["aud"] = .string(resource.uri) }
         access["scp"] = .string(scopes.joined(separator: " "))
         access["azp"] = .string(client.id)
         access["jti"] = .string(SecureRandom.uuidString())
@@ -92,6 +104,7 @@ extension Tokens {
         var idToken: String?
         if scopes.contains("openid") {
             var id = common
+            id["exp"] = .int(iat + settings.tokens.accessTTLSeconds)
             id.merge(Self.profileClaims(of: user, scopes: Self.claimScopes(scopes, client: client))) { _, new in new }
             if let authentication {
                 if let nonce = authentication.nonce { id["nonce"] = .string(nonce) }
@@ -105,7 +118,7 @@ extension Tokens {
             idToken = try JWT.sign(claims: id, key: key)
         }
         return TokenSet(accessToken: accessToken, idToken: idToken, refreshToken: refreshToken,
-                        expiresIn: settings.tokens.accessTTLSeconds, scope: scopes.joined(separator: " "),
+                        expiresIn: lifetime, scope: scopes.joined(separator: " "),
                         userId: user.id, tenantId: engine.tenantId)
     }
 
@@ -145,7 +158,7 @@ extension Tokens {
     /// use after the window, or after the child was used itself, means the token was copied: the whole family is
     /// revoked and audited. The lookups run outside any write; a first use is one conditional write (`rotate`), so of
     /// two uses of one token only one is the first; a later use is judged inside a transaction.
-    public func refresh(refreshToken: String?, scope: String?, caller: CallerInfo) async throws -> TokenSet {
+    public func refresh(refreshToken: String?, scope: String?, resource asked: String? = nil, caller: CallerInfo) async throws -> TokenSet {
         let client = try engine.requireClient(caller.clientId)
         try engine.accounts.requireGrant(.refreshToken, for: client)
         guard let refreshToken, !refreshToken.isEmpty else { throw LatchkeyError.missing(.refreshToken) }
@@ -156,21 +169,26 @@ extension Tokens {
               ClientApplication.sameID(record.audience, client.id), user.status == .active else {
             throw LatchkeyError.refreshTokenInvalid
         }
-        // A refresh can narrow the scopes but never widen them.
+        // A refresh can narrow the scopes but never widen them; its resource is the grant's (RFC 8707 §2.2: one grant
+        // names one resource here, so nothing narrower exists) and never another.
+        if let asked, !asked.isEmpty, asked != record.resource {
+            throw LatchkeyError.openID(.invalidTarget("A refresh keeps the resource its grant was for; it cannot ask for another."))
+        }
+        let resource = try engine.protectedResource(record.resource)
         let granted = Set(record.scope.split(separator: " ").map(String.init))
-        let asked = scope.map { Self.parseScopes($0).filter { granted.contains($0) } } ?? []
-        let effective = asked.isEmpty ? record.scope : (asked + ["offline_access"]).joined(separator: " ")
-        let scopes = try grantedScopes(effective, client: client)
+        let narrowed = scope.map { Self.parseScopes($0).filter { granted.contains($0) } } ?? []
+        let effective = narrowed.isEmpty ? record.scope : (narrowed + ["offline_access"]).joined(separator: " ")
+        let scopes = try grantedScopes(effective, client: client, resource: resource)
 
         // The common case, a first use, is one conditional write (rotate and store the child, or neither); the
         // tokens are signed after it is durable and outside any write, so signing never holds up other writers.
         if record.rotatedAt == nil {
             let child = newRefreshToken(for: user, client: client, scopes: scopes, familyId: record.familyId, parentId: record.id,
-                                        caller: caller, token: childToken(of: refreshToken, rotatedAt: now))
+                                        resource: resource, caller: caller, token: childToken(of: refreshToken, rotatedAt: now))
             if try await engine.standaloneWrite({ try await $0.sessions.rotate(id: record.id, at: now, child: child.session) }) {
                 EngineMetrics.refreshRotated.increment()
                 return try signTokens(for: user, client: client, scopes: scopes, refreshToken: child.token,
-                                      authTime: TimeOrderedID.date(of: record.familyId))
+                                      authTime: TimeOrderedID.date(of: record.familyId), resource: resource)
             }
         }
         let retried = try await transaction { tx -> Result<(String, [String]), LatchkeyError> in
@@ -195,7 +213,7 @@ extension Tokens {
         }.get()
         EngineMetrics.refreshRetried.increment()
         return try signTokens(for: user, client: client, scopes: retried.1, refreshToken: retried.0,
-                              authTime: TimeOrderedID.date(of: record.familyId))
+                              authTime: TimeOrderedID.date(of: record.familyId), resource: resource)
     }
 
     /// The token a refresh token rotates into: the rotation's millisecond, then an HMAC of the parent under the
@@ -226,6 +244,8 @@ extension Tokens {
             guard !isAppSession, engine.client(id: aud) != nil else {
                 throw LatchkeyError.accessTokenInvalid
             }
+        case .nativeOrResources:
+            guard !isAppSession, engine.client(id: aud) != nil || engine.resource(uri: aud) != nil else { throw LatchkeyError.accessTokenInvalid }
         case .appServices:
             guard isAppSession, settings.apps.contains(where: { $0.id == aud }) else { throw LatchkeyError.accessTokenInvalid }
             // Only while its session lives: a logout, a reset or a proven address ends the token with the session
@@ -253,6 +273,8 @@ struct AccessTokenClaims: Decodable {
     let exp: Int
     let scp: String?
     let aud: String
+    /// The client the token was issued to (its `aud` too, unless the token is for a resource).
+    let azp: String?
     let sub: String
     /// When the sign-in these tokens come from was (native tokens; absent on families made before it was recorded).
     let auth_time: Int?

@@ -27,6 +27,8 @@ struct NativeAuthForm: FormEncodedBody, Sendable {
     var clientSecret: String?
     /// The device grant's poll (RFC 8628 §3.4).
     var deviceCode: String?
+    /// The protected resource a token is asked for (RFC 8707).
+    var resource: String?
 
     init(form: FormFields) {
         clientId = form["client_id"]; username = form["username"]; password = form["password"]
@@ -36,7 +38,7 @@ struct NativeAuthForm: FormEncodedBody, Sendable {
         capabilities = [form["capabilities"], form["capability"]].compactMap { $0 }.joined(separator: " ")
         methodId = form["id"]; challengeTarget = form["challenge_target"]; challengeChannel = form["challenge_channel"]
         code = form["code"]; redirectUri = form["redirect_uri"]; codeVerifier = form["code_verifier"]; clientSecret = form["client_secret"]
-        deviceCode = form["device_code"]
+        deviceCode = form["device_code"]; resource = form["resource"]
     }
 
     /// `challenge_type`: space (or comma, or plus) separated; nil when absent or blank.

@@ -89,7 +89,11 @@ struct OpenIDRoutes: Sendable {
             // The native API's grants (docs/native-auth.md) are served at the same token endpoint.
             "grant_types_supported": ["authorization_code", "refresh_token", .string(GrantType.deviceCode.rawValue), "password", "oob",
                                       "mfa_oob", "continuation_token"],
-            "scopes_supported": .array(Tokens.standardScopes.map(JSONValue.string)),
+            // The standard scopes and those of the configured resources (any client may ask for a resource's).
+            "scopes_supported": .array(Self.scopesSupported(engine.settings.resources).map(JSONValue.string)),
+            // RFC 8707's `resource` on the authorization, device and token requests (no registered name exists; the
+            // MCP drafts and several servers use this one).
+            "resource_indicators_supported": .bool(true),
             "prompt_values_supported": .array(PagesService.promptValues.sorted().map(JSONValue.string)),
             "acr_values_supported": ["1", "2"],
             "ui_locales_supported": .array(languages.map(JSONValue.string)),
@@ -102,6 +106,11 @@ struct OpenIDRoutes: Sendable {
         ]
         if engine.settings.openID.registration.enabled { document["registration_endpoint"] = .string(base + Tokens.registrationPath) }
         return document
+    }
+
+    static func scopesSupported(_ resources: [ProtectedResource]) -> [String] {
+        var seen = Set<String>()
+        return (Tokens.standardScopes + resources.flatMap(\.scopes)).filter { seen.insert($0).inserted }
     }
 
     /// The access token in the `Authorization` header or, on a POST, in the form body (RFC 6750 §2.2; pyoidc sends

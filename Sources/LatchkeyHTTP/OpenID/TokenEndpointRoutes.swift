@@ -24,12 +24,14 @@ struct TokenEndpointRoutes: Sendable {
                 switch form.grantType {
                 case "authorization_code":
                     return NativeAuthRoutes.tokenResponse(try await tokens.exchangeAuthorizationCode(
-                        code: form.code, redirectUri: form.redirectUri, codeVerifier: form.codeVerifier, client: client, caller: caller))
+                        code: form.code, redirectUri: form.redirectUri, codeVerifier: form.codeVerifier, resource: form.resource, client: client,
+                        caller: caller))
                 case GrantType.deviceCode.rawValue:
-                    return NativeAuthRoutes.tokenResponse(try await tokens.exchangeDeviceCode(form.deviceCode, client: client, caller: caller))
+                    return NativeAuthRoutes.tokenResponse(try await tokens.exchangeDeviceCode(form.deviceCode, resource: form.resource, client: client,
+                                                                                              caller: caller))
                 case "refresh_token":
                     return NativeAuthRoutes.tokenResponse(try await tokens.refresh(refreshToken: form.refreshToken, scope: form.scope,
-                                                                                   caller: caller))
+                                                                                   resource: form.resource, caller: caller))
                 default:
                     return try await native.token(form, caller)
                 }
@@ -39,7 +41,7 @@ struct TokenEndpointRoutes: Sendable {
                 let form = try await request.decodeForm(as: NativeAuthForm.self, context: context)
                 let client = try ClientCredentials.authenticate(request, clientId: form.clientId, clientSecret: form.clientSecret, engine: tokens)
                 let caller = clientAddress.serving(.openID).caller(request, context: context, clientId: client.id)
-                let device = try await tokens.startDeviceAuthorization(client: client, scope: form.scope, caller: caller)
+                let device = try await tokens.startDeviceAuthorization(client: client, scope: form.scope, resource: form.resource, caller: caller)
                 return JSONResponse.make(.ok, ["device_code": .string(device.deviceCode), "user_code": .string(device.userCode),
                                                "verification_uri": .string(device.verificationURI),
                                                "verification_uri_complete": .string(device.verificationURIComplete),

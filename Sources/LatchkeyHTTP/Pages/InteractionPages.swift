@@ -136,6 +136,7 @@ struct InteractionPages: Sendable {
         case .consent(let clientName, let scopes, let account):
             var context: [String: Any] = ["clientName": clientName, "scopes": scopes, "account": account]
             if let code = progress.interaction.request.deviceUserCode { context["deviceCode"] = UserCode.display(code) }
+            if let resource = progress.interaction.request.resource { context["resource"] = resource }
             return render("consent", .ok, context, visit)
         case .secondFactor(let methods, let passkey): return secondFactorPage(methods, passkey: passkey, visit)
         case .enrol(let methods): return enrolPage(methods, visit)
