@@ -144,7 +144,7 @@ def add_openid_admin_paths(p, a, user, S, B, obj, admin_operation):
     session = obj(["id", "amr", "auth_time", "expires_at"], id=S, amr={"type": "array", "items": S}, auth_time=S, expires_at=S,
                   ip={"type": ["string", "null"]}, user_agent={"type": ["string", "null"]})
     consent = obj(["client_id", "scope", "granted_at"], client_id=S, scope=S, granted_at=S)
-    client = obj(["id", "name", "confidential", "first_party", "source"], id=S, name=S, source={"enum": ["configuration", "admin", "registration"]}, scopes={"type": "array", "items": S}, mfa=S,
+    client = obj(["id", "name", "confidential", "first_party", "source"], id=S, name=S, source={"enum": ["configuration", "admin", "registration", "metadata_document"]}, scopes={"type": "array", "items": S}, mfa=S,
                  redirect_uris={"type": "array", "items": S}, post_logout_redirect_uris={"type": "array", "items": S},
                  confidential=B, first_party=B, grant_types={"type": "array", "items": S})
     p[f"{a}/users/{{user}}/browser-sessions"] = {"parameters": [user], "get": admin_operation(

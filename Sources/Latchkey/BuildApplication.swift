@@ -45,7 +45,7 @@ func buildApplication(_ config: LatchkeyConfig) async throws -> Application<Rout
         }
     }
     let engine = try await LatchkeyEngine.start(store: runtime.store, settings: settings, mailComposer: composer,
-                                                functions: functions, issuerClient: IssuerHTTPClient(),
+                                                functions: functions, issuerClient: IssuerHTTPClient(), metadataFetcher: ClientMetadataHTTPClient(),
                                                 time: config.testMode != nil ? clock as any TimeSource : SystemTime(), logger: logger)
 
     let transport: any MailTransport

@@ -64,7 +64,7 @@ struct ClientsCommand: AsyncParsableCommand {
             print(["id", "name", "kind", "mfa", "source", "redirect uris"].joined(separator: "\t"))
             for client in engine.allClients {
                 let kind = (client.isConfidential ? "confidential" : "public") + (client.firstParty ? "" : ", third-party")
-                let source = client.selfRegistered ? "registration" : engine.isStoredClient(client.id) ? "admin" : "configuration"
+                let source = engine.source(of: client)
                 print([client.id, client.name, kind, client.mfa.rawValue, source,
                        client.redirectURIs.joined(separator: " ")].map(TerminalText.escape).joined(separator: "\t"))
             }

@@ -181,6 +181,9 @@ extension PostgresRepositories {
                 AND id IN (SELECT user_id FROM identities WHERE provider = 'anonymous' AND last_used_at < $1)
                 AND NOT EXISTS (SELECT 1 FROM identities other WHERE other.user_id = users.id AND other.provider <> 'anonymous')
                 """, cutoffs.anonymousUsersIdleBefore)
+            if let unused = cutoffs.unusedClientsCreatedBefore {
+                removed += try await delete(tx, "clients", "created_at < $1 AND " + PurgeCutoffs.unusedClientCondition, unused)
+            }
             removed += try await delete(tx, "outbox", "status = 'sent' AND sent_at < $1", cutoffs.sentMailBefore)
             removed += try await delete(tx, "audit_events", "at < $1", cutoffs.auditBefore)
             _ = try await delete(tx, "audit_counts", "hour < $1", AuditEvent(id: nil, at: cutoffs.auditBefore, kind: "").hour)

@@ -148,6 +148,10 @@ extension PostgresRepositories {
         try await rows("UPDATE sessions SET revoked_at = \(at) WHERE user_id = \(userId) AND revoked_at IS NULL")
     }
 
+    func revoke(audience: String, at: Date) async throws {
+        try await rows("UPDATE sessions SET revoked_at = \(at) WHERE audience = \(audience) AND revoked_at IS NULL")
+    }
+
     func revoke(userId: String, kind: SessionRecord.Kind, deviceId: String, at: Date) async throws {
         try await rows("""
             UPDATE sessions SET revoked_at = \(at)

@@ -153,6 +153,9 @@ extension SQLiteRepositories {
                 AND id IN (SELECT user_id FROM identities WHERE provider = 'anonymous' AND last_used_at < ?)
                 AND NOT EXISTS (SELECT 1 FROM identities other WHERE other.user_id = users.id AND other.provider <> 'anonymous')
                 """, [StoredDate.text(cutoffs.anonymousUsersIdleBefore)])
+            if let unused = cutoffs.unusedClientsCreatedBefore {
+                removed += try delete("clients", "created_at < ? AND " + PurgeCutoffs.unusedClientCondition, [unused], key: "id")
+            }
             removed += try delete("outbox", "status = 'sent' AND sent_at < ?", [cutoffs.sentMailBefore])
             removed += try delete("audit_events", "at < ?", [cutoffs.auditBefore])
             _ = try delete("audit_counts", "hour < ?", [AuditEvent(id: nil, at: cutoffs.auditBefore, kind: "").hour], key: "hour")

@@ -104,6 +104,7 @@ extension SQLiteRepositories {
 
     func revoke(familyId: String, at: Date) async throws { try await revokeLive("family_id", familyId, at: at) }
     func revoke(userId: String, at: Date) async throws { try await revokeLive("user_id", userId, at: at) }
+    func revoke(audience: String, at: Date) async throws { try await revokeLive("audience", audience, at: at) }
     func revoke(userId: String, kind: SessionRecord.Kind, deviceId: String, at: Date) async throws {
         _ = try await write { db in
             try SessionRecord.filter(Column("user_id") == userId && Column("kind") == kind.rawValue && Column("device_id") == deviceId

@@ -45,6 +45,35 @@ import Testing
         #expect(try await store.direct.audit.events(since: .distantPast, limit: 10).map(\.kind) == ["new"])
     }
 
+    /// Clients that came by themselves (registration, metadata document) go once old and held by no session; the
+    /// operator's never.
+    @Test(arguments: StoreUnderTest.allCases)
+    func purgeDropsOnlyUnusedSelfMadeClients(_ kind: StoreUnderTest) async throws {
+        let store = try await kind.make()
+        let user = Fixtures.user(email: "holder@example.com")
+        try await store.direct.users.insert(user)
+        func client(_ id: String, origin: String?, age: TimeInterval) async throws {
+            let document = origin.map { #"{"origin":"\#($0)","scopes":[]}"# } ?? #"{"scopes":[]}"#
+            #expect(try await store.direct.clients.insertClient(ClientRecord(id: id, name: id, document: document, secretHash: nil,
+                                                                             createdAt: Fixtures.now - age)))
+        }
+        try await client("unused-dynamic", origin: "dynamic", age: 1000)
+        try await client("https://tool.example/unused.json", origin: "metadata_document", age: 1000)
+        try await client("used-dynamic", origin: "dynamic", age: 1000)
+        try await client("new-dynamic", origin: "dynamic", age: 10)
+        try await client("operators", origin: nil, age: 1000)
+        var held = Fixtures.session(userId: user.id)
+        held.audience = "used-dynamic"
+        try await store.direct.sessions.insert(held)
+        let cutoff = Fixtures.now - 100
+        let removed = try await store.direct.maintenance.purge(PurgeCutoffs(
+            flowsExpiredBefore: .distantPast, tokensExpiredBefore: .distantPast, pendingUsersUpdatedBefore: .distantPast,
+            anonymousUsersIdleBefore: .distantPast, sentMailBefore: .distantPast, auditBefore: .distantPast, rateBucketsIdleBefore: .distantPast,
+            unusedClientsCreatedBefore: cutoff), limit: 100)
+        #expect(removed == 2)
+        #expect(try await store.direct.clients.clients().map(\.id).sorted() == ["new-dynamic", "operators", "used-dynamic"])
+    }
+
     /// Test mode's wipe: with `keepAccounts` only sessions and flows go; without, accounts, mail and audit too, and the
     /// server's values stay.
     @Test(arguments: StoreUnderTest.allCases)

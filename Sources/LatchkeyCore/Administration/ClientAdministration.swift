@@ -24,12 +24,15 @@ extension OperatorService {
         return (client, secret)
     }
 
-    /// Removes a stored client: its refresh tokens stop working (every use names a registered client).
+    /// Removes a stored client and revokes its refresh tokens: a metadata-document client comes back under the same id
+    /// at its next sign-in, and what it held before must not come back with it.
     public func adminDeleteClient(_ id: String, caller: CallerInfo) async throws {
         guard isStoredClient(id) else { throw engine.client(id: id) == nil ? AdminError.clientNotFound : AdminError.clientInConfiguration }
         let stored = try await reader.clients.clients().first(where: { ClientApplication.sameID($0.id, id) })
+        let now = time.now()
         try await transaction { tx in
             guard let stored, try await tx.clients.deleteClient(id: stored.id) else { throw AdminError.clientNotFound }
+            try await tx.sessions.revoke(audience: stored.id, at: now)
             try await self.audit(tx, "admin.client_deleted", caller: caller, detail: stored.id)
         }
         try await engine.reloadClients()

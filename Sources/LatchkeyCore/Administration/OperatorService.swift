@@ -20,6 +20,7 @@ public struct OperatorService: OperatorSurface, EngineKernel {
     // The clients the console lists and edits (the configuration's and the stored ones).
     public var allClients: [ClientApplication] { engine.allClients }
     public func isStoredClient(_ id: String) -> Bool { engine.isStoredClient(id) }
+    public func source(of client: ClientApplication) -> String { engine.source(of: client) }
     /// The passkeys of a page of users, for the export.
     public func passkeys(ofUsers ids: [String]) async throws -> [PasskeyRecord] { try await reader.passkeys.passkeys(userIds: ids) }
     /// The custom user data of a page of users, for the export.

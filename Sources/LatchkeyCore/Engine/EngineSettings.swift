@@ -21,6 +21,8 @@ public struct ClientApplication: Sendable, Equatable {
     public var grantTypes: Set<GrantType>
     /// It registered itself (RFC 7591): always third-party, removable by the operator or by itself.
     public var selfRegistered = false
+    /// Its `client_id` is the URL of its metadata document, fetched from this host: third-party always.
+    public var metadataDocumentHost: String? = nil
 
     public init(id: String, name: String, scopes: [String] = [], mfa: MFAPolicy = .off, redirectURIs: [String] = [],
                 postLogoutRedirectURIs: [String] = [], secretDigest: [UInt8]? = nil, firstParty: Bool = true,

@@ -3,7 +3,8 @@ import Foundation
 extension LatchkeyEngine {
     /// Deletes what has outlived its use: flows and codes a day after expiry (kept that long to answer
     /// `expired_token`), expired refresh and link tokens, unconfirmed accounts past their link's lifetime, and
-    /// delivered mail and audit rows past their retention, shared rate buckets idle for a day (full again by then).
+    /// delivered mail and audit rows past their retention, shared rate buckets idle for a day (full again by then), and
+    /// clients that registered themselves (or came by a metadata document) and hold no session after their time.
     public func purgeExpiredState() async {
         let now = time.now()
         let day = 86400.0
@@ -12,7 +13,8 @@ extension LatchkeyEngine {
                                    anonymousUsersIdleBefore: now - Double(settings.identities.anonymousIdleDays) * day,
                                    sentMailBefore: now - Double(settings.sentMailRetentionDays) * day,
                                    auditBefore: now - Double(settings.auditRetentionDays) * day,
-                                   rateBucketsIdleBefore: now - day)
+                                   rateBucketsIdleBefore: now - day,
+                                   unusedClientsCreatedBefore: now - Double(settings.openID.registration.unusedDays) * day)
         // In bounded batches with a pause between them (`PurgePace`): a backlog of millions of expired tokens (a first
         // start after a long time, an import) drains in the background while requests take turns with it at the writer.
         var removed = 0

@@ -60,10 +60,12 @@ public final class LatchkeyEngine: Sendable {
     /// One token strategy per configured OpenID issuer and custom JWT issuer, by provider name.
     let idTokenVerifiers: [String: IDTokenVerifier]
     let codeExchanger: (any CodeExchanger)?
+    let metadataFetcher: (any ClientMetadataFetcher)?
 
     private init(store: any Store, settings: EngineSettings, time: any TimeSource, logger: Logger,
                  serverKey: [UInt8], keyRing: SigningKeyRing, tenantId: String, mailComposer: MailComposer,
-                 functions: [String: any OperatorFunction], verifiers: [String: IDTokenVerifier], codeExchanger: (any CodeExchanger)?) {
+                 functions: [String: any OperatorFunction], verifiers: [String: IDTokenVerifier], codeExchanger: (any CodeExchanger)?,
+                 metadataFetcher: (any ClientMetadataFetcher)?) {
         self.store = store; self.settings = settings; self.time = time; self.logger = logger
         self.passwords = PasswordHashing(parameters: settings.passwords.scrypt, concurrency: settings.hashingConcurrency,
                                          queueLimit: settings.hashingQueueLimit)
@@ -74,11 +76,13 @@ public final class LatchkeyEngine: Sendable {
         self.functions = functions
         self.idTokenVerifiers = verifiers
         self.codeExchanger = codeExchanger
+        self.metadataFetcher = metadataFetcher
     }
 
     /// Loads the server key, tenant id and signing key from the store, creating them on first start.
     public static func start(store: any Store, settings: EngineSettings, mailComposer: MailComposer,
                              functions: [String: any OperatorFunction] = [:], issuerClient: (any KeySetFetcher & CodeExchanger)? = nil,
+                             metadataFetcher: (any ClientMetadataFetcher)? = nil,
                              time: any TimeSource = SystemTime(), logger: Logger) async throws -> LatchkeyEngine {
         let now = time.now()
         // Insert-if-absent: replicas starting at once agree on one key, one tenant id and one first signing key.
@@ -90,7 +94,7 @@ public final class LatchkeyEngine: Sendable {
                               functions: functions,
                               verifiers: try await VerifierFactory.verifiers(settings.identities, fetcher: issuerClient, time: time,
                                                                              logger: logger),
-                              codeExchanger: issuerClient)
+                              codeExchanger: issuerClient, metadataFetcher: metadataFetcher)
         try await engine.reloadClients()
         return engine
     }

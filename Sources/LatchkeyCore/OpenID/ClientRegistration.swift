@@ -18,6 +18,8 @@ public struct RegistrationSettings: Sendable, Equatable {
     public var enabled = false
     /// SHA-256 of the initial access token registrations must show (`openid.registration_token_file`); nil: none.
     public var initialTokenDigest: [UInt8]?
+    /// A self-registered or metadata-document client no session has used for this long is removed.
+    public var unusedDays = 30
     public init() {}
 }
 
@@ -76,6 +78,7 @@ extension Tokens {
         let registration = try await registeredClient(id: id, registrationToken: registrationToken)
         try await transaction { tx in
             guard try await tx.clients.deleteClient(id: registration.client.id) else { throw LatchkeyError.accessTokenInvalid }
+            try await tx.sessions.revoke(audience: registration.client.id, at: self.time.now())
             try await self.audit(tx, "client_registration_deleted", caller: caller, detail: registration.client.id)
         }
         try await engine.reloadClients()

@@ -19,12 +19,16 @@ struct ClientDocument: Codable {
     var redirectURIs: [String]
     var postLogoutRedirectURIs: [String]
     var firstParty: Bool
-    /// How it came to be: nil made by the operator (admin API, console, CLI); `dynamic` registered itself (RFC 7591).
+    /// How it came to be: nil made by the operator (admin API, console, CLI); `dynamic` registered itself (RFC 7591);
+    /// `metadata_document` is its own fetched document (its id the document's URL).
     var origin: String? = nil
     /// The grants it registered for, when it chose them; nil: what its redirect URIs and party give.
     var grantTypes: [String]? = nil
     /// A self-registered client's registration access token (RFC 7592), as its SHA-256 in base64url.
     var registrationTokenHash: String? = nil
+    /// A metadata document's: when it is to be fetched again, and the host it came from.
+    var refreshAfter: Date? = nil
+    var host: String? = nil
 }
 
 /// What an operator gives for a new client.
@@ -59,6 +63,13 @@ extension LatchkeyEngine {
         clientRegistry.replace(try await reader.clients.clients().compactMap(Self.application))
     }
 
+    /// How a client came to be, as the admin API, the console and `latchkey clients` name it.
+    public func source(of client: ClientApplication) -> String {
+        if client.metadataDocumentHost != nil { return "metadata_document" }
+        if client.selfRegistered { return "registration" }
+        return isStoredClient(client.id) ? "admin" : "configuration"
+    }
+
     public func isStoredClient(_ id: String) -> Bool {
         client(id: id) != nil && !settings.clients.contains(where: { ClientApplication.sameID($0.id, id) })
     }
@@ -70,6 +81,7 @@ extension LatchkeyEngine {
                                        secretDigest: record.secretHash.map { [UInt8]($0) }, firstParty: document.firstParty,
                                        grantTypes: document.grantTypes.map { Set($0.compactMap(GrantType.init(name:))) })
         client.selfRegistered = document.origin == ClientRegistration.origin
+        if document.origin == Tokens.metadataOrigin { client.metadataDocumentHost = document.host ?? record.id }
         return client
     }
 }

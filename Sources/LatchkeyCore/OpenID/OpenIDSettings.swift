@@ -12,6 +12,7 @@ public struct OpenIDSettings: Sendable, Equatable {
     public var deviceCodeTTLSeconds = 600
     public var devicePollSeconds = 5
     public var registration = RegistrationSettings()
+    public var metadataDocuments = MetadataDocumentSettings()
     public init() {}
 }
 

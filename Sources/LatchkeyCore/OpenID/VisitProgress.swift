@@ -4,8 +4,9 @@ import Foundation
 public enum VisitPage: Sendable {
     /// The sign-in page (first, or again: `prompt=login`, `max_age`, a second factor the client needs).
     case signIn(loginHint: String?)
-    /// A third-party client asks for these scopes; `account` is who is signed in.
-    case consent(clientName: String, scopes: [String], account: String)
+    /// A third-party client asks for these scopes; `account` is who is signed in; `clientHost` is where a client
+    /// known by its metadata document really is, whatever name the document gives itself.
+    case consent(clientName: String, clientHost: String?, scopes: [String], account: String)
     /// The account's second factors to choose from (and whether its passkey may be the one), or the ways to enrol one.
     case secondFactor([AuthMethod], passkey: Bool)
     case enrol([AuthMethod])
@@ -35,10 +36,15 @@ extension PagesService {
         let page: VisitPage = switch try await nextStep(interaction, session: signedIn?.session, consentGiven: consentGiven, caller: caller) {
         case .signIn: .signIn(loginHint: interaction.request.loginHint)
         case .consent(let scopes):
-            .consent(clientName: try engine.requireClient(interaction.request.clientId).name, scopes: scopes, account: signedIn?.user.displayName ?? "")
+            try consentPage(interaction, scopes: scopes, account: signedIn?.user.displayName ?? "")
         case .redirect(let uri): .redirect(uri)
         }
         return VisitProgress(page: page, interaction: interaction)
+    }
+
+    private func consentPage(_ interaction: Interaction, scopes: [String], account: String) throws -> VisitPage {
+        let client = try engine.requireClient(interaction.request.clientId)
+        return .consent(clientName: client.name, clientHost: client.metadataDocumentHost, scopes: scopes, account: account)
     }
 
     /// Where a finished step of a sign-in journey leads in a browser: a browser session and on, or a second factor

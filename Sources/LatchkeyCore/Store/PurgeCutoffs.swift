@@ -17,12 +17,21 @@ public struct PurgeCutoffs: Sendable {
     public var auditBefore: Date
     /// Shared rate buckets last touched before this (full again by then).
     public var rateBucketsIdleBefore: Date
+    /// Self-registered and metadata-document clients made (or fetched again) before this that no session holds.
+    public var unusedClientsCreatedBefore: Date?
 
     public init(flowsExpiredBefore: Date, tokensExpiredBefore: Date, pendingUsersUpdatedBefore: Date, anonymousUsersIdleBefore: Date, sentMailBefore: Date,
-                auditBefore: Date, rateBucketsIdleBefore: Date) {
+                auditBefore: Date, rateBucketsIdleBefore: Date, unusedClientsCreatedBefore: Date? = nil) {
         self.flowsExpiredBefore = flowsExpiredBefore; self.tokensExpiredBefore = tokensExpiredBefore
         self.pendingUsersUpdatedBefore = pendingUsersUpdatedBefore
         self.anonymousUsersIdleBefore = anonymousUsersIdleBefore; self.sentMailBefore = sentMailBefore; self.auditBefore = auditBefore
-        self.rateBucketsIdleBefore = rateBucketsIdleBefore
+        self.rateBucketsIdleBefore = rateBucketsIdleBefore; self.unusedClientsCreatedBefore = unusedClientsCreatedBefore
     }
+
+    /// The stored clients that came by themselves, as their documents say (`ClientDocument.origin`).
+    public static let unusedClientCondition = """
+        (document LIKE '%"origin":"dynamic"%' OR document LIKE '%"origin":"metadata_document"%')
+        AND NOT EXISTS (SELECT 1 FROM sessions WHERE sessions.audience = clients.id)
+        AND NOT EXISTS (SELECT 1 FROM authorization_codes WHERE authorization_codes.client_id = clients.id)
+        """
 }

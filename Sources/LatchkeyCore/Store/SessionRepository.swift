@@ -24,6 +24,8 @@ public protocol SessionRepository: Sendable {
     func rotate(id: String, at: Date, child: SessionRecord) async throws -> Bool
     func revoke(familyId: String, at: Date) async throws
     func revoke(userId: String, at: Date) async throws
+    /// Revokes every live session of one client (its id is the sessions' audience): the client is gone.
+    func revoke(audience: String, at: Date) async throws
     /// Revokes a user's live sessions of one kind from one device or installation.
     func revoke(userId: String, kind: SessionRecord.Kind, deviceId: String, at: Date) async throws
 }

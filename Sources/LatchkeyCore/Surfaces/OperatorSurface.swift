@@ -53,6 +53,7 @@ public protocol OperatorSurface: Sendable {
     func createServerApiKey(appId: String, name: String?, caller: CallerInfo) async throws -> NewApiKey
     func finishConsoleSignIn(code: String?, state: String?, cookie: String?, redirectURI: String, caller: CallerInfo) async throws -> (session: ConsoleSession, next: String?)
     func isStoredClient(_ id: String) -> Bool
+    func source(of client: ClientApplication) -> String
     var logger: Logger { get }
     func newConsoleSession(operatorName: String, credential: [UInt8]) -> ConsoleSession
     func openConsoleSession(_ text: String?, credential: [UInt8], policy: ConsoleSessionPolicy) -> ConsoleSession?

@@ -8,6 +8,7 @@ import Foundation
 public protocol PagesSurface: ClientAuthenticating, MailedLinkSurface {
     func beginUpstreamSignIn(provider: String, interaction: String) throws -> (redirect: String, cookie: String)
     func browserSession(cookie: String?) async throws -> (session: BrowserSessionRecord, user: UserRecord)?
+    func loadMetadataDocumentClient(_ parameters: [(String, String)], caller: CallerInfo) async -> String?
     func checkAuthorization(_ parameters: [(String, String)]) -> Result<(ClientApplication, AuthorizationRequest), AuthorizationRefusal>
     func checkLogout(idTokenHint: String?, clientId: String?, postLogoutRedirectUri: String?, state: String?) async -> Result<LogoutRequest, LogoutRefusal>
     func csrfToken(for cookie: String) -> String

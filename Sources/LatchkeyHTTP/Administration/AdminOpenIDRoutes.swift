@@ -23,8 +23,8 @@ extension AdminRoutes {
             })])
         }
         api.delete("/users/:user/consents/:client") { _, context in
-            try await self.engine.adminRevokeConsent(try context.parameters.requireUser(), clientId: try context.parameters.require("client"),
-                                                     caller: Self.caller(context))
+            let client = try context.parameters.requireDecoded("client", what: "client id")
+            try await self.engine.adminRevokeConsent(try context.parameters.requireUser(), clientId: client, caller: Self.caller(context))
             return Response(status: .noContent)
         }
         api.get("/clients") { _, _ in JSONResponse.ok(["clients": .array(self.engine.allClients.map(self.client))]) }
@@ -36,11 +36,11 @@ extension AdminRoutes {
             return JSONResponse.make(.created, object)
         }
         api.delete("/clients/:id") { _, context in
-            try await self.engine.adminDeleteClient(try context.parameters.require("id"), caller: Self.caller(context))
+            try await self.engine.adminDeleteClient(try context.parameters.requireDecoded("id", what: "client id"), caller: Self.caller(context))
             return Response(status: .noContent)
         }
         api.post("/clients/:id/secret") { _, context in
-            let secret = try await self.engine.adminRotateClientSecret(try context.parameters.require("id"), caller: Self.caller(context))
+            let secret = try await self.engine.adminRotateClientSecret(try context.parameters.requireDecoded("id", what: "client id"), caller: Self.caller(context))
             return JSONResponse.ok(["client_secret": .string(secret)])
         }
     }
@@ -79,7 +79,7 @@ extension AdminRoutes {
 
     func client(_ client: ClientApplication) -> JSONValue {
         .object(["id": .string(client.id), "name": .string(client.name), "scopes": .array(client.scopes.map(JSONValue.string)),
-                 "source": .string(client.selfRegistered ? "registration" : engine.isStoredClient(client.id) ? "admin" : "configuration"),
+                 "source": .string(engine.source(of: client)),
                  "mfa": .string(client.mfa.rawValue), "redirect_uris": .array(client.redirectURIs.map(JSONValue.string)),
                  "post_logout_redirect_uris": .array(client.postLogoutRedirectURIs.map(JSONValue.string)),
                  "confidential": .bool(client.isConfidential), "first_party": .bool(client.firstParty),

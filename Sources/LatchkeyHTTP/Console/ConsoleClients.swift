@@ -19,12 +19,12 @@ extension Console {
         }
         console.post("/clients/:id/delete") { request, context in
             let (visit, _) = try await self.post(request, context)
-            try await self.engine.adminDeleteClient(try context.parameters.require("id"), caller: visit.caller)
+            try await self.engine.adminDeleteClient(try context.parameters.requireDecoded("id", what: "client id"), caller: visit.caller)
             return self.redirect("/console/clients", visit, done: "client_deleted")
         }
         console.post("/clients/:id/secret") { request, context in
             let (visit, _) = try await self.post(request, context)
-            let id = try context.parameters.require("id")
+            let id = try context.parameters.requireDecoded("id", what: "client id")
             let secret = try await self.engine.adminRotateClientSecret(id, caller: visit.caller)
             return try await self.secretPage(visit, what: "client", id: id, secret: secret)
         }
@@ -47,10 +47,12 @@ extension Console {
             "title": word("clients", visit), "section": "clients",
             "clients": engine.allClients.map { client -> [String: Any] in
                 // Every scope the client may ask for: the standard ones, then its own.
-                ["id": client.id, "name": client.name, "scopes": (Tokens.standardScopes + client.scopes).joined(separator: " "),
+                ["id": client.id, "pathId": client.id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? client.id,
+                 "name": client.name, "scopes": (Tokens.standardScopes + client.scopes).joined(separator: " "),
                  "mfa": client.mfa.rawValue,
                  "redirects": client.redirectURIs, "confidential": client.isConfidential, "firstParty": client.firstParty,
-                 "device": client.grantTypes.contains(.deviceCode), "registered": client.selfRegistered, "stored": engine.isStoredClient(client.id)]
+                 "device": client.grantTypes.contains(.deviceCode), "registered": client.selfRegistered,
+                 "metadataHost": client.metadataDocumentHost ?? "", "stored": engine.isStoredClient(client.id)]
             },
             "apps": engine.settings.apps.map { app -> [String: Any] in
                 ["id": app.id, "confirmation": "\(app.confirmation)", "reset": "\(app.reset)",

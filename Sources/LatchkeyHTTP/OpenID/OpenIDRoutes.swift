@@ -103,6 +103,8 @@ struct OpenIDRoutes: Sendable {
             "request_parameter_supported": .bool(false),
             "request_uri_parameter_supported": .bool(false),
             "authorization_response_iss_parameter_supported": .bool(true),
+            // A client_id that is an https URL names its own metadata document (draft-ietf-oauth-client-id-metadata-document).
+            "client_id_metadata_document_supported": .bool(engine.settings.openID.metadataDocuments.enabled),
         ]
         if engine.settings.openID.registration.enabled { document["registration_endpoint"] = .string(base + Tokens.registrationPath) }
         return document

@@ -89,6 +89,10 @@ struct InteractionPages: Sendable {
 
     func authorize(_ parameters: [(String, String)], _ visit: PageVisit) async -> Response {
         var visit = visit
+        if let problem = await engine.loadMetadataDocumentClient(parameters, caller: visit.caller) {
+            return pages.render("message", .badRequest, ["title": text("error_title", visit), "message": problem, "isError": true],
+                                language: visit.language, cookies: visit.cookies)
+        }
         switch engine.checkAuthorization(parameters) {
         case .failure(.errorPage(let message)):
             return pages.render("message", .badRequest, ["title": text("error_title", visit), "message": message, "isError": true],
@@ -133,8 +137,9 @@ struct InteractionPages: Sendable {
         }
         switch progress.page {
         case .signIn(let hint): return signInPage(visit, email: hint)
-        case .consent(let clientName, let scopes, let account):
+        case .consent(let clientName, let clientHost, let scopes, let account):
             var context: [String: Any] = ["clientName": clientName, "scopes": scopes, "account": account]
+            if let host = clientHost { context["clientHost"] = host }
             if let code = progress.interaction.request.deviceUserCode { context["deviceCode"] = UserCode.display(code) }
             if let resource = progress.interaction.request.resource { context["resource"] = resource }
             return render("consent", .ok, context, visit)

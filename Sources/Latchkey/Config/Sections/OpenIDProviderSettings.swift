@@ -6,7 +6,8 @@ import LatchkeyCore
 struct OpenIDProviderSettings: ConfigSection {
     static let section = "openid"
     static let keys = ["session_hours", "code_seconds", "device_code_seconds", "device_poll_seconds", "registration_enabled",
-                       "registration_token_file"]
+                       "registration_token_file", "registration_unused_days", "metadata_documents_enabled", "metadata_document_hosts",
+                       "metadata_document_denied_hosts", "metadata_document_development_hosts"]
 
     var settings = OpenIDSettings()
 
@@ -24,5 +25,10 @@ struct OpenIDProviderSettings: ConfigSection {
             }
             settings.registration.initialTokenDigest = Digest.sha256(Array(token.utf8))
         }
+        settings.registration.unusedDays = try config.int("registration_unused_days", default: 30, range: 1...3650)
+        settings.metadataDocuments.enabled = try config.bool("metadata_documents_enabled", default: false)
+        settings.metadataDocuments.allowedHosts = try config.stringList("metadata_document_hosts", default: [])
+        settings.metadataDocuments.deniedHosts = try config.stringList("metadata_document_denied_hosts", default: [])
+        settings.metadataDocuments.privateHosts = try config.stringList("metadata_document_development_hosts", default: [])
     }
 }
