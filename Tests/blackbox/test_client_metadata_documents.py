@@ -5,10 +5,11 @@ redirects to a private address or to another host, one on a denied host, and any
 with a page that says why, and never redirect."""
 import html
 import json
+import re
 import threading
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
 import pytest
 import requests
@@ -209,5 +210,24 @@ def test_documents_are_refused_while_the_feature_is_off(documents):
         assert metadata["client_id_metadata_document_supported"] is False
         text = refusal(s, documents.url("good"))
         assert "not registered" in text, text
+    finally:
+        s.cleanup()
+
+
+def test_the_console_shows_where_a_document_came_from_and_deletes_it(tmp_path_factory, documents):
+    from console_support import Operator, console_server, text_of
+    s = console_server(tmp_path_factory, LATCHKEY_OPENID_METADATA_DOCUMENTS_ENABLED="true",
+                       LATCHKEY_OPENID_METADATA_DOCUMENT_DEVELOPMENT_HOSTS="127.0.0.1")
+    try:
+        client_id = documents.url("good")
+        url, _ = authorize_url(s, client=client_id, redirect=REDIRECT)
+        assert requests.get(url, allow_redirects=False, timeout=30).status_code == 200
+        operator = Operator(s).signed_in()
+        page = operator.get("/clients")
+        assert client_id in html.unescape(page.text) and "metadata document from 127.0.0.1" in text_of(page.text), page.text
+        actions = re.findall(r'action="/console(/clients/([^"/]+)/delete)"', page.text)
+        delete = next(path for path, segment in actions if unquote(segment) == client_id)
+        assert "The client is deleted." in text_of(operator.act(delete).text)
+        assert client_id not in html.unescape(operator.get("/clients").text)
     finally:
         s.cleanup()

@@ -49,7 +49,7 @@ extension Tokens {
         default: throw refuse("must use token_endpoint_auth_method none")
         }
         let checked: (name: String, redirectURIs: [String], grants: Set<GrantType>, method: String)
-        do { checked = try Self.checkMetadata(metadata) } catch LatchkeyError.openID(let problem) { throw refuse("is refused: \(problem.description)") }
+        do { checked = try Self.checkMetadata(metadata, resourceScopes: settings.resources.flatMap(\.scopes)) } catch LatchkeyError.openID(let problem) { throw refuse("is refused: \(problem.description)") }
         let host = address.host ?? url
         let maxAge = min(max(fetched.maxAgeSeconds ?? MetadataDocumentSettings.defaultCacheSeconds, MetadataDocumentSettings.cacheSeconds.lowerBound),
                          MetadataDocumentSettings.cacheSeconds.upperBound)

@@ -41,7 +41,7 @@ extension Tokens {
             }
         }
         try await limit(.registrationPerIP, caller.ip, caller: caller)
-        let checked = try Self.checkMetadata(metadata)
+        let checked = try Self.checkMetadata(metadata, resourceScopes: self.settings.resources.flatMap(\.scopes))
         let secret = checked.method == "none" ? nil : SecureRandom.token()
         let registrationToken = SecureRandom.token()
         let id = SecureRandom.uuidString(), now = time.now()
@@ -85,7 +85,8 @@ extension Tokens {
     }
 
     /// The metadata a registration may carry, checked (RFC 7591 §2); what it does not know it ignores.
-    static func checkMetadata(_ metadata: [String: JSONValue]) throws
+    /// `resourceScopes`: the configured resources' scopes, which a client may name beside the standard ones.
+    static func checkMetadata(_ metadata: [String: JSONValue], resourceScopes: [String]) throws
         -> (name: String, redirectURIs: [String], grants: Set<GrantType>, method: String) {
         func refuse(_ text: String) -> LatchkeyError { .openID(.invalidClientMetadata(text)) }
         func strings(_ key: String) throws -> [String]? {
@@ -121,8 +122,9 @@ extension Tokens {
                 throw LatchkeyError.openID(.invalidRedirectURI("\(uri) must use https, or http to a loopback address (RFC 8252)."))
             }
         }
-        if let scope = try string("scope"), let unknown = parseScopes(scope).first(where: { !standardScopes.contains($0) }) {
-            throw refuse("scope may hold \(standardScopes.joined(separator: ", ")), not \(unknown).")
+        let known = standardScopes + resourceScopes
+        if let scope = try string("scope"), let unknown = parseScopes(scope).first(where: { !known.contains($0) }) {
+            throw refuse("scope may hold \(known.joined(separator: ", ")), not \(unknown).")
         }
         let name = try (string("client_name") ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard name.count <= 100 else { throw refuse("client_name is longer than 100 characters.") }
