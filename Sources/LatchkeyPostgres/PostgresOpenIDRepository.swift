@@ -179,6 +179,12 @@ extension PostgresRepositories {
         !(try await rows("DELETE FROM clients WHERE id = \(id) RETURNING 1")).isEmpty
     }
 
+    func useClientAssertion(idHash: Data, expiresAt: Date) async throws -> Bool {
+        !(try await rows("""
+            INSERT INTO client_assertions (id_hash, expires_at) VALUES (\(idHash), \(expiresAt)) ON CONFLICT DO NOTHING RETURNING 1
+            """)).isEmpty
+    }
+
     func setClientSecret(id: String, secretHash: Data) async throws -> Bool {
         !(try await rows("UPDATE clients SET secret_hash = \(secretHash) WHERE id = \(id) RETURNING 1")).isEmpty
     }

@@ -174,6 +174,7 @@ extension PostgresRepositories {
             removed += try await delete(tx, "browser_sessions", "expires_at < $1", cutoffs.tokensExpiredBefore)
             removed += try await delete(tx, "authorization_codes", "browser_session_id IS NULL AND expires_at < $1", cutoffs.flowsExpiredBefore)
             removed += try await delete(tx, "device_authorizations", "expires_at < $1", cutoffs.flowsExpiredBefore)
+            removed += try await delete(tx, "client_assertions", "expires_at < $1", cutoffs.flowsExpiredBefore)
             removed += try await delete(tx, "users", "status = 'pending' AND updated_at < $1", cutoffs.pendingUsersUpdatedBefore)
             // Idle anonymous accounts go with everything of theirs (the foreign keys cascade).
             removed += try await delete(tx, "users", """

@@ -152,6 +152,14 @@ extension SQLiteRepositories {
         try await write { db in try ClientRecord.deleteOne(db, key: id) }
     }
 
+    func useClientAssertion(idHash: Data, expiresAt: Date) async throws -> Bool {
+        try await write { db in
+            try db.execute(sql: "INSERT INTO client_assertions (id_hash, expires_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                           arguments: [idHash, StoredDate.text(expiresAt)])
+            return db.changesCount > 0
+        }
+    }
+
     func setClientSecret(id: String, secretHash: Data) async throws -> Bool {
         try await write { db in
             try db.execute(sql: "UPDATE clients SET secret_hash = ? WHERE id = ?", arguments: [secretHash, id])

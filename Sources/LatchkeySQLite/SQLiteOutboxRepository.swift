@@ -146,6 +146,7 @@ extension SQLiteRepositories {
             removed += try delete("browser_sessions", "expires_at < ?", [cutoffs.tokensExpiredBefore])
             removed += try delete("authorization_codes", "browser_session_id IS NULL AND expires_at < ?", [cutoffs.flowsExpiredBefore])
             removed += try delete("device_authorizations", "expires_at < ?", [cutoffs.flowsExpiredBefore])
+            removed += try delete("client_assertions", "expires_at < ?", [StoredDate.text(cutoffs.flowsExpiredBefore)], key: "id_hash")
             removed += try delete("users", "status = 'pending' AND updated_at < ?", [cutoffs.pendingUsersUpdatedBefore])
             // Idle anonymous accounts go with everything of theirs (the foreign keys cascade).
             removed += try delete("users", """

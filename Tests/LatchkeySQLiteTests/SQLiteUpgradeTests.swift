@@ -27,7 +27,7 @@ import LatchkeySQLite
         try queue.close()
 
         let store = try SQLiteStore(path: path, migrations: all)
-        #expect(try store.migrate() == ["0004_sessions_and_usernames", "0005_parse_object_ids", "0006_rate_buckets", "0007_drop_parent_index", "0008_identities", "0009_api_keys", "0010_second_factors", "0011_openid", "0012_clients", "0013_console", "0014_outbox_claims", "0015_identity_verified_email", "0016_passkeys", "0017_session_origin", "0018_custom_data", "0019_device_authorizations", "0020_resources"])
+        #expect(try store.migrate() == ["0004_sessions_and_usernames", "0005_parse_object_ids", "0006_rate_buckets", "0007_drop_parent_index", "0008_identities", "0009_api_keys", "0010_second_factors", "0011_openid", "0012_clients", "0013_console", "0014_outbox_claims", "0015_identity_verified_email", "0016_passkeys", "0017_session_origin", "0018_custom_data", "0019_device_authorizations", "0020_resources", "0021_client_assertions"])
         let objectIds = try [await store.direct.users.find(id: "u1"), await store.direct.users.find(id: "u2")].map { try #require($0).objectId }
         #expect(objectIds.allSatisfy { $0.count == 10 && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } })
         #expect(Set(objectIds).count == 2)

@@ -74,6 +74,24 @@ import Testing
         #expect(try await store.direct.clients.clients().map(\.id).sorted() == ["new-dynamic", "operators", "used-dynamic"])
     }
 
+    /// A client assertion's id is taken once, and the sweep forgets it after it expired.
+    @Test(arguments: StoreUnderTest.allCases)
+    func aClientAssertionIsUsedOnce(_ kind: StoreUnderTest) async throws {
+        let store = try await kind.make()
+        let id = Data(SecureRandom.bytes(32)), old = Data(SecureRandom.bytes(32))
+        #expect(try await store.direct.clients.useClientAssertion(idHash: id, expiresAt: Fixtures.now + 60))
+        #expect(try await store.direct.clients.useClientAssertion(idHash: id, expiresAt: Fixtures.now + 60) == false)
+        #expect(try await store.direct.clients.useClientAssertion(idHash: old, expiresAt: Fixtures.now - 10))
+        let cutoff = Fixtures.now - 1
+        let removed = try await store.direct.maintenance.purge(PurgeCutoffs(
+            flowsExpiredBefore: cutoff, tokensExpiredBefore: .distantPast, pendingUsersUpdatedBefore: .distantPast,
+            anonymousUsersIdleBefore: .distantPast, sentMailBefore: .distantPast, auditBefore: .distantPast,
+            rateBucketsIdleBefore: .distantPast), limit: 100)
+        #expect(removed == 1)
+        #expect(try await store.direct.clients.useClientAssertion(idHash: old, expiresAt: Fixtures.now + 60))
+        #expect(try await store.direct.clients.useClientAssertion(idHash: id, expiresAt: Fixtures.now + 60) == false)
+    }
+
     /// Test mode's wipe: with `keepAccounts` only sessions and flows go; without, accounts, mail and audit too, and the
     /// server's values stay.
     @Test(arguments: StoreUnderTest.allCases)

@@ -7,12 +7,15 @@ import html
 import json
 import re
 import threading
+import time
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import quote, unquote
 
+import jwt
 import pytest
 import requests
+from cryptography.hazmat.primitives.asymmetric import ec
 
 from conftest import sign_up
 from harness import Server
@@ -29,6 +32,8 @@ class Documents:
     def __init__(self):
         self.stall = threading.Event()
         self.fetches = {}
+        self.key = ec.generate_private_key(ec.SECP256R1())
+        self.jwk = {**json.loads(jwt.algorithms.ECAlgorithm.to_jwk(self.key.public_key())), "kid": "k1", "use": "sig", "alg": "ES256"}
         documents = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -81,6 +86,13 @@ class Documents:
             return 200, cached, json.dumps(self.document("secret", client_secret="s3cr3t")).encode()
         if name == "basic-auth":
             return 200, cached, json.dumps(self.document("basic-auth", token_endpoint_auth_method="client_secret_basic")).encode()
+        if name == "signed":
+            return 200, cached, json.dumps(self.document("signed", token_endpoint_auth_method="private_key_jwt",
+                                                         jwks_uri=f"{self.base}/clients/signed-keys.json")).encode()
+        if name == "signed-keys":
+            return 200, cached, json.dumps({"keys": [self.jwk]}).encode()
+        if name == "signed-without-keys":
+            return 200, cached, json.dumps(self.document("signed-without-keys", token_endpoint_auth_method="private_key_jwt")).encode()
         if name == "not-json":
             return 200, cached, b"<html>hello</html>"
         return 404, {}, b""
@@ -180,7 +192,8 @@ def test_a_redirect_on_the_same_host_is_followed(server, documents):
     ("to-private", "10.20.30.40, a private, loopback or link-local address"),
     ("to-metadata-service", "169.254.169.254, a private, loopback or link-local address"),
     ("secret", "cannot carry a secret"),
-    ("basic-auth", "token_endpoint_auth_method none"),
+    ("basic-auth", "token_endpoint_auth_method none or private_key_jwt"),
+    ("signed-without-keys", "private_key_jwt without a jwks_uri"),
     ("not-json", "is not one JSON object"),
     ("missing", "answered HTTP 404"),
 ])
@@ -231,3 +244,59 @@ def test_the_console_shows_where_a_document_came_from_and_deletes_it(tmp_path_fa
         assert client_id not in html.unescape(operator.get("/clients").text)
     finally:
         s.cleanup()
+
+
+def test_a_client_with_published_keys_authenticates_with_a_signed_assertion_used_once(server, documents):
+    """private_key_jwt (RFC 7523): the document names its jwks_uri; the token request carries a client_assertion."""
+    metadata = requests.get(server.base + "/.well-known/oauth-authorization-server", timeout=10).json()
+    assert "private_key_jwt" in metadata["token_endpoint_auth_methods_supported"]
+    assert "ES256" in metadata["token_endpoint_auth_signing_alg_values_supported"]
+    email = f"pkjwt-{uuid.uuid4().hex[:10]}@example.com"
+    sign_up(server, email, PASSWORD)
+    client_id = documents.url("signed")
+    token_endpoint = server.base + "/oauth2/v2.0/token"
+
+    def assertion(key=None, kid="k1", **claims):
+        now = int(time.time())
+        body = {"iss": client_id, "sub": client_id, "aud": token_endpoint, "iat": now, "exp": now + 120,
+                "jti": uuid.uuid4().hex, **claims}
+        return jwt.encode(body, key or documents.key, algorithm="ES256", headers={"kid": kid})
+
+    def code():
+        url, verifier = authorize_url(server, client=client_id, redirect=REDIRECT)
+        pages = Pages(server)
+        consent = pages.sign_in(url, email)
+        back = pages.submit(consent, "/ui/consent", decision="allow") if 'action="/ui/consent"' in consent.text else consent
+        assert back.status_code == 303, back.text
+        return query(back)["code"], verifier
+
+    def redeem(code_and_verifier, **auth):
+        code_value, verifier = code_and_verifier
+        return requests.post(token_endpoint, timeout=30, data={
+            "grant_type": "authorization_code", "code": code_value, "code_verifier": verifier, "redirect_uri": REDIRECT, **auth})
+
+    signed = {"client_assertion_type": "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"}
+    # Without its assertion the client is refused, as a confidential client without its secret is.
+    refused = redeem(code(), client_id=client_id)
+    assert refused.status_code == 401 and refused.json()["error"] == "invalid_client", refused.text
+    first = assertion()
+    tokens = redeem(code(), client_assertion=first, **signed)
+    assert tokens.status_code == 200 and "refresh_token" in tokens.json(), tokens.text
+    # Used once; and never with another audience, another key, a lifetime past ten minutes or another type.
+    other = ec.generate_private_key(ec.SECP256R1())
+    for bad, cause in [(first, "used already"), (assertion(aud="https://elsewhere.example/token"), "aud"),
+                       (assertion(key=other), "signature"), (assertion(kid="k2"), "do not hold the key"),
+                       (assertion(exp=int(time.time()) + 3600), "ten minutes"), (assertion(sub="someone-else"), "sub")]:
+        answer = redeem(code(), client_assertion=bad, **signed)
+        assert answer.status_code == 401 and answer.json()["error"] == "invalid_client", (cause, answer.text)
+        assert cause in answer.json()["error_description"], (cause, answer.text)
+    wrong_type = redeem(code(), client_assertion=assertion(), client_assertion_type="urn:example:other")
+    assert wrong_type.status_code == 401 and "client_assertion_type" in wrong_type.json()["error_description"], wrong_type.text
+    # Its refresh needs an assertion too.
+    refreshed = requests.post(token_endpoint, timeout=30, data={
+        "grant_type": "refresh_token", "refresh_token": tokens.json()["refresh_token"], "client_assertion": assertion(), **signed})
+    assert refreshed.status_code == 200, refreshed.text
+    bare = requests.post(token_endpoint, timeout=30, data={
+        "grant_type": "refresh_token", "refresh_token": refreshed.json()["refresh_token"], "client_id": client_id})
+    assert bare.status_code == 401 and bare.json()["error"] == "invalid_client", bare.text
+    assert documents.fetches["/clients/signed-keys.json"] == 1

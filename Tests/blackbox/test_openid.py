@@ -67,7 +67,7 @@ def test_discovery_lists_what_is_served_and_each_endpoint_answers(oidc):
     doc = requests.get(server.base + "/.well-known/openid-configuration", timeout=10).json()
     assert doc["response_types_supported"] == ["code"] and doc["code_challenge_methods_supported"] == ["S256"]
     assert doc["response_modes_supported"] == ["query"] and doc["authorization_response_iss_parameter_supported"] is True
-    assert set(doc["token_endpoint_auth_methods_supported"]) == {"none", "client_secret_basic", "client_secret_post"}
+    assert set(doc["token_endpoint_auth_methods_supported"]) == {"none", "client_secret_basic", "client_secret_post", "private_key_jwt"}
     assert doc["request_uri_parameter_supported"] is False and set(doc["ui_locales_supported"]) == {"en", "de"}
     for key in ("authorization_endpoint", "end_session_endpoint", "introspection_endpoint", "revocation_endpoint", "userinfo_endpoint"):
         r = requests.get(doc[key], allow_redirects=False, timeout=10)

@@ -50,7 +50,7 @@ def test_migrate_command_is_idempotent_and_records_versions(tmp_path):
         out = subprocess.run([BINARY, "migrate"], env=s.env, cwd=s.dir, capture_output=True, timeout=60)
         assert out.returncode == 0, out.stderr
     db = sqlite3.connect(s.db_path)
-    assert [r[0] for r in db.execute("SELECT identifier FROM grdb_migrations")] == ["0001_init", "0002_lockout", "0003_token_lineage_and_devices", "0004_sessions_and_usernames", "0005_parse_object_ids", "0006_rate_buckets", "0007_drop_parent_index", "0008_identities", "0009_api_keys", "0010_second_factors", "0011_openid", "0012_clients", "0013_console", "0014_outbox_claims", "0015_identity_verified_email", "0016_passkeys", "0017_session_origin", "0018_custom_data", "0019_device_authorizations", "0020_resources"]
+    assert [r[0] for r in db.execute("SELECT identifier FROM grdb_migrations")] == ["0001_init", "0002_lockout", "0003_token_lineage_and_devices", "0004_sessions_and_usernames", "0005_parse_object_ids", "0006_rate_buckets", "0007_drop_parent_index", "0008_identities", "0009_api_keys", "0010_second_factors", "0011_openid", "0012_clients", "0013_console", "0014_outbox_claims", "0015_identity_verified_email", "0016_passkeys", "0017_session_origin", "0018_custom_data", "0019_device_authorizations", "0020_resources", "0021_client_assertions"]
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"users", "otp_codes", "flows", "action_tokens", "sessions", "signing_keys", "outbox", "audit_events", "rate_buckets", "identities", "api_keys"} <= tables

@@ -23,6 +23,8 @@ public struct ClientApplication: Sendable, Equatable {
     public var selfRegistered = false
     /// Its `client_id` is the URL of its metadata document, fetched from this host: third-party always.
     public var metadataDocumentHost: String? = nil
+    /// Where its public keys are: it authenticates at the token endpoint with a signed assertion (private_key_jwt).
+    public var jwksURI: String? = nil
 
     public init(id: String, name: String, scopes: [String] = [], mfa: MFAPolicy = .off, redirectURIs: [String] = [],
                 postLogoutRedirectURIs: [String] = [], secretDigest: [UInt8]? = nil, firstParty: Bool = true,

@@ -61,6 +61,8 @@ public final class LatchkeyEngine: Sendable {
     let idTokenVerifiers: [String: IDTokenVerifier]
     let codeExchanger: (any CodeExchanger)?
     let metadataFetcher: (any ClientMetadataFetcher)?
+    /// The published keys of clients that sign their assertions (private_key_jwt).
+    let clientKeySets = ClientKeySets()
 
     private init(store: any Store, settings: EngineSettings, time: any TimeSource, logger: Logger,
                  serverKey: [UInt8], keyRing: SigningKeyRing, tenantId: String, mailComposer: MailComposer,

@@ -43,11 +43,17 @@ extension Tokens {
         for secret in ["client_secret", "client_secret_expires_at"] where metadata[secret] != nil {
             throw refuse("holds a \(secret): a public document cannot carry a secret")
         }
+        var jwksURI: String?
         switch metadata["token_endpoint_auth_method"]?.stringValue ?? "none" {
-        case "none": metadata["token_endpoint_auth_method"] = .string("none")
-        case "private_key_jwt": throw refuse("asks for private_key_jwt, which this server does not support yet: use none (a public client with PKCE)")
-        default: throw refuse("must use token_endpoint_auth_method none")
+        case "none": break
+        case "private_key_jwt":
+            guard let keys = metadata["jwks_uri"]?.stringValue else { throw refuse("asks for private_key_jwt without a jwks_uri") }
+            _ = try Self.checkDocumentURL(keys, policy: policy) { _ in refuse("names a jwks_uri that is not an https URL on a host this server accepts") }
+            jwksURI = keys
+        default: throw refuse("must use token_endpoint_auth_method none or private_key_jwt")
         }
+        // The registration rules know shared secrets, not assertions: the method is checked here, the rest there.
+        metadata["token_endpoint_auth_method"] = .string("none")
         let checked: (name: String, redirectURIs: [String], grants: Set<GrantType>, method: String)
         do { checked = try Self.checkMetadata(metadata, resourceScopes: settings.resources.flatMap(\.scopes)) } catch LatchkeyError.openID(let problem) { throw refuse("is refused: \(problem.description)") }
         let host = address.host ?? url
@@ -56,7 +62,7 @@ extension Tokens {
         let now = time.now()
         let document = ClientDocument(scopes: [], mfa: MFAPolicy.off.rawValue, redirectURIs: checked.redirectURIs, postLogoutRedirectURIs: [],
                                       firstParty: false, origin: Self.metadataOrigin, grantTypes: checked.grants.map(\.rawValue).sorted(),
-                                      refreshAfter: now.addingTimeInterval(TimeInterval(maxAge)), host: host)
+                                      refreshAfter: now.addingTimeInterval(TimeInterval(maxAge)), host: host, jwksURI: jwksURI)
         let record = ClientRecord(id: url, name: metadata["client_name"] == nil ? host : checked.name,
                                   document: String(decoding: try JSONEncoder().encode(document), as: UTF8.self), secretHash: nil, createdAt: now)
         try await transaction { tx in

@@ -29,6 +29,8 @@ struct ClientDocument: Codable {
     /// A metadata document's: when it is to be fetched again, and the host it came from.
     var refreshAfter: Date? = nil
     var host: String? = nil
+    /// A client that authenticates with private_key_jwt: its keys' URL.
+    var jwksURI: String? = nil
 }
 
 /// What an operator gives for a new client.
@@ -82,6 +84,7 @@ extension LatchkeyEngine {
                                        grantTypes: document.grantTypes.map { Set($0.compactMap(GrantType.init(name:))) })
         client.selfRegistered = document.origin == ClientRegistration.origin
         if document.origin == Tokens.metadataOrigin { client.metadataDocumentHost = document.host ?? record.id }
+        client.jwksURI = document.jwksURI
         return client
     }
 }

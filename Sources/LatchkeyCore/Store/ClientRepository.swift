@@ -10,6 +10,8 @@ public protocol ClientRepository: Sendable {
     func deleteClient(id: String) async throws -> Bool
     /// Replaces a confidential client's secret hash; false when there is no such client.
     func setClientSecret(id: String, secretHash: Data) async throws -> Bool
+    /// Records a client assertion's id (private_key_jwt) until it expires; false when it was recorded already.
+    func useClientAssertion(idHash: Data, expiresAt: Date) async throws -> Bool
 }
 
 /// A stored client: its settings as a JSON document (`ClientDocument`), its secret as a SHA-256.

@@ -13,7 +13,7 @@ public protocol MaintenanceRepository: Sendable {
 
 /// The tables a wipe empties, children before parents: what `keepAccounts` keeps is after `sessionTables`.
 public enum WipedTables {
-    public static let sessionTables = ["otp_codes", "flows", "passkey_challenges", "device_authorizations", "authorization_codes", "browser_sessions", "sessions"]
+    public static let sessionTables = ["otp_codes", "client_assertions", "flows", "passkey_challenges", "device_authorizations", "authorization_codes", "browser_sessions", "sessions"]
     public static let accountTables = ["action_tokens", "api_keys", "identities", "second_factors", "passkeys", "custom_data", "consents", "user_roles",
                                        "users", "outbox", "audit_events", "audit_counts", "rate_buckets"]
     public static func tables(keepAccounts: Bool) -> [String] { keepAccounts ? sessionTables : sessionTables + accountTables }

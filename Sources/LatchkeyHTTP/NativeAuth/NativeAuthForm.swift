@@ -25,6 +25,9 @@ struct NativeAuthForm: FormEncodedBody, Sendable {
     var redirectUri: String?
     var codeVerifier: String?
     var clientSecret: String?
+    /// `private_key_jwt` (RFC 7523 §2.2).
+    var clientAssertion: String?
+    var clientAssertionType: String?
     /// The device grant's poll (RFC 8628 §3.4).
     var deviceCode: String?
     /// The protected resource a token is asked for (RFC 8707).
@@ -38,6 +41,7 @@ struct NativeAuthForm: FormEncodedBody, Sendable {
         capabilities = [form["capabilities"], form["capability"]].compactMap { $0 }.joined(separator: " ")
         methodId = form["id"]; challengeTarget = form["challenge_target"]; challengeChannel = form["challenge_channel"]
         code = form["code"]; redirectUri = form["redirect_uri"]; codeVerifier = form["code_verifier"]; clientSecret = form["client_secret"]
+        clientAssertion = form["client_assertion"]; clientAssertionType = form["client_assertion_type"]
         deviceCode = form["device_code"]; resource = form["resource"]
     }
 

@@ -52,8 +52,10 @@ struct OpenIDRoutes: Sendable {
     private func authenticated(_ request: Request, _ context: LatchkeyRequestContext) async throws -> (PageForm, ClientApplication) {
         let form = try await request.decodeForm(as: PageForm.self, context: context)
         do {
-            let client = try ClientCredentials.authenticate(request, clientId: form.fields["client_id"], clientSecret: form.fields["client_secret"],
-                                                            engine: engine)
+            let client = try await ClientCredentials.authenticate(request, clientId: form.fields["client_id"],
+                                                                  clientSecret: form.fields["client_secret"],
+                                                                  assertion: form.fields["client_assertion"],
+                                                                  assertionType: form.fields["client_assertion_type"], engine: engine)
             return (form, client)
         } catch LatchkeyError.missing(.clientId) {
             // RFC 7662 and 7009 speak OAuth, not the native API: a missing or unknown client is invalid_client (401).
@@ -83,7 +85,8 @@ struct OpenIDRoutes: Sendable {
             "subject_types_supported": ["public"],
             "id_token_signing_alg_values_supported": ["ES256"],
             "code_challenge_methods_supported": ["S256"],
-            "token_endpoint_auth_methods_supported": ["none", "client_secret_basic", "client_secret_post"],
+            "token_endpoint_auth_methods_supported": ["none", "client_secret_basic", "client_secret_post", "private_key_jwt"],
+            "token_endpoint_auth_signing_alg_values_supported": .array(Tokens.assertionAlgorithms.keys.sorted().map(JSONValue.string)),
             "introspection_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post"],
             "revocation_endpoint_auth_methods_supported": ["none", "client_secret_basic", "client_secret_post"],
             // The native API's grants (docs/native-auth.md) are served at the same token endpoint.

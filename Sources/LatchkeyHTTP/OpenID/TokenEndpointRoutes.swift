@@ -15,7 +15,9 @@ struct TokenEndpointRoutes: Sendable {
         for prefix in ["", "/:tenant"] {
             group.post("\(prefix)/oauth2/v2.0/token") { request, context in
                 let form = try await request.decodeForm(as: NativeAuthForm.self, context: context)
-                let client = try ClientCredentials.authenticate(request, clientId: form.clientId, clientSecret: form.clientSecret, engine: tokens)
+                let client = try await ClientCredentials.authenticate(request, clientId: form.clientId, clientSecret: form.clientSecret,
+                                                              assertion: form.clientAssertion, assertionType: form.clientAssertionType,
+                                                              engine: tokens)
                 // Recorded as the surface that served it: the end of a browser sign-in is the OpenID provider's; one
                 // refresh grant serves both, a web app's sessions being the provider's and a native app's the native API's.
                 let browser = form.grantType == "authorization_code" || form.grantType == GrantType.deviceCode.rawValue
@@ -39,7 +41,9 @@ struct TokenEndpointRoutes: Sendable {
             // The device authorization endpoint (RFC 8628 §3.1), named as Microsoft's is.
             group.post("\(prefix)/oauth2/v2.0/devicecode") { request, context in
                 let form = try await request.decodeForm(as: NativeAuthForm.self, context: context)
-                let client = try ClientCredentials.authenticate(request, clientId: form.clientId, clientSecret: form.clientSecret, engine: tokens)
+                let client = try await ClientCredentials.authenticate(request, clientId: form.clientId, clientSecret: form.clientSecret,
+                                                              assertion: form.clientAssertion, assertionType: form.clientAssertionType,
+                                                              engine: tokens)
                 let caller = clientAddress.serving(.openID).caller(request, context: context, clientId: client.id)
                 let device = try await tokens.startDeviceAuthorization(client: client, scope: form.scope, resource: form.resource, caller: caller)
                 return JSONResponse.make(.ok, ["device_code": .string(device.deviceCode), "user_code": .string(device.userCode),
