@@ -36,9 +36,13 @@ extension Tokens {
         do { (keys, type, algorithm) = try await cache.key(kid) } catch {
             throw refuse("The client's keys at its jwks_uri do not hold the key the client_assertion names.")
         }
-        guard type == keyType, algorithm == nil || algorithm == header.alg else { throw refuse("The client_assertion's algorithm does not match its key.") }
+        guard type == keyType, algorithm == nil || algorithm == header.alg else {
+            throw refuse("The client_assertion's algorithm does not match its key.")
+        }
         let claims: AssertionClaims
-        do { claims = try await keys.verify(assertion, as: AssertionClaims.self) } catch { throw refuse("The client_assertion's signature is invalid.") }
+        do { claims = try await keys.verify(assertion, as: AssertionClaims.self) } catch {
+            throw refuse("The client_assertion's signature is invalid.")
+        }
         let now = time.now()
         let endpoint = settings.issuer + "/oauth2/v2.0/token"
         guard claims.sub == claims.iss else { throw refuse("The client_assertion's sub must be its iss, the client_id.") }

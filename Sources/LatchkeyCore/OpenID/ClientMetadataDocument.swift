@@ -23,7 +23,8 @@ extension Tokens {
         let address = try Self.checkDocumentURL(url, policy: policy, refuse: refuse)
         if let known = engine.client(id: url) {
             guard known.metadataDocumentHost != nil else { return known }
-            if let record = try await storedDocumentRecord(url), let document = try? JSONDecoder().decode(ClientDocument.self, from: Data(record.document.utf8)),
+            if let record = try await storedDocumentRecord(url),
+               let document = try? JSONDecoder().decode(ClientDocument.self, from: Data(record.document.utf8)),
                let until = document.refreshAfter, until > time.now() { return known }
         } else {
             try await limit(.registrationPerIP, caller.ip, caller: caller)
@@ -48,14 +49,18 @@ extension Tokens {
         case "none": break
         case "private_key_jwt":
             guard let keys = metadata["jwks_uri"]?.stringValue else { throw refuse("asks for private_key_jwt without a jwks_uri") }
-            _ = try Self.checkDocumentURL(keys, policy: policy) { _ in refuse("names a jwks_uri that is not an https URL on a host this server accepts") }
+            _ = try Self.checkDocumentURL(keys, policy: policy) { _ in
+                refuse("names a jwks_uri that is not an https URL on a host this server accepts")
+            }
             jwksURI = keys
         default: throw refuse("must use token_endpoint_auth_method none or private_key_jwt")
         }
         // The registration rules know shared secrets, not assertions: the method is checked here, the rest there.
         metadata["token_endpoint_auth_method"] = .string("none")
         let checked: (name: String, redirectURIs: [String], grants: Set<GrantType>, method: String)
-        do { checked = try Self.checkMetadata(metadata, resourceScopes: settings.resources.flatMap(\.scopes)) } catch LatchkeyError.openID(let problem) { throw refuse("is refused: \(problem.description)") }
+        do { checked = try Self.checkMetadata(metadata, resourceScopes: settings.resources.flatMap(\.scopes)) } catch LatchkeyError.openID(let problem) {
+            throw refuse("is refused: \(problem.description)")
+        }
         let host = address.host ?? url
         let maxAge = min(max(fetched.maxAgeSeconds ?? MetadataDocumentSettings.defaultCacheSeconds, MetadataDocumentSettings.cacheSeconds.lowerBound),
                          MetadataDocumentSettings.cacheSeconds.upperBound)

@@ -40,7 +40,8 @@ extension AdminRoutes {
             return Response(status: .noContent)
         }
         api.post("/clients/:id/secret") { _, context in
-            let secret = try await self.engine.adminRotateClientSecret(try context.parameters.requireDecoded("id", what: "client id"), caller: Self.caller(context))
+            let id = try context.parameters.requireDecoded("id", what: "client id")
+            let secret = try await self.engine.adminRotateClientSecret(id, caller: Self.caller(context))
             return JSONResponse.ok(["client_secret": .string(secret)])
         }
     }
