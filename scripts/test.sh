@@ -22,7 +22,7 @@ fi
 # system Python); pinned ranges in requirements.txt keep runs reproducible.
 venv=.venv-test
 if [ ! -x "$venv/bin/python" ]; then python3 -m venv "$venv"; fi
-if ! "$venv/bin/python" -c "import pytest, requests, cryptography, aiosmtpd, selenium, hypothesis, schemathesis, bcrypt, pyotp, authlib, oic, webauthn, soft_webauthn, firebase_scrypt, argon2" 2>/dev/null; then
+if ! "$venv/bin/python" -c "import pytest, requests, cryptography, aiosmtpd, selenium, hypothesis, schemathesis, bcrypt, pyotp, authlib, oic, webauthn, soft_webauthn, firebase_scrypt, argon2, msal, mcp, jwt, zxingcpp" 2>/dev/null; then
     "$venv/bin/python" -m pip install -q --disable-pip-version-check -r Tests/blackbox/requirements.txt
     "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps -r Tests/blackbox/requirements-nodeps.txt
 fi
