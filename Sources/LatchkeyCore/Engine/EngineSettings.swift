@@ -23,6 +23,8 @@ public struct ClientApplication: Sendable, Equatable {
     public var selfRegistered = false
     /// Its `client_id` is the URL of its metadata document, fetched from this host: third-party always.
     public var metadataDocumentHost: String? = nil
+    /// When that document is to be fetched again (its caching time, as stored).
+    public var metadataRefreshAfter: Date? = nil
     /// Where its public keys are: it authenticates at the token endpoint with a signed assertion (private_key_jwt).
     public var jwksURI: String? = nil
 

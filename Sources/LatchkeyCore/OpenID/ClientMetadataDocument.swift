@@ -23,9 +23,7 @@ extension Tokens {
         let address = try Self.checkDocumentURL(url, policy: policy, refuse: refuse)
         if let known = engine.client(id: url) {
             guard known.metadataDocumentHost != nil else { return known }
-            if let record = try await storedDocumentRecord(url),
-               let document = try? JSONDecoder().decode(ClientDocument.self, from: Data(record.document.utf8)),
-               let until = document.refreshAfter, until > time.now() { return known }
+            if let until = known.metadataRefreshAfter, until > time.now() { return known }
         } else {
             try await limit(.registrationPerIP, caller.ip, caller: caller)
             guard engine.clientRegistry.clients.count(where: { $0.metadataDocumentHost != nil }) < MetadataDocumentSettings.maxClients else {
@@ -94,10 +92,6 @@ extension Tokens {
         }
         guard policy.admits(host: host) else { throw refuse("is on a host this server does not accept (\(host))") }
         return address
-    }
-
-    private func storedDocumentRecord(_ url: String) async throws -> ClientRecord? {
-        try await reader.clients.clients().first { $0.id == url }
     }
 }
 

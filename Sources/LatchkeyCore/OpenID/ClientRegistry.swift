@@ -85,6 +85,7 @@ extension LatchkeyEngine {
         client.selfRegistered = document.origin == ClientRegistration.origin
         if document.origin == Tokens.metadataOrigin { client.metadataDocumentHost = document.host ?? record.id }
         client.jwksURI = document.jwksURI
+        client.metadataRefreshAfter = document.refreshAfter
         return client
     }
 }
